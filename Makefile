@@ -1,0 +1,87 @@
+# VetClube — two commands do everything on a fresh Debian machine with Go and Node:
+#   make run    install what is missing, build, migrate, seed, serve
+#   make test   every test: Go (real PostgreSQL), web unit tests, browser tests
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+GO        ?= go
+NPM       ?= npm
+DATA_DIR  ?= .data
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+GOTEST_FLAGS ?= -count=1 -timeout 25m -p 2
+
+BIN := bin/vetclube
+WEB_PKG := web/package.json
+ADMIN_PKG := admin/package.json
+
+.PHONY: run test deps deps-system deps-test build build-go build-web build-admin test-go test-web clean
+
+## run: install what is missing, build everything, then serve on http://127.0.0.1:8080
+run: deps build
+	APP_ENV=$${APP_ENV:-development} ./$(BIN) serve
+
+## test: all Go tests against a real PostgreSQL, then the web unit and browser tests
+test: deps deps-test build test-go test-web
+
+deps: deps-system
+	$(GO) mod download
+	@if [ -f $(WEB_PKG) ]; then $(MAKE) --no-print-directory web/node_modules/.package-lock.json; fi
+	@if [ -f $(ADMIN_PKG) ]; then $(MAKE) --no-print-directory admin/node_modules/.package-lock.json; fi
+
+# PostgreSQL's server binaries back the embedded cluster (and the test cluster
+# when none is reachable). Installed with apt when missing and running as root.
+deps-system:
+	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing PostgreSQL with apt"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "PostgreSQL binaries are missing: install the postgresql package or set DATABASE_URL"; exit 1; fi; \
+	fi
+	@if [ "$$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then useradd --system --no-create-home --shell /usr/sbin/nologin postgres; fi
+
+# Browser tests drive Debian's Chromium (no browser download).
+deps-test:
+	@if [ -f $(WEB_PKG) ] && ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Chromium with apt"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: apt-get install chromium"; exit 1; fi; \
+	fi
+
+# npm install (not npm ci): the registry mirror lacks some optional platform
+# packages, and install leaves a correct lockfile unchanged.
+web/node_modules/.package-lock.json: web/package.json
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) install --no-audit --no-fund
+	@touch $@
+admin/node_modules/.package-lock.json: admin/package.json
+	cd admin && $(NPM) install --no-audit --no-fund
+	@touch $@
+
+build: build-go build-web build-admin
+
+build-go:
+	$(GO) build -o $(BIN) ./cmd/vetclube
+
+build-web:
+	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) run build; fi
+
+build-admin:
+	@if [ -f $(ADMIN_PKG) ]; then cd admin && $(NPM) run build; fi
+
+# Tests use TEST_DATABASE_URL when it answers; otherwise a private cluster is
+# started under $(DATA_DIR)/test-postgres for the run and stopped after it.
+test-go: build-go
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  echo "no PostgreSQL at $$url: starting a private test cluster"; \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	TEST_DATABASE_URL="$$url" $(GO) test $(GOTEST_FLAGS) ./...; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
+
+test-web:
+	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) test; fi
+
+clean:
+	rm -rf bin web/dist admin/dist

@@ -1,0 +1,57 @@
+// Package app wires VetClube together: it builds every service from the
+// configuration and a database pool, and Run is the whole program behind
+// cmd/vetclube (serve, migrate, admin and dev-database commands). Tests start
+// complete server instances through Build (see core/app/apptest).
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/httpapi"
+)
+
+// App is one running instance's services and its HTTP handler.
+type App struct {
+	Config  config.Config
+	Log     *slog.Logger
+	Pool    *pgxpool.Pool
+	Handler http.Handler
+
+	closers []func() error
+}
+
+// Build creates every service on top of an open, migrated pool.
+func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) (*App, error) {
+	a := &App{Config: cfg, Log: log, Pool: pool}
+	az, err := authz.New()
+	if err != nil {
+		return nil, fmt.Errorf("authorisation policy: %w", err)
+	}
+	a.Handler = httpapi.New(httpapi.Deps{
+		Config: cfg,
+		Log:    log,
+		Pool:   pool,
+		Authz:  az,
+	})
+	return a, nil
+}
+
+// onClose registers fn to run when the app shuts down, last registered first.
+func (a *App) onClose(fn func() error) { a.closers = append(a.closers, fn) }
+
+// Close stops background work started by Build. The pool belongs to the caller.
+func (a *App) Close() error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
+	}
+	return errors.Join(errs...)
+}

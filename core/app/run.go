@@ -1,0 +1,214 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+const usage = `vetclube: the VetClube server.
+
+Commands:
+  serve                     migrate, seed (development) and serve HTTP (default)
+  migrate                   apply pending migrations and exit
+  admin grant EMAIL ROLE    give a user a role (super_admin, editor)
+  admin revoke EMAIL ROLE   take a role away
+  devdb start DIR           start a private PostgreSQL cluster in DIR, print its URL
+  devdb stop DIR            stop it
+  devdb ping URL            exit 0 when a PostgreSQL server answers at URL
+
+Configuration comes from environment variables (see README.md).
+`
+
+// Run is the program. It returns when ctx is cancelled (Ctrl-C) or a command ends.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg, log, stdout)
+	case "migrate":
+		return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error { return nil })
+	case "admin":
+		return adminCommand(ctx, cfg, log, args, stdout)
+	case "devdb":
+		return devdbCommand(ctx, log, args, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.Development() {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// withDatabase opens the configured database (starting the embedded cluster
+// when DATABASE_URL is empty), applies migrations, runs fn and cleans up.
+func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn func(*pgxpool.Pool) error) (err error) {
+	url := cfg.DatabaseURL
+	if url == "" {
+		cluster, err := postgres.StartCluster(ctx, filepath.Join(cfg.DataDir, "postgres"), log)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if stopErr := cluster.Stop(); stopErr != nil {
+				err = errors.Join(err, stopErr)
+			}
+		}()
+		if err := cluster.EnsureDatabase(ctx, "vetclube"); err != nil {
+			return err
+		}
+		url = cluster.URL("vetclube")
+	}
+	pool, err := postgres.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if err := postgres.Migrate(ctx, pool, log); err != nil {
+		return err
+	}
+	return fn(pool)
+}
+
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
+	return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error {
+		a, err := Build(ctx, cfg, pool, log)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		if cfg.Development() {
+			if err := a.Seed(ctx, stdout); err != nil {
+				return fmt.Errorf("seed demo content: %w", err)
+			}
+		}
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+		}
+		srv := &http.Server{
+			Handler:           a.Handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			BaseContext:       func(net.Listener) context.Context { return ctx },
+		}
+		errc := make(chan error, 1)
+		go func() { errc <- srv.Serve(ln) }()
+		fmt.Fprintf(stdout, "VetClube em http://%s (backoffice em http://%s/backoffice/)\n", ln.Addr(), ln.Addr())
+		select {
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+		}
+		log.Info("shutting down")
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shutdownCtx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
+		return nil
+	})
+}
+
+func adminCommand(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 3 || (fs.Arg(0) != "grant" && fs.Arg(0) != "revoke") {
+		return errors.New("usage: vetclube admin grant|revoke EMAIL ROLE")
+	}
+	verb, email, role := fs.Arg(0), strings.ToLower(strings.TrimSpace(fs.Arg(1))), fs.Arg(2)
+	return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error {
+		var n int64
+		var err error
+		if verb == "grant" {
+			tag, e := pool.Exec(ctx, `INSERT INTO user_roles (user_id, role)
+				SELECT id, $2 FROM users WHERE email = $1 ON CONFLICT DO NOTHING`, email, role)
+			n, err = tag.RowsAffected(), e
+		} else {
+			tag, e := pool.Exec(ctx, `DELETE FROM user_roles WHERE role = $2
+				AND user_id = (SELECT id FROM users WHERE email = $1)`, email, role)
+			n, err = tag.RowsAffected(), e
+		}
+		if err != nil {
+			return fmt.Errorf("%s role: %w", verb, err)
+		}
+		var exists bool
+		if err := pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users WHERE email = $1)", email).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return fmt.Errorf("no account with email %s", email)
+		}
+		fmt.Fprintf(stdout, "%s %s %s (%d change)\n", verb, role, email, n)
+		return nil
+	})
+}
+
+func devdbCommand(ctx context.Context, log *slog.Logger, args []string, stdout io.Writer) error {
+	if len(args) == 2 && args[0] == "ping" {
+		pool, err := postgres.Open(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		pool.Close()
+		return nil
+	}
+	if len(args) != 2 || (args[0] != "start" && args[0] != "stop") {
+		return errors.New("usage: vetclube devdb start|stop DIR, or devdb ping URL")
+	}
+	dir, err := filepath.Abs(args[1])
+	if err != nil {
+		return err
+	}
+	cluster, err := postgres.StartCluster(ctx, dir, log)
+	if err != nil {
+		return err
+	}
+	if args[0] == "stop" {
+		return cluster.Stop()
+	}
+	fmt.Fprintln(stdout, cluster.URL("postgres"))
+	return nil
+}
+
+// Main is cmd/vetclube's main: it cancels Run's context on SIGINT/SIGTERM.
+func Main(ctx context.Context) int {
+	if err := Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintln(os.Stderr, "vetclube:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,106 @@
+// Package config reads VetClube's configuration from environment variables.
+// Every variable, its default and its meaning is listed in README.md; an
+// empty value means "use the embedded development default".
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Config is the whole runtime configuration.
+type Config struct {
+	Env       string // APP_ENV: "development" enables the dev mailbox and dev-only routes
+	HTTPAddr  string // HTTP_ADDR
+	PublicURL string // PUBLIC_URL: origin used in links sent by email
+	DataDir   string // DATA_DIR: embedded PostgreSQL, uploads, Temporal's SQLite
+	LogLevel  slog.Level
+
+	DatabaseURL string // DATABASE_URL: empty starts a private cluster under DataDir
+
+	SMTPURL  string // SMTP_URL: smtp://user:pass@host:port; empty uses the dev mailbox
+	MailFrom string // MAIL_FROM
+
+	GoogleClientID     string // GOOGLE_CLIENT_ID: empty disables Google sign-in
+	GoogleClientSecret string // GOOGLE_CLIENT_SECRET
+	GoogleIssuer       string // GOOGLE_ISSUER
+
+	TemporalAddress   string // TEMPORAL_ADDRESS: empty starts the embedded dev server
+	TemporalNamespace string // TEMPORAL_NAMESPACE
+
+	StripeSecretKey     string // STRIPE_SECRET_KEY
+	StripeWebhookSecret string // STRIPE_WEBHOOK_SECRET
+	StripeAPIURL        string // STRIPE_API_URL: stripe-mock in tests
+
+	OpenAIBaseURL string // OPENAI_BASE_URL: any OpenAI-compatible endpoint
+	OpenAIAPIKey  string // OPENAI_API_KEY
+	OpenAIModel   string // OPENAI_MODEL
+
+	VAPIDPublicKey  string // VAPID_PUBLIC_KEY
+	VAPIDPrivateKey string // VAPID_PRIVATE_KEY
+	VAPIDSubject    string // VAPID_SUBJECT
+
+	PluginsDir string // PLUGINS_DIR
+	WebDist    string // WEB_DIST: built PWA served at /
+	AdminDist  string // ADMIN_DIST: built backoffice served at /backoffice/
+
+	TrialDuration time.Duration // TRIAL_DAYS
+}
+
+// Development reports whether dev-only features (mailbox, seed credentials) are on.
+func (c Config) Development() bool { return c.Env == "development" }
+
+// Load builds a Config from getenv (os.Getenv in main, a map in tests).
+func Load(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Env:                 get("APP_ENV", "production"),
+		HTTPAddr:            get("HTTP_ADDR", "127.0.0.1:8080"),
+		DataDir:             get("DATA_DIR", ".data"),
+		DatabaseURL:         getenv("DATABASE_URL"),
+		SMTPURL:             getenv("SMTP_URL"),
+		MailFrom:            get("MAIL_FROM", "VetClube <nao-responda@vetclube.com.br>"),
+		GoogleClientID:      getenv("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret:  getenv("GOOGLE_CLIENT_SECRET"),
+		GoogleIssuer:        get("GOOGLE_ISSUER", "https://accounts.google.com"),
+		TemporalAddress:     getenv("TEMPORAL_ADDRESS"),
+		TemporalNamespace:   get("TEMPORAL_NAMESPACE", "default"),
+		StripeSecretKey:     getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
+		StripeAPIURL:        getenv("STRIPE_API_URL"),
+		OpenAIBaseURL:       getenv("OPENAI_BASE_URL"),
+		OpenAIAPIKey:        getenv("OPENAI_API_KEY"),
+		OpenAIModel:         get("OPENAI_MODEL", "gpt-4o-mini"),
+		VAPIDPublicKey:      getenv("VAPID_PUBLIC_KEY"),
+		VAPIDPrivateKey:     getenv("VAPID_PRIVATE_KEY"),
+		VAPIDSubject:        get("VAPID_SUBJECT", "mailto:suporte@vetclube.com.br"),
+		PluginsDir:          get("PLUGINS_DIR", "bin/plugins"),
+		WebDist:             get("WEB_DIST", "web/dist"),
+		AdminDist:           get("ADMIN_DIST", "admin/dist"),
+	}
+	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
+
+	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
+		return c, fmt.Errorf("LOG_LEVEL: %w", err)
+	}
+	days, err := strconv.Atoi(get("TRIAL_DAYS", "7"))
+	if err != nil || days < 0 {
+		return c, fmt.Errorf("TRIAL_DAYS must be a whole number of days, got %q", getenv("TRIAL_DAYS"))
+	}
+	c.TrialDuration = time.Duration(days) * 24 * time.Hour
+
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return c, fmt.Errorf("DATA_DIR: %w", err)
+	}
+	c.DataDir = abs
+	return c, nil
+}

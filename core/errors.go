@@ -1,0 +1,71 @@
+// Package core holds the domain types every VetClube feature shares: the
+// error type with its pt-BR message and the signed-in principal. It imports
+// nothing from the rest of the module, so every other package may import it.
+package core
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. The HTTP layer maps each to a status; anything else is EINTERNAL.
+const (
+	EINVALID      = "invalid"      // 400/422: bad input, with per-field messages
+	EUNAUTHORIZED = "unauthorized" // 401: no or bad credentials
+	EFORBIDDEN    = "forbidden"    // 403: signed in but not allowed
+	ENOTFOUND     = "not_found"    // 404
+	ECONFLICT     = "conflict"     // 409: unique key, already done today, ...
+	ERATELIMITED  = "rate_limited" // 429
+	ELOCKED       = "locked"       // 423: account locked out
+	EUNAVAILABLE  = "unavailable"  // 503: a dependency is down
+	EINTERNAL     = "internal"     // 500: never leaks details
+)
+
+// Error is an application error: a machine code, the message a user reads
+// (pt-BR, from the spec's catalogue where it names one) and, for validation,
+// one message per field.
+type Error struct {
+	Code    string
+	Message string
+	Fields  map[string]string
+	// Err is the underlying cause; it is logged, never shown.
+	Err error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error with a formatted user-facing message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid returns a validation error with per-field messages.
+func Invalid(message string, fields map[string]string) *Error {
+	return &Error{Code: EINVALID, Message: message, Fields: fields}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or EINTERNAL.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-facing message of err, or the generic pt-BR
+// message for anything unexpected.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code != EINTERNAL {
+		return e.Message
+	}
+	return "Erro interno. Tente novamente."
+}

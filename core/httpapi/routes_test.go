@@ -1,0 +1,133 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/authz"
+)
+
+// allRoles is every role the policy knows, from least to most privileged.
+var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleSuperAdmin}
+
+// Who may call a route: the roles allowed for each minimum level.
+var (
+	everyone   = allRoles
+	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleSuperAdmin}
+	premiumUp  = []string{core.RolePremium, core.RoleSuperAdmin}
+	editorsUp  = []string{core.RoleEditor, core.RoleSuperAdmin}
+	superAdmin = []string{core.RoleSuperAdmin}
+)
+
+var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
+
+// authorisationMatrix is the expected access to every route. A new route
+// fails TestAuthorisationMatrix until it is added here, and a policy change
+// that widens or narrows access fails it too.
+var authorisationMatrix = map[string][]string{
+	"GET /healthz":          everyone,
+	"GET /readyz":           everyone,
+	"GET /api/openapi.json": everyone,
+}
+
+func registeredRoutes(t *testing.T, h http.Handler) []string {
+	t.Helper()
+	routes, ok := h.(chi.Routes)
+	if !ok {
+		t.Fatalf("root handler is %T, not a chi router", h)
+	}
+	var out []string
+	err := chi.Walk(routes, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		out = append(out, method+" "+route)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestAuthorisationMatrix(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	az, err := authz.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, route := range registeredRoutes(t, srv.App.Handler) {
+		seen[route] = true
+		method, pattern, _ := strings.Cut(route, " ")
+		if !az.HasPolicy(pattern, method) {
+			t.Errorf("%s has no line in core/authz/policy.csv", route)
+		}
+		want, ok := authorisationMatrix[route]
+		if !ok {
+			t.Errorf("%s is missing from authorisationMatrix", route)
+			continue
+		}
+		for _, role := range allRoles {
+			got := az.Allowed([]string{role}, pattern, method)
+			if got != slices.Contains(want, role) {
+				t.Errorf("%s as %s: allowed=%v, want %v", route, role, got, !got)
+			}
+		}
+	}
+	for route := range authorisationMatrix {
+		if !seen[route] {
+			t.Errorf("authorisationMatrix lists %s, which is not registered", route)
+		}
+	}
+}
+
+var chiParam = regexp.MustCompile(`\{([a-zA-Z_]+)(:[^}]*)?\}`)
+
+// openAPIPath turns a chi pattern into its OpenAPI form: {id:[0-9]+} → {id},
+// a trailing /* → /{path}.
+func openAPIPath(pattern string) string {
+	p := chiParam.ReplaceAllString(pattern, "{$1}")
+	if strings.HasSuffix(p, "/*") {
+		p = strings.TrimSuffix(p, "*") + "{path}"
+	}
+	return p
+}
+
+func TestEveryRouteIsInOpenAPI(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	res := srv.Client(t).Do("GET", "/api/openapi.json", nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("GET /api/openapi.json: %d", res.Status)
+	}
+	var doc struct {
+		OpenAPI string                                `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	res.JSON(t, &doc)
+	if !strings.HasPrefix(doc.OpenAPI, "3.1") {
+		t.Errorf("openapi version %q, want 3.1.x", doc.OpenAPI)
+	}
+	documented := map[string]bool{}
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented[strings.ToUpper(method)+" "+path] = true
+		}
+	}
+	for _, route := range registeredRoutes(t, srv.App.Handler) {
+		method, pattern, _ := strings.Cut(route, " ")
+		key := method + " " + openAPIPath(pattern)
+		if !documented[key] {
+			t.Errorf("%s is not documented in core/httpapi/openapi.json (as %s)", route, key)
+		}
+		delete(documented, key)
+	}
+	for op := range documented {
+		t.Errorf("openapi.json documents %s, which is not registered", op)
+	}
+}

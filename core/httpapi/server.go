@@ -1,0 +1,94 @@
+// Package httpapi assembles VetClube's HTTP surface: middleware, the one
+// routes.go where every route is visible with its authorisation, the OpenAPI
+// document and the built PWA. Feature handlers live in their domain packages
+// (core/auth, core/profiles, …); this package only wires them.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/httpx"
+)
+
+// Authenticator resolves who is calling. It returns core.Visitor and no error
+// for anonymous requests or an expired access token (the client refreshes and
+// retries), and an error only when the request must be refused outright, such
+// as a cookie-authenticated write without a valid CSRF token.
+type Authenticator interface {
+	Authenticate(r *http.Request) (core.Principal, error)
+}
+
+// Deps is everything the HTTP layer needs; main (core/app) builds it.
+type Deps struct {
+	Config        config.Config
+	Log           *slog.Logger
+	Pool          *pgxpool.Pool
+	Authz         *authz.Authorizer
+	Authenticator Authenticator
+}
+
+// New returns the application's root handler.
+func New(d Deps) http.Handler {
+	mux := chi.NewRouter()
+	mux.Use(
+		httpx.WithRequestID,
+		accessLog(d.Log),
+		recoverPanics(d.Log),
+		securityHeaders(contentSecurityPolicy(originOf(d.Config.OpenAIBaseURL))),
+		limitBodies,
+		authenticate(d),
+	)
+	rt := &router{mux: mux, authz: d.Authz, log: d.Log}
+	addRoutes(rt, d)
+	mux.NotFound(serveWebApp(d.Config.WebDist, d.Config.AdminDist, d.Log))
+	mux.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteError(w, r, d.Log, core.Errorf(core.EINVALID, "Método não permitido."))
+	})
+	return mux
+}
+
+// router registers each route behind its casbin policy (core/authz/policy.csv).
+type router struct {
+	mux   chi.Router
+	authz *authz.Authorizer
+	log   *slog.Logger
+}
+
+func (rt *router) handle(method, pattern string, h http.Handler) {
+	rt.mux.Method(method, pattern, rt.authz.Require(method, pattern, h, func(w http.ResponseWriter, r *http.Request, err error) {
+		httpx.WriteError(w, r, rt.log, err)
+	}))
+}
+
+func authenticate(d Deps) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := core.Visitor
+			if d.Authenticator != nil {
+				var err error
+				p, err = d.Authenticator.Authenticate(r)
+				if err != nil {
+					httpx.WriteError(w, r, d.Log, err)
+					return
+				}
+			}
+			next.ServeHTTP(w, r.WithContext(core.WithPrincipal(r.Context(), p)))
+		})
+	}
+}
+
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}

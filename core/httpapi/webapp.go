@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/httpx"
+)
+
+// serveWebApp answers every path no route claimed: unknown /api paths get the
+// JSON 404; /backoffice/… serves the react-admin build; anything else serves a
+// file of the PWA build, or index.html so react-router handles client routes
+// (its own not-found page answers unknown paths).
+func serveWebApp(webDist, adminDist string, log *slog.Logger) http.HandlerFunc {
+	web := staticSite{dir: webDist}
+	admin := staticSite{dir: adminDist, prefix: "/backoffice"}
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/"):
+			httpx.WriteError(w, r, log, core.Errorf(core.ENOTFOUND, "Recurso não encontrado."))
+		case r.Method != http.MethodGet && r.Method != http.MethodHead:
+			httpx.WriteError(w, r, log, core.Errorf(core.ENOTFOUND, "Recurso não encontrado."))
+		case r.URL.Path == "/backoffice":
+			http.Redirect(w, r, "/backoffice/", http.StatusMovedPermanently)
+		case strings.HasPrefix(r.URL.Path, "/backoffice/"):
+			admin.serve(w, r)
+		default:
+			web.serve(w, r)
+		}
+	}
+}
+
+type staticSite struct {
+	dir    string
+	prefix string
+}
+
+func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
+	rel := path.Clean("/" + strings.TrimPrefix(r.URL.Path, s.prefix))
+	file := filepath.Join(s.dir, filepath.FromSlash(rel))
+	if fi, err := os.Stat(file); err == nil && !fi.IsDir() {
+		setCacheHeaders(w, rel)
+		http.ServeFile(w, r, file)
+		return
+	}
+	// A missing asset is a real 404, not the app shell: a stale cached page
+	// asking for an old chunk must fail loudly so the lazy-load retry reloads.
+	if path.Ext(rel) != "" && rel != "/index.html" {
+		http.Error(w, "404 página não encontrada", http.StatusNotFound)
+		return
+	}
+	index := filepath.Join(s.dir, "index.html")
+	if _, err := os.Stat(index); err != nil {
+		http.Error(w, "O aplicativo web ainda não foi compilado: rode `make run`.", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeFile(w, r, index)
+}
+
+// setCacheHeaders: Vite's hashed assets never change; everything else (the
+// app shell, the service worker, the manifest) must be revalidated.
+func setCacheHeaders(w http.ResponseWriter, rel string) {
+	if strings.HasPrefix(rel, "/assets/") {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+}

@@ -1,0 +1,52 @@
+package core
+
+import (
+	"context"
+	"slices"
+)
+
+// Roles known to the authorisation policy (core/authz/policy.csv).
+const (
+	RoleVisitor    = "visitor"
+	RoleUser       = "user"
+	RoleTrial      = "trial"
+	RolePremium    = "premium"
+	RoleEditor     = "editor"
+	RoleSuperAdmin = "super_admin"
+)
+
+// Principal is who is making a request. A visitor has a zero UserID and the
+// single role "visitor".
+type Principal struct {
+	UserID    string
+	SessionID string
+	Email     string
+	// Roles are the user's effective roles: "user" for every signed-in
+	// account, plus rows of user_roles and roles derived from the
+	// subscription state (trial, premium).
+	Roles []string
+}
+
+// Visitor is the principal of an anonymous request.
+var Visitor = Principal{Roles: []string{RoleVisitor}}
+
+// Authenticated reports whether the principal is a signed-in user.
+func (p Principal) Authenticated() bool { return p.UserID != "" }
+
+// HasRole reports whether the principal holds role.
+func (p Principal) HasRole(role string) bool { return slices.Contains(p.Roles, role) }
+
+type principalKey struct{}
+
+// WithPrincipal returns a context carrying p.
+func WithPrincipal(ctx context.Context, p Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the request's principal, Visitor when none was set.
+func PrincipalFrom(ctx context.Context) Principal {
+	if p, ok := ctx.Value(principalKey{}).(Principal); ok {
+		return p
+	}
+	return Visitor
+}
