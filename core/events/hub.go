@@ -1,0 +1,217 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Hub holds this instance's one LISTEN connection and fans notifications out
+// to the streams open on this instance.
+type Hub struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+
+	mu   sync.Mutex
+	subs map[string]map[*Subscription]struct{}
+
+	ready     chan struct{}
+	readyOnce sync.Once
+	cancel    context.CancelFunc
+	done      chan struct{}
+}
+
+// Subscription receives one user's events. C is closed when the subscriber
+// fell too far behind (the browser reconnects and resumes by Last-Event-ID)
+// or the hub stops.
+type Subscription struct {
+	C      chan Event
+	userID string
+	closed bool
+}
+
+// subscriptionBuffer is how many events a slow connection may lag before it
+// is closed; it then resumes from the database without losing any.
+const subscriptionBuffer = 256
+
+// StartHub begins listening. Stop it with Close.
+func StartHub(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger) *Hub {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &Hub{
+		pool:   pool,
+		log:    log,
+		subs:   map[string]map[*Subscription]struct{}{},
+		ready:  make(chan struct{}),
+		cancel: cancel,
+		done:   make(chan struct{}),
+	}
+	go h.run(ctx)
+	return h
+}
+
+// Ready is closed once the first LISTEN is in place.
+func (h *Hub) Ready() <-chan struct{} { return h.ready }
+
+// Close stops listening and closes every subscription.
+func (h *Hub) Close() error {
+	h.cancel()
+	<-h.done
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, set := range h.subs {
+		for s := range set {
+			if !s.closed {
+				s.closed = true
+				close(s.C)
+			}
+		}
+	}
+	h.subs = map[string]map[*Subscription]struct{}{}
+	return nil
+}
+
+// Subscribe opens a subscription to userID's events.
+func (h *Hub) Subscribe(userID string) *Subscription {
+	s := &Subscription{C: make(chan Event, subscriptionBuffer), userID: userID}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	set := h.subs[userID]
+	if set == nil {
+		set = map[*Subscription]struct{}{}
+		h.subs[userID] = set
+	}
+	set[s] = struct{}{}
+	return s
+}
+
+// Unsubscribe removes s; it is safe to call more than once.
+func (h *Hub) Unsubscribe(s *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if set := h.subs[s.userID]; set != nil {
+		delete(set, s)
+		if len(set) == 0 {
+			delete(h.subs, s.userID)
+		}
+	}
+	if !s.closed {
+		s.closed = true
+		close(s.C)
+	}
+}
+
+func (h *Hub) hasSubscribers(userID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs[userID]) > 0
+}
+
+func (h *Hub) deliver(ev Event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs[ev.UserID] {
+		if s.closed {
+			continue
+		}
+		select {
+		case s.C <- ev:
+		default:
+			// Closing (not dropping) makes the client reconnect and replay
+			// the gap from user_events.
+			s.closed = true
+			close(s.C)
+			delete(h.subs[ev.UserID], s)
+		}
+	}
+}
+
+func (h *Hub) run(ctx context.Context) {
+	defer close(h.done)
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := h.listen(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		h.log.Warn("event stream listener stopped; reconnecting", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}
+
+func (h *Hub) listen(ctx context.Context) error {
+	conn, err := h.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("acquire listener connection: %w", err)
+	}
+	// The connection carries LISTEN state: never return it to the pool.
+	raw := conn.Hijack()
+	defer raw.Close(context.Background())
+	if _, err := raw.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	h.readyOnce.Do(func() { close(h.ready) })
+	for {
+		n, err := raw.WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("wait for notification: %w", err)
+		}
+		ev, complete, err := parseNotification(n.Payload)
+		if err != nil {
+			h.log.Error("event notification", "err", err)
+			continue
+		}
+		if !h.hasSubscribers(ev.UserID) {
+			continue
+		}
+		if !complete {
+			full, err := h.load(ctx, ev.ID)
+			if err != nil {
+				h.log.Error("load large event", "id", ev.ID, "err", err)
+				continue
+			}
+			ev = full
+		}
+		h.deliver(ev)
+	}
+}
+
+func (h *Hub) load(ctx context.Context, id int64) (Event, error) {
+	var ev Event
+	err := h.pool.QueryRow(ctx, `SELECT id, user_id, type, data, created_at FROM user_events WHERE id = $1`, id).
+		Scan(&ev.ID, &ev.UserID, &ev.Type, &ev.Data, &ev.CreatedAt)
+	return ev, err
+}
+
+// Since returns userID's stored events after id, oldest first.
+func Since(ctx context.Context, pool *pgxpool.Pool, userID string, afterID int64, limit int) ([]Event, error) {
+	rows, err := pool.Query(ctx, `SELECT id, user_id, type, data, created_at FROM user_events
+		WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read events since %d: %w", afterID, err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Event, error) {
+		var ev Event
+		err := row.Scan(&ev.ID, &ev.UserID, &ev.Type, &ev.Data, &ev.CreatedAt)
+		return ev, err
+	})
+}
+
+// Prune deletes events older than keep; streams resume only within that window.
+func Prune(ctx context.Context, pool *pgxpool.Pool, keep time.Duration) error {
+	_, err := pool.Exec(ctx, `DELETE FROM user_events WHERE created_at < now() - $1::interval`, keep.String())
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("prune events: %w", err)
+	}
+	return nil
+}

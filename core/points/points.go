@@ -1,0 +1,256 @@
+// Package points is the VetCoins ledger: an append-only list of credits and
+// debits, each with a unique idempotency key, and the per-user totals
+// (user_total_points) maintained in the same transaction. The balance is
+// challenge + course + post + check-in (+ other) points minus points spent,
+// and always equals the sum of the user's ledger rows.
+package points
+
+import (
+	"context"
+	"errors"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/events"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+// Kind says where VetCoins came from or went.
+type Kind string
+
+const (
+	KindCheckin      Kind = "checkin"
+	KindCheckinBonus Kind = "checkin_bonus"
+	KindCourse       Kind = "course"
+	KindChallenge    Kind = "challenge"
+	KindPost         Kind = "post"
+	KindReferral     Kind = "referral"
+	KindPlugin       Kind = "plugin"
+	KindRedemption   Kind = "redemption"
+)
+
+// Valid reports whether k is a known kind.
+func (k Kind) Valid() bool {
+	switch k {
+	case KindCheckin, KindCheckinBonus, KindCourse, KindChallenge, KindPost, KindReferral, KindPlugin, KindRedemption:
+		return true
+	}
+	return false
+}
+
+// column is the user_total_points field a kind adds to.
+func (k Kind) column() string {
+	switch k {
+	case KindCheckin, KindCheckinBonus:
+		return "checkin_points"
+	case KindCourse:
+		return "course_points"
+	case KindChallenge:
+		return "challenge_points"
+	case KindPost:
+		return "post_points"
+	case KindRedemption:
+		return "points_spent"
+	default:
+		return "other_points"
+	}
+}
+
+// EventBalance is the live event sent after every ledger change.
+const EventBalance = "points.balance"
+
+// Entry is one ledger row.
+type Entry struct {
+	ID             int64           `json:"id"`
+	UserID         string          `json:"user_id"`
+	Amount         int             `json:"amount"`
+	Kind           Kind            `json:"kind"`
+	IdempotencyKey string          `json:"-"`
+	Metadata       json.RawMessage `json:"metadata"`
+	CreatedAt      time.Time       `json:"created_at"`
+}
+
+// Balance is a user's total with its breakdown (spec §3 Points).
+type Balance struct {
+	ChallengePoints int `json:"challenge_points"`
+	CoursePoints    int `json:"course_points"`
+	PostPoints      int `json:"post_points"`
+	CheckinPoints   int `json:"checkin_points"`
+	OtherPoints     int `json:"other_points"`
+	PointsSpent     int `json:"points_spent"`
+	TotalPoints     int `json:"total_points"`
+}
+
+// Ledger reads and writes VetCoins.
+type Ledger struct {
+	pool *pgxpool.Pool
+}
+
+// New returns a ledger on pool.
+func New(pool *pgxpool.Pool) *Ledger { return &Ledger{pool: pool} }
+
+// Award records amount VetCoins of kind for userID exactly once per
+// idempotencyKey: a repeated call with the same key returns the first entry
+// and created=false. Redemptions are negative amounts and may not overdraw.
+func (l *Ledger) Award(ctx context.Context, userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (entry Entry, created bool, err error) {
+	err = postgres.InTx(ctx, l.pool, func(tx pgx.Tx) error {
+		entry, created, err = AwardTx(ctx, tx, userID, amount, kind, idempotencyKey, metadata)
+		return err
+	})
+	return entry, created, err
+}
+
+// AwardTx is Award inside the caller's transaction, so that a feature's own
+// change (a check-in row) and its credit commit together.
+func AwardTx(ctx context.Context, tx pgx.Tx, userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (Entry, bool, error) {
+	if !kind.Valid() {
+		return Entry{}, false, core.Invalid("Tipo de pontuação inválido.", map[string]string{"kind": "Tipo desconhecido."})
+	}
+	if amount == 0 || (kind == KindRedemption) != (amount < 0) {
+		return Entry{}, false, core.Invalid("Quantidade de VetCoins inválida.", map[string]string{"amount": "Valor inválido para este tipo."})
+	}
+	if idempotencyKey == "" {
+		return Entry{}, false, core.Invalid("Chave de idempotência obrigatória.", map[string]string{"idempotency_key": "Obrigatória."})
+	}
+	if metadata == nil {
+		metadata = map[string]any{}
+	}
+	meta, err := json.Marshal(metadata)
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("encode ledger metadata: %w", err)
+	}
+	e := Entry{UserID: userID, Amount: amount, Kind: kind, IdempotencyKey: idempotencyKey}
+	err = tx.QueryRow(ctx, `
+		INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata)
+		VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING
+		RETURNING id, metadata, created_at`, userID, amount, kind, idempotencyKey, meta).
+		Scan(&e.ID, &e.Metadata, &e.CreatedAt)
+	if postgres.IsNoRows(err) {
+		existing, err := entryByKey(ctx, tx, idempotencyKey)
+		if err != nil {
+			return Entry{}, false, err
+		}
+		if existing.UserID != userID || existing.Amount != amount || existing.Kind != kind {
+			return Entry{}, false, core.Errorf(core.ECONFLICT, "Esta chave de idempotência já foi usada em outro lançamento.")
+		}
+		return existing, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("insert ledger entry: %w", err)
+	}
+	delta := amount
+	if kind == KindRedemption {
+		delta = -amount // points_spent grows by the debited amount
+	}
+	col := kind.column()
+	// A debit only updates: PostgreSQL checks the insert tuple of an upsert
+	// against the non-negative constraint before it detects the conflict.
+	query := `INSERT INTO user_total_points (user_id, ` + col + `) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET ` + col + ` = user_total_points.` + col + ` + EXCLUDED.` + col + `, updated_at = now()`
+	if kind == KindRedemption {
+		query = `UPDATE user_total_points SET points_spent = points_spent + $2, updated_at = now() WHERE user_id = $1`
+	}
+	var b Balance
+	err = tx.QueryRow(ctx, query+`
+		RETURNING challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points`,
+		userID, delta).Scan(&b.ChallengePoints, &b.CoursePoints, &b.PostPoints, &b.CheckinPoints, &b.OtherPoints, &b.PointsSpent, &b.TotalPoints)
+	if isCheckViolation(err, "user_total_points_not_negative") || (kind == KindRedemption && postgres.IsNoRows(err)) {
+		return Entry{}, false, core.Errorf(core.ECONFLICT, "Saldo de VetCoins insuficiente.")
+	}
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("update user_total_points: %w", err)
+	}
+	if _, err := events.Publish(ctx, tx, userID, EventBalance, BalanceEvent{Balance: b, Entry: e}); err != nil {
+		return Entry{}, false, err
+	}
+	return e, true, nil
+}
+
+// BalanceEvent is the payload of EventBalance.
+type BalanceEvent struct {
+	Balance Balance `json:"balance"`
+	Entry   Entry   `json:"entry"`
+}
+
+func entryByKey(ctx context.Context, tx pgx.Tx, key string) (Entry, error) {
+	var e Entry
+	err := tx.QueryRow(ctx, `SELECT id, user_id, amount, kind, idempotency_key, metadata, created_at
+		FROM points_ledger WHERE idempotency_key = $1`, key).
+		Scan(&e.ID, &e.UserID, &e.Amount, &e.Kind, &e.IdempotencyKey, &e.Metadata, &e.CreatedAt)
+	if err != nil {
+		return e, fmt.Errorf("read ledger entry by key: %w", err)
+	}
+	return e, nil
+}
+
+// Balance returns userID's totals; a user with no entries has zeros.
+func (l *Ledger) Balance(ctx context.Context, userID string) (Balance, error) {
+	var b Balance
+	err := l.pool.QueryRow(ctx, `SELECT challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points
+		FROM user_total_points WHERE user_id = $1`, userID).
+		Scan(&b.ChallengePoints, &b.CoursePoints, &b.PostPoints, &b.CheckinPoints, &b.OtherPoints, &b.PointsSpent, &b.TotalPoints)
+	if postgres.IsNoRows(err) {
+		return Balance{}, nil
+	}
+	if err != nil {
+		return b, fmt.Errorf("read balance: %w", err)
+	}
+	return b, nil
+}
+
+// LedgerSum is the sum of userID's ledger rows: what Balance must equal.
+func (l *Ledger) LedgerSum(ctx context.Context, userID string) (int, error) {
+	var sum int
+	err := l.pool.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1`, userID).Scan(&sum)
+	if err != nil {
+		return 0, fmt.Errorf("sum ledger: %w", err)
+	}
+	return sum, nil
+}
+
+// Page is one page of history, newest first.
+type Page struct {
+	Entries    []Entry `json:"entries"`
+	NextCursor int64   `json:"next_cursor,omitempty"`
+}
+
+// History returns userID's entries older than cursor (0 = newest), newest first.
+func (l *Ledger) History(ctx context.Context, userID string, cursor int64, limit int) (Page, error) {
+	if limit <= 0 || limit > 100 {
+		limit = 20
+	}
+	if cursor <= 0 {
+		cursor = 1<<63 - 1
+	}
+	rows, err := l.pool.Query(ctx, `SELECT id, user_id, amount, kind, idempotency_key, metadata, created_at
+		FROM points_ledger WHERE user_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3`, userID, cursor, limit+1)
+	if err != nil {
+		return Page{}, fmt.Errorf("read history: %w", err)
+	}
+	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
+		var e Entry
+		err := row.Scan(&e.ID, &e.UserID, &e.Amount, &e.Kind, &e.IdempotencyKey, &e.Metadata, &e.CreatedAt)
+		return e, err
+	})
+	if err != nil {
+		return Page{}, fmt.Errorf("read history: %w", err)
+	}
+	p := Page{Entries: entries}
+	if len(entries) > limit {
+		p.Entries = entries[:limit]
+		p.NextCursor = entries[limit-1].ID
+	}
+	return p, nil
+}
+
+func isCheckViolation(err error, constraint string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23514" && pgErr.ConstraintName == constraint
+}
