@@ -1,0 +1,353 @@
+package checkin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+// MsgAlreadyToday is spec §5's refusal of a second check-in on one local day.
+const MsgAlreadyToday = "Você já fez check-in hoje!"
+
+// Workflows starts the durable work a check-in triggers. The Temporal
+// implementation lives in workflows/; Direct is used when no Temporal
+// cluster is configured.
+type Workflows interface {
+	// StartStreakBonus runs inside the check-in transaction that completed
+	// a streak, so a failure to start rolls the check-in back and the user
+	// simply tries again. The bonus credit itself verifies that the
+	// check-in committed (CreditStreakBonus).
+	StartStreakBonus(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) error
+	// EnsureStreakReminder makes sure the user's reminder workflow runs.
+	EnsureStreakReminder(ctx context.Context, userID string) error
+}
+
+// ZoneLookup returns the user's IANA time zone from the profile; ok is false
+// when the user has none yet.
+type ZoneLookup func(ctx context.Context, userID string) (zone string, ok bool, err error)
+
+// Service performs check-ins.
+type Service struct {
+	pool *pgxpool.Pool
+	wf   Workflows
+	zone ZoneLookup
+	now  func() time.Time
+	log  *slog.Logger
+}
+
+// Options configures a Service; Now and Zone may be nil.
+type Options struct {
+	Workflows Workflows
+	Zone      ZoneLookup
+	Now       func() time.Time
+	Log       *slog.Logger
+}
+
+// New returns a check-in service.
+func New(pool *pgxpool.Pool, o Options) *Service {
+	s := &Service{pool: pool, wf: o.Workflows, zone: o.Zone, now: o.Now, log: o.Log}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.wf == nil {
+		s.wf = Direct{}
+	}
+	return s
+}
+
+// State is the check-in card's view of a user.
+type State struct {
+	LastCheckin        *string    `json:"last_checkin"`
+	SequenceCount      int        `json:"sequence_count"`
+	TotalCheckins      int        `json:"total_checkins"`
+	TotalCheckinPoints int        `json:"total_checkin_points"`
+	LastBonusAt        *time.Time `json:"last_bonus_at"`
+	TimeZone           string     `json:"time_zone"`
+	Today              string     `json:"today"`
+	CheckedInToday     bool       `json:"checked_in_today"`
+	CanCheckIn         bool       `json:"can_check_in"`
+	Broken             bool       `json:"broken"`
+	NextMidnight       time.Time  `json:"next_midnight"`
+}
+
+// Result is the outcome of a successful check-in.
+type Result struct {
+	State
+	Sequence        int  `json:"sequence"`
+	PointsAwarded   int  `json:"points_awarded"`
+	CompletedStreak bool `json:"completed_streak"`
+	BonusPoints     int  `json:"bonus_points"`
+}
+
+type row struct {
+	last               *time.Time
+	seq                int
+	total, totalPoints int
+	lastBonusAt        *time.Time
+	zone               string
+}
+
+func (r row) lastDate() *Date {
+	if r.last == nil {
+		return nil
+	}
+	d := DateOf(*r.last, time.UTC)
+	return &d
+}
+
+func (s *Service) location(ctx context.Context, userID, stored string) (*time.Location, error) {
+	name := stored
+	if s.zone != nil {
+		z, ok, err := s.zone(ctx, userID)
+		if err != nil {
+			return nil, fmt.Errorf("read user time zone: %w", err)
+		}
+		if ok && z != "" {
+			name = z
+		}
+	}
+	if name == "" {
+		name = DefaultTimeZone
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		// A zone the server's tzdata does not know falls back to the default
+		// rather than blocking check-ins.
+		s.log.Warn("unknown time zone; using default", "zone", name, "user", userID)
+		return time.LoadLocation(DefaultTimeZone)
+	}
+	return loc, nil
+}
+
+// ValidZone reports whether name is an IANA zone this server knows.
+func ValidZone(name string) bool {
+	if name == "" || name == "Local" {
+		return false
+	}
+	_, err := time.LoadLocation(name)
+	return err == nil
+}
+
+func (s *Service) view(r row, loc *time.Location, now time.Time) State {
+	today := DateOf(now, loc)
+	st := State{
+		SequenceCount:      r.seq,
+		TotalCheckins:      r.total,
+		TotalCheckinPoints: r.totalPoints,
+		LastBonusAt:        r.lastBonusAt,
+		TimeZone:           loc.String(),
+		Today:              today.String(),
+		NextMidnight:       NextMidnight(now, loc),
+	}
+	last := r.lastDate()
+	if last != nil {
+		v := last.String()
+		st.LastCheckin = &v
+	}
+	_, st.CanCheckIn = Next(last, r.seq, today)
+	st.CheckedInToday = last != nil && *last == today
+	st.Broken = Broken(last, r.seq, today)
+	return st
+}
+
+// Get returns userID's check-in state.
+func (s *Service) Get(ctx context.Context, userID string) (State, error) {
+	r := row{zone: ""}
+	err := s.pool.QueryRow(ctx, `SELECT last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone
+		FROM user_daily_checkin WHERE user_id = $1`, userID).
+		Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
+	if err != nil && !postgres.IsNoRows(err) {
+		return State{}, fmt.Errorf("read check-in state: %w", err)
+	}
+	loc, err := s.location(ctx, userID, r.zone)
+	if err != nil {
+		return State{}, err
+	}
+	return s.view(r, loc, s.now()), nil
+}
+
+// CheckIn records today's check-in for userID and credits +5 VetCoins. The
+// primary key (user_id, local_date) of checkins and the ledger's idempotency
+// key make one check-in and one credit per user-day certain under any
+// concurrency; the row lock on user_daily_checkin orders the sequence.
+// clientZone is the browser's IANA zone, kept when the user has none yet.
+func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Result, error) {
+	if clientZone != "" && !ValidZone(clientZone) {
+		return Result{}, core.Invalid("Fuso horário inválido.", map[string]string{"time_zone": "Fuso horário desconhecido."})
+	}
+	initialZone := clientZone
+	if initialZone == "" {
+		initialZone = DefaultTimeZone
+	}
+	var res Result
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var r row
+		// The upsert creates the row on first use and locks it either way.
+		err := tx.QueryRow(ctx, `INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
+			ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+			RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone`,
+			userID, initialZone).Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
+		if err != nil {
+			return fmt.Errorf("lock check-in state: %w", err)
+		}
+		loc, err := s.location(ctx, userID, r.zone)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		today := DateOf(now, loc)
+		step, ok := Next(r.lastDate(), r.seq, today)
+		if !ok {
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
+			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
+		if postgres.IsUniqueViolation(err, "") {
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
+		if err != nil {
+			return fmt.Errorf("insert check-in: %w", err)
+		}
+		if _, _, err := points.AwardTx(ctx, tx, userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
+			map[string]any{"date": today.String(), "sequence": step.Sequence}); err != nil {
+			return err
+		}
+		todayUTC := today.utc()
+		r.last, r.seq = &todayUTC, step.Stored
+		r.total++
+		r.totalPoints += Points
+		if step.CompletesStreak {
+			t := now.UTC()
+			r.lastBonusAt = &t
+		}
+		_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, updated_at = now() WHERE user_id = $1`,
+			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt)
+		if err != nil {
+			return fmt.Errorf("update check-in state: %w", err)
+		}
+		if step.CompletesStreak {
+			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
+				return fmt.Errorf("start streak bonus: %w", err)
+			}
+		}
+		res = Result{
+			State:           s.view(r, loc, now),
+			Sequence:        step.Sequence,
+			PointsAwarded:   Points,
+			CompletedStreak: step.CompletesStreak,
+		}
+		if step.CompletesStreak {
+			res.BonusPoints = BonusPoints
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if !res.CompletedStreak {
+		// The reminder is a courtesy: failing to start it must not fail
+		// a check-in that already committed.
+		if err := s.wf.EnsureStreakReminder(ctx, userID); err != nil {
+			s.log.Warn("start streak reminder", "user", userID, "err", err)
+		}
+	}
+	return res, nil
+}
+
+// ResetBroken sets a broken streak's sequence to 0 (spec §4); on a streak
+// that is not broken it changes nothing.
+func (s *Service) ResetBroken(ctx context.Context, userID string) (State, error) {
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var r row
+		err := tx.QueryRow(ctx, `SELECT last_checkin, sequence_count, time_zone FROM user_daily_checkin
+			WHERE user_id = $1 FOR UPDATE`, userID).Scan(&r.last, &r.seq, &r.zone)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("lock check-in state: %w", err)
+		}
+		loc, err := s.location(ctx, userID, r.zone)
+		if err != nil {
+			return err
+		}
+		if !Broken(r.lastDate(), r.seq, DateOf(s.now(), loc)) {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET sequence_count = 0, updated_at = now() WHERE user_id = $1`, userID)
+		return err
+	})
+	if err != nil {
+		return State{}, err
+	}
+	return s.Get(ctx, userID)
+}
+
+// ErrStreakNotCommitted means the check-in that completed a streak is not
+// (yet) visible: the crediting activity retries, and gives up if the
+// check-in's transaction rolled back.
+var ErrStreakNotCommitted = errors.New("streak check-in not committed")
+
+// CreditStreakBonus credits the +100 bonus for the streak completed on
+// streakDate, once: the ledger's idempotency key absorbs retries.
+func CreditStreakBonus(ctx context.Context, pool *pgxpool.Pool, userID string, streakDate Date) (created bool, err error) {
+	err = postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
+		var completed bool
+		err := tx.QueryRow(ctx, `SELECT completed_streak FROM checkins WHERE user_id = $1 AND local_date = $2`,
+			userID, streakDate.String()).Scan(&completed)
+		if postgres.IsNoRows(err) || (err == nil && !completed) {
+			return ErrStreakNotCommitted
+		}
+		if err != nil {
+			return fmt.Errorf("read streak check-in: %w", err)
+		}
+		created, err = creditBonusTx(ctx, tx, userID, streakDate)
+		return err
+	})
+	return created, err
+}
+
+func creditBonusTx(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) (bool, error) {
+	_, created, err := points.AwardTx(ctx, tx, userID, BonusPoints, points.KindCheckinBonus,
+		BonusKey(userID, streakDate), map[string]any{"streak_completed_on": streakDate.String()})
+	if err != nil || !created {
+		return false, err
+	}
+	_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET total_checkin_points = total_checkin_points + $2, updated_at = now()
+		WHERE user_id = $1`, userID, BonusPoints)
+	if err != nil {
+		return false, fmt.Errorf("count bonus in check-in totals: %w", err)
+	}
+	return true, nil
+}
+
+// BonusKey is the ledger idempotency key of one streak's bonus.
+func BonusKey(userID string, streakDate Date) string {
+	return "checkin_bonus:" + userID + ":" + streakDate.String()
+}
+
+// Direct credits the bonus inside the check-in transaction and runs no
+// reminders: the mode used when no Temporal cluster is configured.
+type Direct struct{}
+
+// StartStreakBonus credits the bonus in the same transaction.
+func (Direct) StartStreakBonus(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) error {
+	_, err := creditBonusTx(ctx, tx, userID, streakDate)
+	return err
+}
+
+// EnsureStreakReminder does nothing without a workflow engine.
+func (Direct) EnsureStreakReminder(context.Context, string) error { return nil }
