@@ -10,12 +10,16 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpapi"
+	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/storage"
 )
 
 // App is one running instance's services and its HTTP handler.
@@ -24,6 +28,8 @@ type App struct {
 	Log     *slog.Logger
 	Pool    *pgxpool.Pool
 	Handler http.Handler
+
+	Profiles *profiles.Service
 
 	closers []func() error
 }
@@ -35,11 +41,19 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err != nil {
 		return nil, fmt.Errorf("authorisation policy: %w", err)
 	}
+	uploads, err := storage.NewDisk(filepath.Join(cfg.DataDir, "uploads"), "/uploads/")
+	if err != nil {
+		return nil, err
+	}
+	a.Profiles = profiles.NewService(pool, uploads, log)
 	a.Handler = httpapi.New(httpapi.Deps{
-		Config: cfg,
-		Log:    log,
-		Pool:   pool,
-		Authz:  az,
+		Config:   cfg,
+		Log:      log,
+		Pool:     pool,
+		Authz:    az,
+		Profiles: a.Profiles,
+		Roles:    roles.NewService(pool),
+		Uploads:  uploads,
 	})
 	return a, nil
 }

@@ -36,6 +36,15 @@ var authorisationMatrix = map[string][]string{
 	"GET /healthz":          everyone,
 	"GET /readyz":           everyone,
 	"GET /api/openapi.json": everyone,
+
+	"GET /api/profile":              signedIn,
+	"PUT /api/profile":              signedIn,
+	"GET /api/profile/completeness": signedIn,
+	"POST /api/profile/avatar":      signedIn,
+	"GET /api/profiles/{id}":        everyone,
+	"GET /api/specialties":          everyone,
+	"GET /uploads/*":                everyone,
+	"GET /api/admin/users":          superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

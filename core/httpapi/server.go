@@ -16,6 +16,8 @@ import (
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/roles"
 )
 
 // Authenticator resolves who is calling. It returns core.Visitor and no error
@@ -33,6 +35,11 @@ type Deps struct {
 	Pool          *pgxpool.Pool
 	Authz         *authz.Authorizer
 	Authenticator Authenticator
+
+	Profiles *profiles.Service
+	Roles    *roles.Service
+	// Uploads serves the public files under /uploads/ (avatars).
+	Uploads http.Handler
 }
 
 // New returns the application's root handler.

@@ -1,0 +1,246 @@
+// Package profiles is a member's profile (spec §3, §5): created on first
+// access from the sign-up metadata, read and changed only by its owner,
+// shown to everyone through a public view without private fields, with an
+// avatar stored through core/storage.
+package profiles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/storage"
+)
+
+// Profile is the owner's full view (GET /api/profile).
+type Profile struct {
+	ID                string    `json:"id"`
+	FirstName         string    `json:"first_name"`
+	LastName          string    `json:"last_name"`
+	Email             string    `json:"email"`
+	AvatarURL         string    `json:"avatar_url"`
+	Verified          bool      `json:"verified"`
+	Specialties       []string  `json:"specialties"`
+	ConnectionsCount  int       `json:"connections_count"`
+	HasCRMV           bool      `json:"has_crmv"`
+	Title             string    `json:"title"`
+	Biography         string    `json:"biography"`
+	CRMV              string    `json:"crmv"`
+	Phone             string    `json:"phone"`
+	HasWhatsApp       bool      `json:"has_whatsapp"`
+	IsNotVeterinarian bool      `json:"is_not_veterinarian"`
+	CPF               string    `json:"cpf"`
+	TimeZone          string    `json:"time_zone"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
+}
+
+// PublicProfile is what anyone may see (GET /api/profiles/{id}): never the
+// email, phone, CPF or time zone.
+type PublicProfile struct {
+	ID                string    `json:"id"`
+	FirstName         string    `json:"first_name"`
+	LastName          string    `json:"last_name"`
+	AvatarURL         string    `json:"avatar_url"`
+	Verified          bool      `json:"verified"`
+	Specialties       []string  `json:"specialties"`
+	ConnectionsCount  int       `json:"connections_count"`
+	HasCRMV           bool      `json:"has_crmv"`
+	Title             string    `json:"title"`
+	Biography         string    `json:"biography"`
+	CRMV              string    `json:"crmv"`
+	IsNotVeterinarian bool      `json:"is_not_veterinarian"`
+	CreatedAt         time.Time `json:"created_at"`
+}
+
+// Completeness answers whether the profile-completeness banner may go away.
+type Completeness struct {
+	Complete bool     `json:"complete"`
+	Missing  []string `json:"missing"`
+}
+
+// Completeness applies spec §5: first and last name non-blank, title ≥ 3 and
+// biography ≥ 10 characters, at least one specialty, and a CRMV when the
+// member says they have one. Missing lists the field names, in form order.
+func (p Profile) Completeness() Completeness {
+	missing := []string{}
+	if strings.TrimSpace(p.FirstName) == "" {
+		missing = append(missing, "first_name")
+	}
+	if strings.TrimSpace(p.LastName) == "" {
+		missing = append(missing, "last_name")
+	}
+	if length(p.Title) < MinTitle {
+		missing = append(missing, "title")
+	}
+	if length(p.Biography) < MinBiography {
+		missing = append(missing, "biography")
+	}
+	if len(p.Specialties) == 0 {
+		missing = append(missing, "specialties")
+	}
+	if p.HasCRMV && strings.TrimSpace(p.CRMV) == "" {
+		missing = append(missing, "crmv")
+	}
+	return Completeness{Complete: len(missing) == 0, Missing: missing}
+}
+
+// Service reads and writes profiles.
+type Service struct {
+	pool  *pgxpool.Pool
+	store storage.Store
+	log   *slog.Logger
+}
+
+// NewService returns a Service storing avatars in store.
+func NewService(pool *pgxpool.Pool, store storage.Store, log *slog.Logger) *Service {
+	return &Service{pool: pool, store: store, log: log}
+}
+
+func errUserNotFound() error { return core.Errorf(core.ENOTFOUND, "Usuário não encontrado") }
+
+// userUUID turns an id from a principal or a URL into a uuid, treating
+// anything malformed as an unknown user.
+func userUUID(id string) (uuid.UUID, error) {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return uuid.Nil, errUserNotFound()
+	}
+	return u, nil
+}
+
+// ensure creates the profile of an existing user from their sign-up metadata
+// (users.metadata, written by core/auth) unless one exists. Concurrent first
+// accesses are harmless: the loser's insert does nothing.
+//
+// Fallbacks (spec §3): first_name ← first_name | given_name | 'Usuário',
+// last_name ← last_name | family_name, avatar ← avatar_url | picture (only
+// http(s) URLs). Over-long names from a provider are cut, not refused: the
+// member can edit them later and must still be able to sign in.
+func (s *Service) ensure(ctx context.Context, id uuid.UUID) error {
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO profiles (user_id, first_name, last_name, avatar_url)
+		SELECT u.id,
+		       left(COALESCE(NULLIF(btrim(u.metadata->>'first_name'), ''),
+		                     NULLIF(btrim(u.metadata->>'given_name'), ''),
+		                     'Usuário'), 100),
+		       left(COALESCE(NULLIF(btrim(u.metadata->>'last_name'), ''),
+		                     NULLIF(btrim(u.metadata->>'family_name'), ''),
+		                     ''), 100),
+		       COALESCE((SELECT url FROM (VALUES (1, btrim(u.metadata->>'avatar_url')),
+		                                         (2, btrim(u.metadata->>'picture'))) AS c(rank, url)
+		                 WHERE url ~ '^https?://' AND char_length(url) <= 2048
+		                 ORDER BY rank LIMIT 1), '')
+		FROM users u
+		WHERE u.id = $1
+		ON CONFLICT (user_id) DO NOTHING`, id)
+	if err != nil {
+		return fmt.Errorf("create profile: %w", err)
+	}
+	return nil
+}
+
+const profileColumns = `p.user_id::text, p.first_name, p.last_name, u.email, p.avatar_url, p.verified,
+	p.specialties, p.connections_count, p.has_crmv, p.title, p.biography, p.crmv, p.phone,
+	p.has_whatsapp, p.is_not_veterinarian, p.cpf, p.time_zone, p.created_at, p.updated_at`
+
+func scanProfile(row pgx.Row) (Profile, error) {
+	var p Profile
+	err := row.Scan(&p.ID, &p.FirstName, &p.LastName, &p.Email, &p.AvatarURL, &p.Verified,
+		&p.Specialties, &p.ConnectionsCount, &p.HasCRMV, &p.Title, &p.Biography, &p.CRMV, &p.Phone,
+		&p.HasWhatsApp, &p.IsNotVeterinarian, &p.CPF, &p.TimeZone, &p.CreatedAt, &p.UpdatedAt)
+	if p.Specialties == nil {
+		p.Specialties = []string{}
+	}
+	return p, err
+}
+
+// Get returns the user's own profile, creating it on first access.
+func (s *Service) Get(ctx context.Context, userID string) (Profile, error) {
+	id, err := userUUID(userID)
+	if err != nil {
+		return Profile{}, err
+	}
+	get := func() (Profile, error) {
+		return scanProfile(s.pool.QueryRow(ctx, `SELECT `+profileColumns+`
+			FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`, id))
+	}
+	p, err := get()
+	if errors.Is(err, pgx.ErrNoRows) {
+		if err := s.ensure(ctx, id); err != nil {
+			return Profile{}, err
+		}
+		p, err = get()
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Profile{}, errUserNotFound()
+	}
+	if err != nil {
+		return Profile{}, fmt.Errorf("get profile: %w", err)
+	}
+	return p, nil
+}
+
+// Update validates and saves the user's own profile. Invalid input changes
+// nothing and is answered with one pt-BR reason per field.
+func (s *Service) Update(ctx context.Context, userID string, u Update) (Profile, error) {
+	id, err := userUUID(userID)
+	if err != nil {
+		return Profile{}, err
+	}
+	if bad := u.Validate(); bad != nil {
+		return Profile{}, core.Invalid("Erro ao atualizar perfil", bad)
+	}
+	if err := s.ensure(ctx, id); err != nil {
+		return Profile{}, err
+	}
+	p, err := scanProfile(s.pool.QueryRow(ctx, `
+		WITH p AS (
+			UPDATE profiles SET
+				first_name = $2, last_name = $3, title = $4, biography = $5, specialties = $6,
+				has_crmv = $7, crmv = $8, phone = $9, has_whatsapp = $10, is_not_veterinarian = $11,
+				cpf = $12, time_zone = COALESCE($13, time_zone), updated_at = now()
+			WHERE user_id = $1
+			RETURNING *)
+		SELECT `+profileColumns+` FROM p JOIN users u ON u.id = p.user_id`,
+		id, u.FirstName, u.LastName, u.Title, u.Biography, u.Specialties,
+		u.HasCRMV, u.CRMV, u.Phone, u.HasWhatsApp, u.IsNotVeterinarian, u.CPF, u.TimeZone))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Profile{}, errUserNotFound()
+	}
+	if err != nil {
+		return Profile{}, fmt.Errorf("update profile: %w", err)
+	}
+	return p, nil
+}
+
+// Completeness reports which fields the user still has to fill in.
+func (s *Service) Completeness(ctx context.Context, userID string) (Completeness, error) {
+	p, err := s.Get(ctx, userID)
+	if err != nil {
+		return Completeness{}, err
+	}
+	return p.Completeness(), nil
+}
+
+// Public returns the public view of any member's profile.
+func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, error) {
+	p, err := s.Get(ctx, userID)
+	if err != nil {
+		return PublicProfile{}, err
+	}
+	return PublicProfile{
+		ID: p.ID, FirstName: p.FirstName, LastName: p.LastName, AvatarURL: p.AvatarURL,
+		Verified: p.Verified, Specialties: p.Specialties, ConnectionsCount: p.ConnectionsCount,
+		HasCRMV: p.HasCRMV, Title: p.Title, Biography: p.Biography, CRMV: p.CRMV,
+		IsNotVeterinarian: p.IsNotVeterinarian, CreatedAt: p.CreatedAt,
+	}, nil
+}

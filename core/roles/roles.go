@@ -1,0 +1,94 @@
+// Package roles manages the extra roles stored in user_roles (editor,
+// super_admin; spec §6) and the backoffice's list of accounts with their
+// roles. Every account is a "user" without a row; trial and premium come
+// from the subscription state, not from here.
+package roles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+)
+
+// Grantable are the roles an administrator may grant; the database's CHECK
+// on user_roles.role allows the same.
+var Grantable = []string{core.RoleEditor, core.RoleSuperAdmin}
+
+// ErrNoAccount is returned when no account has the given email.
+var ErrNoAccount = errors.New("no account with that email")
+
+// Service grants and revokes roles.
+type Service struct {
+	pool *pgxpool.Pool
+}
+
+// NewService returns a Service on pool.
+func NewService(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
+
+// CheckGrantable explains why role cannot be granted, listing the ones that can.
+func CheckGrantable(role string) error {
+	if slices.Contains(Grantable, role) {
+		return nil
+	}
+	hint := ""
+	switch role {
+	case core.RoleUser, core.RoleVisitor:
+		hint = " (every account already is a user)"
+	case core.RoleTrial, core.RolePremium:
+		hint = " (trial and premium follow the subscription)"
+	}
+	return fmt.Errorf("unknown role %q%s; valid roles: %s", role, hint, strings.Join(Grantable, ", "))
+}
+
+func normaliseEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// Grant gives the account with email the role. It reports whether anything
+// changed: granting a role twice is harmless.
+func (s *Service) Grant(ctx context.Context, email, role string) (bool, error) {
+	if err := CheckGrantable(role); err != nil {
+		return false, err
+	}
+	var userID string
+	var inserted bool
+	err := s.pool.QueryRow(ctx, `
+		WITH u AS (SELECT id FROM users WHERE email = $1),
+		     ins AS (INSERT INTO user_roles (user_id, role) SELECT id, $2 FROM u
+		             ON CONFLICT DO NOTHING RETURNING 1)
+		SELECT COALESCE((SELECT id::text FROM u), ''), EXISTS (SELECT 1 FROM ins)`,
+		normaliseEmail(email), role).Scan(&userID, &inserted)
+	if err != nil {
+		return false, fmt.Errorf("grant %s: %w", role, err)
+	}
+	if userID == "" {
+		return false, fmt.Errorf("%w %s", ErrNoAccount, normaliseEmail(email))
+	}
+	return inserted, nil
+}
+
+// Revoke takes the role away from the account with email, reporting whether
+// it had it.
+func (s *Service) Revoke(ctx context.Context, email, role string) (bool, error) {
+	if err := CheckGrantable(role); err != nil {
+		return false, err
+	}
+	var userID string
+	var deleted bool
+	err := s.pool.QueryRow(ctx, `
+		WITH u AS (SELECT id FROM users WHERE email = $1),
+		     del AS (DELETE FROM user_roles WHERE role = $2 AND user_id IN (SELECT id FROM u) RETURNING 1)
+		SELECT COALESCE((SELECT id::text FROM u), ''), EXISTS (SELECT 1 FROM del)`,
+		normaliseEmail(email), role).Scan(&userID, &deleted)
+	if err != nil {
+		return false, fmt.Errorf("revoke %s: %w", role, err)
+	}
+	if userID == "" {
+		return false, fmt.Errorf("%w %s", ErrNoAccount, normaliseEmail(email))
+	}
+	return deleted, nil
+}
