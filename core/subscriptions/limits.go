@@ -1,0 +1,112 @@
+package subscriptions
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+// Limit statuses (spec §5 names no_user and error).
+const (
+	LimitNoUser    = "no_user"
+	LimitError     = "error"
+	LimitPremium   = "premium"
+	LimitWithin    = "within_limit"
+	LimitReached   = "limit_reached"
+	LimitUnlimited = -1
+)
+
+// LimitCheck is check_trial_limits' answer.
+type LimitCheck struct {
+	Allowed bool   `json:"allowed"`
+	Current int    `json:"current"`
+	Limit   int    `json:"limit"`
+	Status  string `json:"status"`
+}
+
+// CheckTrialLimits says whether userID may use one more of limitType:
+// premium users always may; everyone else within the configured limit.
+// It never returns an error: a failure is status "error" with allowed false.
+func (s *Service) CheckTrialLimits(ctx context.Context, userID, limitType string) LimitCheck {
+	if userID == "" {
+		return LimitCheck{Status: LimitNoUser}
+	}
+	limit, known := s.limits[limitType]
+	if !known {
+		return LimitCheck{Status: LimitError}
+	}
+	v, err := s.View(ctx, userID)
+	if err != nil {
+		s.log.Error("check trial limits", "user", userID, "err", err)
+		return LimitCheck{Status: LimitError}
+	}
+	var used int
+	err = s.pool.QueryRow(ctx, `SELECT used FROM trial_usage WHERE user_id = $1 AND limit_type = $2`, userID, limitType).Scan(&used)
+	if err != nil && !postgres.IsNoRows(err) {
+		s.log.Error("check trial limits", "user", userID, "err", err)
+		return LimitCheck{Status: LimitError}
+	}
+	if v.IsPremium {
+		return LimitCheck{Allowed: true, Current: used, Limit: LimitUnlimited, Status: LimitPremium}
+	}
+	if used < limit {
+		return LimitCheck{Allowed: true, Current: used, Limit: limit, Status: LimitWithin}
+	}
+	return LimitCheck{Allowed: false, Current: used, Limit: limit, Status: LimitReached}
+}
+
+// RecordUsage counts one use of limitType, refusing atomically when a
+// non-premium user is at the limit (so concurrent uses cannot overshoot).
+func (s *Service) RecordUsage(ctx context.Context, userID, limitType string) (LimitCheck, error) {
+	limit, known := s.limits[limitType]
+	if !known {
+		return LimitCheck{Status: LimitError}, core.Invalid("Tipo de limite desconhecido.", map[string]string{"limit_type": "Desconhecido."})
+	}
+	v, err := s.View(ctx, userID)
+	if err != nil {
+		return LimitCheck{Status: LimitError}, err
+	}
+	max := limit
+	if v.IsPremium {
+		max = int(^uint32(0) >> 1)
+	}
+	var used int
+	err = s.pool.QueryRow(ctx, `INSERT INTO trial_usage (user_id, limit_type, used) SELECT $1, $2, 1 WHERE $3 > 0
+		ON CONFLICT (user_id, limit_type) DO UPDATE SET used = trial_usage.used + 1, updated_at = now()
+		WHERE trial_usage.used < $3
+		RETURNING used`, userID, limitType, max).Scan(&used)
+	if postgres.IsNoRows(err) {
+		c := s.CheckTrialLimits(ctx, userID, limitType)
+		return c, core.Errorf(core.EFORBIDDEN, "Você atingiu o limite do seu plano. Faça upgrade para continuar.")
+	}
+	if err != nil {
+		return LimitCheck{Status: LimitError}, fmt.Errorf("record usage: %w", err)
+	}
+	return s.CheckTrialLimits(ctx, userID, limitType), nil
+}
+
+// HandleView serves GET /api/subscription.
+func HandleView(s *Service, log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		v, err := s.View(r.Context(), core.PrincipalFrom(r.Context()).UserID)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, v)
+	})
+}
+
+// HandleLimits serves GET /api/subscription/limits/{limitType}.
+func HandleLimits(s *Service, log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		c := s.CheckTrialLimits(r.Context(), core.PrincipalFrom(r.Context()).UserID, chi.URLParam(r, "limitType"))
+		return httpx.Encode(w, http.StatusOK, c)
+	})
+}
