@@ -17,6 +17,8 @@ import (
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpapi"
+	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/storage"
@@ -30,6 +32,9 @@ type App struct {
 	Handler http.Handler
 
 	Profiles *profiles.Service
+
+	// Tools is the plugin host (tests read plugin pids and refusals from it).
+	Tools *pluginhost.Manager
 
 	closers []func() error
 }
@@ -46,7 +51,18 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.Profiles = profiles.NewService(pool, uploads, log)
+	tools := pluginhost.New(pluginhost.Options{
+		Dir:            cfg.PluginsDir,
+		CallTimeout:    cfg.PluginCallTimeout,
+		HealthInterval: cfg.PluginHealthInterval,
+	}, pool, points.New(pool), log)
+	if err := tools.Start(ctx); err != nil {
+		return nil, fmt.Errorf("plugins: %w", err)
+	}
+	a.onClose(tools.Close)
+	a.Tools = tools
 	a.Handler = httpapi.New(httpapi.Deps{
+		Tools:    tools,
 		Config:   cfg,
 		Log:      log,
 		Pool:     pool,

@@ -47,6 +47,9 @@ type Config struct {
 	WebDist    string // WEB_DIST: built PWA served at /
 	AdminDist  string // ADMIN_DIST: built backoffice served at /backoffice/
 
+	PluginCallTimeout    time.Duration // PLUGIN_CALL_TIMEOUT: a plugin call running longer is cut and the plugin restarted
+	PluginHealthInterval time.Duration // PLUGIN_HEALTH_INTERVAL: how often each plugin's health is checked
+
 	TrialDuration time.Duration // TRIAL_DAYS
 }
 
@@ -96,6 +99,12 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("TRIAL_DAYS must be a whole number of days, got %q", getenv("TRIAL_DAYS"))
 	}
 	c.TrialDuration = time.Duration(days) * 24 * time.Hour
+	if c.PluginCallTimeout, err = time.ParseDuration(get("PLUGIN_CALL_TIMEOUT", "10s")); err != nil || c.PluginCallTimeout <= 0 {
+		return c, fmt.Errorf("PLUGIN_CALL_TIMEOUT must be a positive duration such as 10s, got %q", getenv("PLUGIN_CALL_TIMEOUT"))
+	}
+	if c.PluginHealthInterval, err = time.ParseDuration(get("PLUGIN_HEALTH_INTERVAL", "10s")); err != nil || c.PluginHealthInterval <= 0 {
+		return c, fmt.Errorf("PLUGIN_HEALTH_INTERVAL must be a positive duration such as 10s, got %q", getenv("PLUGIN_HEALTH_INTERVAL"))
+	}
 
 	abs, err := filepath.Abs(c.DataDir)
 	if err != nil {

@@ -23,6 +23,13 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/specialties", profiles.HandleSpecialties(d.Log))
 	rt.handle("GET", "/uploads/*", d.Uploads)
 
+	// Tools: plugins (core/pluginhost); premium tools are refused inside the
+	// handler by the casbin capability tool:premium, so they can be listed.
+	rt.handle("GET", "/api/tools", d.Tools.HandleList(d.Authz, d.Log))
+	for _, method := range []string{"GET", "POST", "PUT", "DELETE"} {
+		rt.handle(method, "/api/tools/{id}/*", d.Tools.HandleCall(d.Authz, d.Log))
+	}
+
 	// Backoffice
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))
 }

@@ -45,6 +45,12 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/specialties":          everyone,
 	"GET /uploads/*":                everyone,
 	"GET /api/admin/users":          superAdmin,
+
+	"GET /api/tools":           signedIn,
+	"GET /api/tools/{id}/*":    signedIn,
+	"POST /api/tools/{id}/*":   signedIn,
+	"PUT /api/tools/{id}/*":    signedIn,
+	"DELETE /api/tools/{id}/*": signedIn,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

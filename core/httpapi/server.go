@@ -16,6 +16,7 @@ import (
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/roles"
 )
@@ -40,6 +41,8 @@ type Deps struct {
 	Roles    *roles.Service
 	// Uploads serves the public files under /uploads/ (avatars).
 	Uploads http.Handler
+	// Tools runs the plugin tools behind /api/tools.
+	Tools *pluginhost.Manager
 }
 
 // New returns the application's root handler.

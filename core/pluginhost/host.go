@@ -1,0 +1,202 @@
+// Package pluginhost runs VetClube's plugins (tools and content types): it
+// discovers executables in PLUGINS_DIR, verifies each one's SHA-256 against
+// the checksum recorded when it was built or installed, starts it with
+// hashicorp/go-plugin (gRPC, AutoMTLS), checks min_core_version, serves it
+// the host API (profile, VetCoins, notifications, key-value store, its own
+// PostgreSQL schema, logging) and keeps it healthy: periodic health checks,
+// per-call timeouts, restart with backoff. The plugin side is plugins/sdk.
+package pluginhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core/points"
+)
+
+// CoreVersion is compared with each plugin's min_core_version.
+const CoreVersion = "1.0.0"
+
+// Options configure a Manager.
+type Options struct {
+	Dir            string        // where plugin executables live
+	CallTimeout    time.Duration // per request to a plugin; a hung plugin is restarted
+	HealthInterval time.Duration // how often each plugin's health is checked
+	CoreVersion    string        // defaults to CoreVersion
+}
+
+// Manager owns every plugin process.
+type Manager struct {
+	opts   Options
+	log    *slog.Logger
+	pool   *pgxpool.Pool
+	ledger *points.Ledger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.RWMutex
+	plugins map[string]*plugin // by id
+	refused map[string]string  // file name → reason
+}
+
+// New returns a manager; Start loads the plugins.
+func New(opts Options, pool *pgxpool.Pool, ledger *points.Ledger, log *slog.Logger) *Manager {
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = 10 * time.Second
+	}
+	if opts.HealthInterval <= 0 {
+		opts.HealthInterval = 10 * time.Second
+	}
+	if opts.CoreVersion == "" {
+		opts.CoreVersion = CoreVersion
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{
+		opts: opts, log: log.With("component", "pluginhost"), pool: pool, ledger: ledger,
+		ctx: ctx, cancel: cancel,
+		plugins: map[string]*plugin{}, refused: map[string]string{},
+	}
+}
+
+// Start discovers and starts every plugin in the directory. A plugin that
+// fails its checks is refused (logged, listed by Refused) and the others
+// still load; a missing directory simply means no plugins.
+func (m *Manager) Start(ctx context.Context) error {
+	entries, err := os.ReadDir(m.opts.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		m.log.Info("plugin directory not found: no plugins loaded", "dir", m.opts.Dir)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read plugin directory: %w", err)
+	}
+	var wg sync.WaitGroup
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.Contains(name, ".") {
+			continue // checksum files, READMEs, ...
+		}
+		info, err := e.Info()
+		if err != nil || info.Mode()&0o111 == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.load(ctx, filepath.Join(m.opts.Dir, name))
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+func (m *Manager) load(ctx context.Context, path string) {
+	name := filepath.Base(path)
+	refuse := func(reason string, err error) {
+		m.log.Error("plugin refused: "+reason, "plugin", name, "path", path, "err", err)
+		m.mu.Lock()
+		m.refused[name] = reason
+		m.mu.Unlock()
+	}
+	sum, err := verifyChecksum(path)
+	if err != nil {
+		refuse("checksum verification failed", err)
+		return
+	}
+	p := newPlugin(m, path, sum)
+	if err := p.start(ctx); err != nil {
+		var ve *versionError
+		if errors.As(err, &ve) {
+			refuse("requires a newer core", err)
+		} else {
+			refuse("could not start", err)
+		}
+		return
+	}
+	id := p.manifest.Id
+	if id != name {
+		p.stop()
+		refuse("manifest id differs from the file name", fmt.Errorf("manifest id %q", id))
+		return
+	}
+	if _, err := m.pool.Exec(ctx, `
+		INSERT INTO plugin_installations (plugin_id, sha256, version) VALUES ($1, $2, $3)
+		ON CONFLICT (plugin_id, sha256) DO UPDATE SET last_seen_at = now(), version = EXCLUDED.version`,
+		id, sum, p.manifest.Version); err != nil {
+		m.log.Warn("could not record plugin installation", "plugin", id, "err", err)
+	}
+	m.mu.Lock()
+	m.plugins[id] = p
+	m.mu.Unlock()
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		p.supervise(m.ctx)
+	}()
+	m.log.Info("plugin loaded", "plugin", id, "version", p.manifest.Version, "sha256", sum)
+}
+
+// Refused returns the plugins that were not loaded, by file name, with why.
+func (m *Manager) Refused() map[string]string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make(map[string]string, len(m.refused))
+	for k, v := range m.refused {
+		out[k] = v
+	}
+	return out
+}
+
+// Plugin returns the loaded plugin with id.
+func (m *Manager) plugin(id string) (*plugin, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	p, ok := m.plugins[id]
+	return p, ok
+}
+
+// sorted returns the loaded plugins ordered by name.
+func (m *Manager) sorted() []*plugin {
+	m.mu.RLock()
+	out := make([]*plugin, 0, len(m.plugins))
+	for _, p := range m.plugins {
+		out = append(out, p)
+	}
+	m.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].manifest.Name < out[j].manifest.Name })
+	return out
+}
+
+// PID returns the process id of a loaded plugin (0 when it is not running),
+// for tests and diagnostics.
+func (m *Manager) PID(id string) int {
+	p, ok := m.plugin(id)
+	if !ok {
+		return 0
+	}
+	return p.pid()
+}
+
+// Close stops every plugin process and waits for the supervisors.
+func (m *Manager) Close() error {
+	m.cancel()
+	m.wg.Wait()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, p := range m.plugins {
+		p.stop()
+	}
+	return nil
+}

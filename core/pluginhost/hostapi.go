@@ -1,0 +1,287 @@
+package pluginhost
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+)
+
+// requestContext is what a request token stands for while a plugin serves
+// that request: calls acting for a user must carry a live token.
+type requestContext struct {
+	principal core.Principal
+	requestID string
+}
+
+func newToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// hostAPI answers one plugin's calls back into the core.
+type hostAPI struct {
+	pluginpb.UnimplementedHostServer
+	p *plugin
+}
+
+func (h *hostAPI) id() string { return baseName(h.p.path) }
+
+func (h *hostAPI) user(token string) (requestContext, error) {
+	v, ok := h.p.tokens.Load(token)
+	if !ok || token == "" {
+		return requestContext{}, status.Error(codes.PermissionDenied, "no live request: user calls are only allowed while serving a request")
+	}
+	rc := v.(requestContext)
+	if !rc.principal.Authenticated() {
+		return requestContext{}, status.Error(codes.PermissionDenied, "the request has no signed-in user")
+	}
+	return rc, nil
+}
+
+func internal(err error) error { return status.Error(codes.Internal, err.Error()) }
+
+func (h *hostAPI) GetCurrentProfile(ctx context.Context, req *pluginpb.GetCurrentProfileRequest) (*pluginpb.PublicProfile, error) {
+	rc, err := h.user(req.RequestToken)
+	if err != nil {
+		return nil, err
+	}
+	out := &pluginpb.PublicProfile{UserId: rc.principal.UserID}
+	// Only public fields (never email, phone or CPF). An account without a
+	// profile row yet reads as the profile defaults.
+	err = h.p.m.pool.QueryRow(ctx, `
+		SELECT coalesce(p.first_name, 'Usuário'), coalesce(p.last_name, ''), coalesce(p.title, ''), coalesce(p.avatar_url, '')
+		FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = $1`, rc.principal.UserID).
+		Scan(&out.FirstName, &out.LastName, &out.Title, &out.AvatarUrl)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, status.Error(codes.NotFound, "user not found")
+	}
+	if err != nil {
+		return nil, internal(err)
+	}
+	return out, nil
+}
+
+func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoinsRequest) (*pluginpb.AwardVetCoinsResponse, error) {
+	rc, err := h.user(req.RequestToken)
+	if err != nil {
+		return nil, err
+	}
+	if req.Amount <= 0 || req.Amount > 10000 {
+		return nil, status.Error(codes.InvalidArgument, "amount must be between 1 and 10000")
+	}
+	if strings.TrimSpace(req.IdempotencyKey) == "" {
+		return nil, status.Error(codes.InvalidArgument, "idempotency_key is required")
+	}
+	// The key is scoped by plugin so two plugins cannot collide.
+	key := "plugin:" + h.id() + ":" + req.IdempotencyKey
+	entry, created, err := h.p.m.ledger.Award(ctx, rc.principal.UserID, int(req.Amount), points.KindPlugin, key,
+		map[string]any{"plugin": h.id(), "reason": req.Reason})
+	if err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.AwardVetCoinsResponse{AwardId: fmt.Sprint(entry.ID), Duplicate: !created}, nil
+}
+
+func (h *hostAPI) SendNotification(ctx context.Context, req *pluginpb.SendNotificationRequest) (*pluginpb.SendNotificationResponse, error) {
+	rc, err := h.user(req.RequestToken)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Title) == "" || strings.TrimSpace(req.IdempotencyKey) == "" {
+		return nil, status.Error(codes.InvalidArgument, "title and idempotency_key are required")
+	}
+	key := "plugin:" + h.id() + ":" + req.IdempotencyKey
+	var id string
+	err = h.p.m.pool.QueryRow(ctx, `
+		INSERT INTO notifications (user_id, type, title, message, idempotency_key)
+		VALUES ($1, 'plugin', $2, $3, $4)
+		ON CONFLICT (idempotency_key) DO NOTHING
+		RETURNING id::text`, rc.principal.UserID, req.Title, req.Body, key).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if err := h.p.m.pool.QueryRow(ctx, `SELECT id::text FROM notifications WHERE idempotency_key = $1`, key).Scan(&id); err != nil {
+			return nil, internal(err)
+		}
+		return &pluginpb.SendNotificationResponse{NotificationId: id, Duplicate: true}, nil
+	}
+	if err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.SendNotificationResponse{NotificationId: id}, nil
+}
+
+func expiry(ttl int64) *time.Time {
+	if ttl <= 0 {
+		return nil
+	}
+	t := time.Now().Add(time.Duration(ttl) * time.Second)
+	return &t
+}
+
+func (h *hostAPI) KVGet(ctx context.Context, req *pluginpb.KVGetRequest) (*pluginpb.KVGetResponse, error) {
+	var v []byte
+	err := h.p.m.pool.QueryRow(ctx, `
+		SELECT value FROM plugin_kv
+		WHERE plugin_id = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > now())`, h.id(), req.Key).Scan(&v)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return &pluginpb.KVGetResponse{}, nil
+	}
+	if err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.KVGetResponse{Found: true, Value: v}, nil
+}
+
+func (h *hostAPI) KVSet(ctx context.Context, req *pluginpb.KVSetRequest) (*pluginpb.KVSetResponse, error) {
+	if req.Key == "" {
+		return nil, status.Error(codes.InvalidArgument, "key is required")
+	}
+	_, err := h.p.m.pool.Exec(ctx, `
+		INSERT INTO plugin_kv (plugin_id, key, value, expires_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (plugin_id, key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, updated_at = now()`,
+		h.id(), req.Key, nonNil(req.Value), expiry(req.TtlSeconds))
+	if err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.KVSetResponse{}, nil
+}
+
+// KVCompareAndSet is atomic in one statement: concurrent writers that read
+// the same old value race on the row lock and only the first one's WHERE
+// still matches after it.
+func (h *hostAPI) KVCompareAndSet(ctx context.Context, req *pluginpb.KVCompareAndSetRequest) (*pluginpb.KVCompareAndSetResponse, error) {
+	if req.Key == "" {
+		return nil, status.Error(codes.InvalidArgument, "key is required")
+	}
+	var sql string
+	args := []any{h.id(), req.Key, nonNil(req.NewValue), expiry(req.TtlSeconds)}
+	if req.OldExists {
+		sql = `UPDATE plugin_kv SET value = $3, expires_at = $4, updated_at = now()
+			WHERE plugin_id = $1 AND key = $2 AND value = $5 AND (expires_at IS NULL OR expires_at > now())`
+		args = append(args, nonNil(req.OldValue))
+	} else {
+		// "Only if absent": an expired row counts as absent and is replaced.
+		sql = `INSERT INTO plugin_kv (plugin_id, key, value, expires_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (plugin_id, key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, updated_at = now()
+			WHERE plugin_kv.expires_at IS NOT NULL AND plugin_kv.expires_at <= now()`
+	}
+	tag, err := h.p.m.pool.Exec(ctx, sql, args...)
+	if err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.KVCompareAndSetResponse{Swapped: tag.RowsAffected() == 1}, nil
+}
+
+func (h *hostAPI) KVDelete(ctx context.Context, req *pluginpb.KVDeleteRequest) (*pluginpb.KVDeleteResponse, error) {
+	if _, err := h.p.m.pool.Exec(ctx, `DELETE FROM plugin_kv WHERE plugin_id = $1 AND key = $2`, h.id(), req.Key); err != nil {
+		return nil, internal(err)
+	}
+	return &pluginpb.KVDeleteResponse{}, nil
+}
+
+func (h *hostAPI) KVList(ctx context.Context, req *pluginpb.KVListRequest) (*pluginpb.KVListResponse, error) {
+	limit := req.Limit
+	if limit <= 0 || limit > 1000 {
+		limit = 1000
+	}
+	rows, err := h.p.m.pool.Query(ctx, `
+		SELECT key FROM plugin_kv
+		WHERE plugin_id = $1 AND starts_with(key, $2) AND (expires_at IS NULL OR expires_at > now())
+		ORDER BY key LIMIT $3`, h.id(), req.Prefix, limit)
+	if err != nil {
+		return nil, internal(err)
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, internal(err)
+	}
+	// Expired rows are purged lazily, off the caller's path.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = h.p.m.pool.Exec(ctx, `DELETE FROM plugin_kv WHERE plugin_id = $1 AND expires_at <= now()`, h.id())
+	}()
+	return &pluginpb.KVListResponse{Keys: keys}, nil
+}
+
+func (h *hostAPI) SQLExec(ctx context.Context, req *pluginpb.SQLRequest) (*pluginpb.SQLExecResponse, error) {
+	args, err := decodeArgs(req.ArgsJson)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	var n int64
+	err = inSchema(ctx, h.p.m.pool, h.id(), func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, req.Query, args...)
+		n = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	return &pluginpb.SQLExecResponse{RowsAffected: n}, nil
+}
+
+func (h *hostAPI) SQLQuery(ctx context.Context, req *pluginpb.SQLRequest) (*pluginpb.SQLQueryResponse, error) {
+	args, err := decodeArgs(req.ArgsJson)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	var out []byte
+	err = inSchema(ctx, h.p.m.pool, h.id(), func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, req.Query, args...)
+		if err != nil {
+			return err
+		}
+		out, err = rowsJSON(rows)
+		return err
+	})
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	return &pluginpb.SQLQueryResponse{RowsJson: out}, nil
+}
+
+func (h *hostAPI) Log(ctx context.Context, req *pluginpb.LogRequest) (*pluginpb.LogResponse, error) {
+	level := slog.LevelInfo
+	switch req.Level {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	}
+	attrs := []any{"plugin", h.id()}
+	var extra map[string]any
+	if len(req.AttrsJson) > 0 && json.Unmarshal(req.AttrsJson, &extra) == nil {
+		for k, v := range extra {
+			if k == "plugin" {
+				continue // the id is the host's to say
+			}
+			attrs = append(attrs, k, v)
+		}
+	}
+	h.p.m.log.Log(ctx, level, req.Message, attrs...)
+	return &pluginpb.LogResponse{}, nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}

@@ -1,0 +1,205 @@
+package pluginhost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+)
+
+// Messages a user reads when a tool cannot answer.
+const (
+	msgNotFound    = "Ferramenta não encontrada."
+	msgPremiumOnly = "Esta ferramenta é exclusiva para assinantes Premium. Assine o VetClube Premium para usá-la."
+	msgUnavailable = "A ferramenta está temporariamente indisponível. Tente novamente em instantes."
+	msgTimeout     = "A ferramenta demorou demais para responder. Tente novamente."
+)
+
+// Tool is one entry of GET /api/tools.
+type Tool struct {
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Version     string          `json:"version"`
+	Icon        string          `json:"icon"`
+	Category    string          `json:"category"`
+	Slug        string          `json:"slug"`
+	Access      string          `json:"access"`
+	Premium     bool            `json:"premium"`
+	Locked      bool            `json:"locked"` // visible, but this user may not use it
+	UIKind      string          `json:"ui_kind"`
+	UISchema    json.RawMessage `json:"ui_schema,omitempty"`
+	Available   bool            `json:"available"`
+}
+
+// capability is the casbin object naming a tool's access level:
+// "tool:user" or "tool:premium", with actions "view" and "use".
+func capability(access string) string { return "tool:" + access }
+
+// Tools returns the tools principal may see, ordered by name.
+func (m *Manager) Tools(az *authz.Authorizer, p core.Principal) []Tool {
+	out := []Tool{}
+	for _, pl := range m.sorted() {
+		man, schema, running := pl.info()
+		if man.Kind != "tool" || !az.Allowed(p.Roles, capability(man.Access), "view") {
+			continue
+		}
+		out = append(out, Tool{
+			ID: man.Id, Name: man.Name, Description: man.Description, Version: man.Version,
+			Icon: man.Icon, Category: man.Category, Slug: man.Slug, Access: man.Access,
+			Premium:   man.Access == "premium",
+			Locked:    !az.Allowed(p.Roles, capability(man.Access), "use"),
+			UIKind:    man.UiKind,
+			UISchema:  schema,
+			Available: running,
+		})
+	}
+	return out
+}
+
+// HandleList serves GET /api/tools.
+func (m *Manager) HandleList(az *authz.Authorizer, log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		return httpx.Encode(w, http.StatusOK, map[string]any{"tools": m.Tools(az, core.PrincipalFrom(r.Context()))})
+	})
+}
+
+// headersToPlugin are the request headers a plugin may see; cookies and
+// credentials stay in the core.
+var headersToPlugin = []string{"Content-Type", "Accept", "Accept-Language", "If-None-Match"}
+
+// HandleCall serves /api/tools/{id}/*: it forwards the request, with the
+// signed-in user, to the plugin and copies its answer back.
+func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		pl, ok := m.plugin(chi.URLParam(r, "id"))
+		if !ok {
+			return core.Errorf(core.ENOTFOUND, msgNotFound)
+		}
+		man, _, _ := pl.info()
+		principal := core.PrincipalFrom(r.Context())
+		if !az.Allowed(principal.Roles, capability(man.Access), "use") {
+			return core.Errorf(core.EFORBIDDEN, msgPremiumOnly)
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		if err != nil {
+			return core.Errorf(core.EINVALID, "A requisição é grande demais.")
+		}
+		req := &pluginpb.HTTPRequest{
+			Method:    r.Method,
+			Path:      "/" + chi.URLParam(r, "*"),
+			RawQuery:  r.URL.RawQuery,
+			Body:      body,
+			User:      userOf(principal),
+			RequestId: httpx.RequestID(r.Context()),
+		}
+		for _, name := range headersToPlugin {
+			if v := r.Header.Values(name); len(v) > 0 {
+				req.Headers = append(req.Headers, &pluginpb.Header{Name: name, Values: v})
+			}
+		}
+		res, err := pl.Handle(r.Context(), principal, req)
+		if err != nil {
+			return err
+		}
+		for _, h := range res.Headers {
+			name := http.CanonicalHeaderKey(h.Name)
+			if name == "Set-Cookie" || strings.HasPrefix(name, "Access-Control-") || name == "Content-Length" {
+				continue
+			}
+			for _, v := range h.Values {
+				w.Header().Add(name, v)
+			}
+		}
+		status := int(res.Status)
+		if status < 100 || status > 599 {
+			status = http.StatusBadGateway
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write(res.Body)
+		return nil
+	})
+}
+
+func userOf(p core.Principal) *pluginpb.User {
+	sub := "none"
+	switch {
+	case p.HasRole(core.RolePremium):
+		sub = "premium"
+	case p.HasRole(core.RoleTrial):
+		sub = "trial"
+	}
+	return &pluginpb.User{Id: p.UserID, Roles: p.Roles, Subscription: sub}
+}
+
+// Handle calls the plugin with a per-call timeout. A hung or crashed plugin
+// fails this call with a pt-BR error and is restarted; others are unaffected.
+func (pl *plugin) Handle(ctx context.Context, principal core.Principal, req *pluginpb.HTTPRequest) (*pluginpb.HTTPResponse, error) {
+	ctx, cancel := context.WithTimeout(ctx, pl.m.opts.CallTimeout)
+	defer cancel()
+	token := newToken()
+	req.RequestToken = token
+	pl.tokens.Store(token, requestContext{principal: principal, requestID: req.RequestId})
+	defer pl.tokens.Delete(token)
+
+	c, err := pl.waitClient(ctx)
+	if err != nil {
+		return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgUnavailable, Err: err}
+	}
+	res, err := c.Handle(ctx, req)
+	if err == nil {
+		return res, nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
+		pl.log.Error("plugin call timed out; restarting it", "path", req.Path, "timeout", pl.m.opts.CallTimeout)
+		pl.requestRestart()
+		return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgTimeout, Err: err}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // the client went away
+	}
+	pl.log.Error("plugin call failed", "path", req.Path, "err", err)
+	if status.Code(err) == codes.Unavailable {
+		pl.requestRestart()
+	}
+	return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgUnavailable, Err: err}
+}
+
+// DashboardCards calls hook 1 on every plugin that implements it.
+func (m *Manager) DashboardCards(ctx context.Context, principal core.Principal) []*pluginpb.DashboardCardResponse {
+	var out []*pluginpb.DashboardCardResponse
+	for _, pl := range m.sorted() {
+		pl.mu.Lock()
+		implemented, c := pl.hooks[pluginpb.Hook_HOOK_DASHBOARD_CARD], pl.rpc
+		pl.mu.Unlock()
+		if !implemented || c == nil {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, pl.m.opts.CallTimeout)
+		token := newToken()
+		pl.tokens.Store(token, requestContext{principal: principal})
+		card, err := c.DashboardCard(cctx, &pluginpb.DashboardCardRequest{User: userOf(principal), RequestToken: token})
+		pl.tokens.Delete(token)
+		cancel()
+		if err != nil {
+			pl.log.Warn("dashboard card hook failed", "err", err)
+			continue
+		}
+		if card.Show {
+			out = append(out, card)
+		}
+	}
+	return out
+}

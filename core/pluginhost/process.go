@@ -1,0 +1,311 @@
+package pluginhost
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+// plugin is one supervised plugin process. The manifest is read at the
+// first start and refreshed on every restart.
+type plugin struct {
+	m    *Manager
+	path string
+	sum  string
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	client   *goplugin.Client
+	rpc      *sdk.Client
+	ready    chan struct{} // closed while rpc is usable
+	manifest *pluginpb.Manifest
+	hooks    map[pluginpb.Hook]bool
+	uiSchema json.RawMessage
+
+	restart chan struct{}
+	tokens  sync.Map // request token → requestContext
+}
+
+func newPlugin(m *Manager, path, sum string) *plugin {
+	return &plugin{
+		m: m, path: path, sum: sum,
+		log:     m.log.With("plugin", baseName(path)),
+		ready:   make(chan struct{}),
+		restart: make(chan struct{}, 1),
+	}
+}
+
+// start launches the process, reads its manifest, checks it and applies its
+// schema migrations; on success the plugin is ready for calls.
+func (p *plugin) start(ctx context.Context) error {
+	sum, err := hex.DecodeString(p.sum)
+	if err != nil {
+		return fmt.Errorf("checksum: %w", err)
+	}
+	stderr := &lineLogger{log: p.log, msg: "plugin stderr"}
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig: sdk.Handshake(),
+		Plugins: map[string]goplugin.Plugin{sdk.PluginName: &sdk.GRPCPlugin{
+			HostServer: func() pluginpb.HostServer { return &hostAPI{p: p} },
+		}},
+		Cmd:              exec.Command(p.path),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		// go-plugin hashes the file again right before executing it, so a
+		// binary swapped after discovery is refused on restart too.
+		SecureConfig: &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
+		StartTimeout: 5 * time.Second,
+		Stderr:       stderr,
+		Logger: hclog.New(&hclog.LoggerOptions{
+			Name: "go-plugin", Level: hclog.Warn, Output: &lineLogger{log: p.log, msg: "go-plugin"},
+		}),
+	})
+	fail := func(err error) error {
+		client.Kill()
+		return err
+	}
+	rpcClient, err := client.Client()
+	if err != nil {
+		return fail(fmt.Errorf("start %s: %w", p.path, err))
+	}
+	raw, err := rpcClient.Dispense(sdk.PluginName)
+	if err != nil {
+		return fail(fmt.Errorf("dispense: %w", err))
+	}
+	c, ok := raw.(*sdk.Client)
+	if !ok {
+		return fail(fmt.Errorf("dispense returned %T", raw))
+	}
+	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	desc, err := c.Describe(dctx, &pluginpb.DescribeRequest{HostBrokerId: c.HostBrokerID, CoreVersion: p.m.opts.CoreVersion})
+	if err != nil {
+		return fail(fmt.Errorf("describe: %w", err))
+	}
+	man := desc.Manifest
+	if man == nil || man.Id == "" {
+		return fail(errors.New("describe: empty manifest"))
+	}
+	ok, err = versionAtLeast(p.m.opts.CoreVersion, man.MinCoreVersion)
+	if err != nil {
+		return fail(fmt.Errorf("min_core_version: %w", err))
+	}
+	if !ok {
+		return fail(&versionError{plugin: man.Id, need: man.MinCoreVersion, have: p.m.opts.CoreVersion})
+	}
+	if err := migrateSchema(ctx, p.m.pool, man.Id, man.Migrations); err != nil {
+		return fail(fmt.Errorf("schema migrations: %w", err))
+	}
+	hooks := map[pluginpb.Hook]bool{}
+	for _, h := range desc.Hooks {
+		hooks[h] = true
+	}
+	p.mu.Lock()
+	p.client, p.rpc, p.manifest, p.hooks = client, c, man, hooks
+	p.uiSchema = nil
+	if len(man.UiSchema) > 0 && json.Valid(man.UiSchema) {
+		p.uiSchema = json.RawMessage(man.UiSchema)
+	}
+	close(p.ready)
+	p.mu.Unlock()
+	return nil
+}
+
+// stop kills the process; calls wait for the next start.
+func (p *plugin) stop() {
+	p.mu.Lock()
+	client := p.client
+	p.client, p.rpc = nil, nil
+	select {
+	case <-p.ready:
+		p.ready = make(chan struct{})
+	default:
+	}
+	p.mu.Unlock()
+	if client != nil {
+		client.Kill()
+	}
+}
+
+func (p *plugin) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		return 0
+	}
+	if rc := p.client.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}
+
+func (p *plugin) info() (*pluginpb.Manifest, json.RawMessage, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.manifest, p.uiSchema, p.rpc != nil
+}
+
+// requestRestart asks the supervisor for a restart (after a hang or crash).
+func (p *plugin) requestRestart() {
+	select {
+	case p.restart <- struct{}{}:
+	default:
+	}
+}
+
+// client waits until the plugin is ready or ctx ends.
+func (p *plugin) waitClient(ctx context.Context) (*sdk.Client, error) {
+	for {
+		p.mu.Lock()
+		ready, c := p.ready, p.rpc
+		p.mu.Unlock()
+		if c != nil {
+			return c, nil
+		}
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// supervise restarts the plugin when its process exits, a health check
+// fails or a call hangs. Consecutive restarts back off (0, 250 ms, 500 ms, …
+// up to 10 s); a plugin that stayed up for a minute starts over at 0, so a
+// single crash is repaired at once.
+func (p *plugin) supervise(ctx context.Context) {
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
+	lastHealth := time.Now()
+	lastRestart := time.Time{}
+	failures := 0
+	for {
+		reason := ""
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.restart:
+			reason = "call timed out or failed"
+		case <-poll.C:
+			p.mu.Lock()
+			client := p.client
+			p.mu.Unlock()
+			switch {
+			case client == nil || client.Exited():
+				reason = "process exited"
+			case time.Since(lastHealth) >= p.m.opts.HealthInterval:
+				lastHealth = time.Now()
+				if err := p.checkHealth(ctx); err != nil {
+					reason = "health check failed: " + err.Error()
+				}
+			}
+		}
+		if reason == "" {
+			continue
+		}
+		if time.Since(lastRestart) > time.Minute {
+			failures = 0
+		}
+		p.log.Warn("restarting plugin", "reason", reason, "attempt", failures+1)
+		p.stop()
+		for {
+			if delay := backoff(failures); delay > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(delay):
+				}
+			}
+			failures++
+			lastRestart = time.Now()
+			err := p.start(ctx)
+			if err == nil {
+				p.log.Info("plugin restarted")
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			p.log.Error("plugin restart failed", "err", err)
+		}
+		lastHealth = time.Now()
+		// Drop a restart request raised by calls that failed during the
+		// restart we just did.
+		select {
+		case <-p.restart:
+		default:
+		}
+	}
+}
+
+func backoff(failures int) time.Duration {
+	if failures == 0 {
+		return 0
+	}
+	d := 250 * time.Millisecond << min(failures-1, 6)
+	return min(d, 10*time.Second)
+}
+
+func (p *plugin) checkHealth(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, min(p.m.opts.CallTimeout, 2*time.Second))
+	defer cancel()
+	p.mu.Lock()
+	c := p.rpc
+	p.mu.Unlock()
+	if c == nil {
+		return errors.New("not running")
+	}
+	res, err := c.CheckHealth(ctx, &pluginpb.HealthRequest{})
+	if err != nil {
+		return err
+	}
+	if !res.Ok {
+		return errors.New(res.Message)
+	}
+	return nil
+}
+
+// lineLogger turns a plugin's stderr (and go-plugin's own log) into slog
+// records tagged with the plugin id.
+type lineLogger struct {
+	log *slog.Logger
+	msg string
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (l *lineLogger) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, b...)
+	for {
+		i := strings.IndexByte(string(l.buf), '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSpace(string(l.buf[:i]))
+		l.buf = l.buf[i+1:]
+		if line != "" {
+			l.log.Warn(l.msg, "line", line)
+		}
+	}
+	return len(b), nil
+}
+
+var _ io.Writer = (*lineLogger)(nil)

@@ -1,0 +1,238 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+)
+
+// Handshake returns the go-plugin handshake shared with the host.
+func Handshake() plugin.HandshakeConfig {
+	return plugin.HandshakeConfig{
+		ProtocolVersion:  HandshakeProtocolVersion,
+		MagicCookieKey:   HandshakeCookieKey,
+		MagicCookieValue: HandshakeCookieValue,
+	}
+}
+
+// Serve runs the plugin until the host stops it. It never returns normally.
+// It also exits when the host process disappears (even after SIGKILL, when
+// the host cannot stop it): an orphaned plugin is reparented, so its parent
+// pid changes.
+func Serve(t Tool) {
+	if err := t.Manifest.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	go exitWhenOrphaned(os.Getppid(), 200*time.Millisecond)
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Handshake(),
+		Plugins:         map[string]plugin.Plugin{PluginName: &GRPCPlugin{Tool: &t}},
+		GRPCServer:      plugin.DefaultGRPCServer,
+	})
+	os.Exit(0)
+}
+
+func exitWhenOrphaned(parent int, every time.Duration) {
+	for range time.Tick(every) {
+		if os.Getppid() != parent {
+			os.Exit(0)
+		}
+	}
+}
+
+// GRPCPlugin is the go-plugin glue. The host uses the same type with a nil
+// Tool to obtain a client.
+type GRPCPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Tool *Tool
+	// Client-side only: builds the Host API server for this plugin.
+	HostServer func() pluginpb.HostServer
+}
+
+// GRPCServer registers the plugin side.
+func (p *GRPCPlugin) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
+	pluginpb.RegisterPluginServer(s, &server{tool: p.Tool, broker: broker})
+	return nil
+}
+
+// GRPCClient returns the host side: a client of the plugin whose Host API
+// calls are answered by HostServer over the broker.
+func (p *GRPCPlugin) GRPCClient(ctx context.Context, broker *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	id := broker.NextId()
+	if p.HostServer != nil {
+		host := p.HostServer()
+		go broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
+			s := grpc.NewServer(opts...)
+			pluginpb.RegisterHostServer(s, host)
+			return s
+		})
+	}
+	return &Client{PluginClient: pluginpb.NewPluginClient(c), HostBrokerID: id}, nil
+}
+
+// Client is what the host gets from Dispense.
+type Client struct {
+	pluginpb.PluginClient
+	HostBrokerID uint32
+}
+
+type server struct {
+	pluginpb.UnimplementedPluginServer
+	tool   *Tool
+	broker *plugin.GRPCBroker
+
+	mu      sync.Mutex
+	host    *Host
+	handler http.Handler
+}
+
+func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handler == nil {
+		conn, err := s.broker.Dial(req.HostBrokerId)
+		if err != nil {
+			return nil, fmt.Errorf("dial host api: %w", err)
+		}
+		s.host = newHost(pluginpb.NewHostClient(conn))
+		s.handler = s.tool.Handler(s.host)
+	}
+	m := s.tool.Manifest
+	pm := &pluginpb.Manifest{
+		Id: m.ID, Name: m.Name, Description: m.Description, Version: m.Version,
+		MinCoreVersion: m.MinCoreVersion, Kind: m.Kind, Icon: m.Icon, Category: m.Category,
+		Slug: m.Slug, Access: m.Access, UiKind: m.UIKind,
+	}
+	if len(m.Forms) > 0 {
+		schema, err := jsonMarshal(map[string]any{"forms": m.Forms})
+		if err != nil {
+			return nil, err
+		}
+		pm.UiSchema = schema
+	}
+	for _, mig := range s.tool.Migrations {
+		pm.Migrations = append(pm.Migrations, &pluginpb.Migration{Version: int32(mig.Version), Name: mig.Name, Sql: mig.SQL})
+	}
+	res := &pluginpb.DescribeResponse{Manifest: pm, SdkVersion: Version}
+	if s.tool.DashboardCard != nil {
+		res.Hooks = append(res.Hooks, pluginpb.Hook_HOOK_DASHBOARD_CARD)
+	}
+	return res, nil
+}
+
+func (s *server) current() (*Host, http.Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.host, s.handler
+}
+
+// panicMessage is what a user reads when the tool itself failed.
+const panicMessage = "A ferramenta encontrou um erro inesperado. Tente novamente."
+
+func (s *server) Handle(ctx context.Context, req *pluginpb.HTTPRequest) (res *pluginpb.HTTPResponse, err error) {
+	host, h := s.current()
+	if h == nil {
+		return nil, errors.New("plugin not described yet")
+	}
+	defer func() {
+		// A panic fails this request only; the process and other requests go on.
+		if v := recover(); v != nil {
+			host.Logger().Error("panic while handling request", "panic", fmt.Sprint(v), "path", req.Path, "stack", string(debug.Stack()))
+			res = &pluginpb.HTTPResponse{
+				Status:  http.StatusInternalServerError,
+				Headers: []*pluginpb.Header{{Name: "Content-Type", Values: []string{"application/json; charset=utf-8"}}},
+				Body:    []byte(`{"error":{"code":"internal","message":"` + panicMessage + `"}}`),
+			}
+			err = nil
+		}
+	}()
+	u := &url.URL{Path: req.Path, RawQuery: req.RawQuery}
+	r, err := http.NewRequestWithContext(ctx, req.Method, u.String(), bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	for _, hd := range req.Headers {
+		for _, v := range hd.Values {
+			r.Header.Add(hd.Name, v)
+		}
+	}
+	if req.RequestId != "" {
+		r.Header.Set("X-Request-Id", req.RequestId)
+	}
+	user := User{}
+	if req.User != nil {
+		user = User{ID: req.User.Id, Roles: req.User.Roles, Subscription: req.User.Subscription}
+	}
+	r = r.WithContext(withUser(ctx, user, req.RequestToken))
+	rec := &recorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	out := &pluginpb.HTTPResponse{Status: int32(rec.statusOr200()), Body: rec.body.Bytes()}
+	for name, values := range rec.header {
+		out.Headers = append(out.Headers, &pluginpb.Header{Name: name, Values: values})
+	}
+	return out, nil
+}
+
+func (s *server) CheckHealth(ctx context.Context, _ *pluginpb.HealthRequest) (*pluginpb.HealthResponse, error) {
+	if s.tool.Health != nil {
+		if err := s.tool.Health(ctx); err != nil {
+			return &pluginpb.HealthResponse{Ok: false, Message: err.Error()}, nil
+		}
+	}
+	return &pluginpb.HealthResponse{Ok: true}, nil
+}
+
+func (s *server) DashboardCard(ctx context.Context, req *pluginpb.DashboardCardRequest) (*pluginpb.DashboardCardResponse, error) {
+	host, _ := s.current()
+	if s.tool.DashboardCard == nil || host == nil {
+		return &pluginpb.DashboardCardResponse{}, nil
+	}
+	user := User{}
+	if req.User != nil {
+		user = User{ID: req.User.Id, Roles: req.User.Roles, Subscription: req.User.Subscription}
+	}
+	card, err := s.tool.DashboardCard(withUser(ctx, user, req.RequestToken), host, user)
+	if err != nil || card == nil {
+		return &pluginpb.DashboardCardResponse{}, err
+	}
+	return &pluginpb.DashboardCardResponse{Show: true, Title: card.Title, Body: card.Body, Link: card.Link}, nil
+}
+
+// recorder collects what the plugin's http.Handler writes.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+func (r *recorder) statusOr200() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
+}
