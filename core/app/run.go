@@ -18,6 +18,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/roles"
 )
 
 const usage = `vetclube: the VetClube server.
@@ -149,30 +150,31 @@ func adminCommand(ctx context.Context, cfg config.Config, log *slog.Logger, args
 	if fs.NArg() != 3 || (fs.Arg(0) != "grant" && fs.Arg(0) != "revoke") {
 		return errors.New("usage: vetclube admin grant|revoke EMAIL ROLE")
 	}
-	verb, email, role := fs.Arg(0), strings.ToLower(strings.TrimSpace(fs.Arg(1))), fs.Arg(2)
+	verb, email, role := fs.Arg(0), strings.ToLower(strings.TrimSpace(fs.Arg(1))), strings.TrimSpace(fs.Arg(2))
+	// Checked before touching the database, so a typo fails fast and clearly.
+	if err := roles.CheckGrantable(role); err != nil {
+		return err
+	}
 	return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error {
-		var n int64
-		var err error
-		if verb == "grant" {
-			tag, e := pool.Exec(ctx, `INSERT INTO user_roles (user_id, role)
-				SELECT id, $2 FROM users WHERE email = $1 ON CONFLICT DO NOTHING`, email, role)
-			n, err = tag.RowsAffected(), e
-		} else {
-			tag, e := pool.Exec(ctx, `DELETE FROM user_roles WHERE role = $2
-				AND user_id = (SELECT id FROM users WHERE email = $1)`, email, role)
-			n, err = tag.RowsAffected(), e
+		svc := roles.NewService(pool)
+		change := svc.Grant
+		if verb == "revoke" {
+			change = svc.Revoke
 		}
+		changed, err := change(ctx, email, role)
 		if err != nil {
-			return fmt.Errorf("%s role: %w", verb, err)
-		}
-		var exists bool
-		if err := pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM users WHERE email = $1)", email).Scan(&exists); err != nil {
 			return err
 		}
-		if !exists {
-			return fmt.Errorf("no account with email %s", email)
+		switch {
+		case verb == "grant" && changed:
+			fmt.Fprintf(stdout, "granted %s to %s\n", role, email)
+		case verb == "grant":
+			fmt.Fprintf(stdout, "%s already has %s\n", email, role)
+		case changed:
+			fmt.Fprintf(stdout, "revoked %s from %s\n", role, email)
+		default:
+			fmt.Fprintf(stdout, "%s did not have %s\n", email, role)
 		}
-		fmt.Fprintf(stdout, "%s %s %s (%d change)\n", verb, role, email, n)
 		return nil
 	})
 }
