@@ -11,12 +11,15 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpapi"
+	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
@@ -33,6 +36,13 @@ type App struct {
 
 	Profiles *profiles.Service
 
+	// Auth is accounts and sessions. Register extra roles with
+	// Auth.AddRoleSource and work to do on email confirmation with
+	// Auth.AddEmailConfirmedHook, here in Build, before the handler serves.
+	Auth *auth.Service
+	// Mailbox is the development mailbox (nil when SMTP_URL is set).
+	Mailbox *mail.Mailbox
+
 	// Tools is the plugin host (tests read plugin pids and refusals from it).
 	Tools *pluginhost.Manager
 
@@ -45,6 +55,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	az, err := authz.New()
 	if err != nil {
 		return nil, fmt.Errorf("authorisation policy: %w", err)
+	}
+	if err := a.buildAuth(cfg, pool, log); err != nil {
+		return nil, err
 	}
 	uploads, err := storage.NewDisk(filepath.Join(cfg.DataDir, "uploads"), "/uploads/")
 	if err != nil {
@@ -70,8 +83,47 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Profiles: a.Profiles,
 		Roles:    roles.NewService(pool),
 		Uploads:  uploads,
+
+		// Accounts and sessions (core/auth) and the dev mailbox (core/mail).
+		Authenticator: a.Auth,
+		Auth:          a.Auth,
+		Mailbox:       a.devMailbox(),
 	})
 	return a, nil
+}
+
+// buildAuth creates the mailer and the accounts service.
+func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) error {
+	var mailer mail.Mailer
+	if cfg.SMTPURL != "" {
+		smtp, err := mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+		if err != nil {
+			return err
+		}
+		mailer = smtp
+	} else {
+		a.Mailbox = mail.NewMailbox(pool)
+		mailer = a.Mailbox
+	}
+	opts := auth.Options{PublicURL: cfg.PublicURL, Log: log}
+	if cfg.GoogleClientID != "" {
+		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}
+	}
+	svc, err := auth.New(pool, mailer, opts)
+	if err != nil {
+		return fmt.Errorf("auth: %w", err)
+	}
+	a.Auth = svc
+	a.onClose(svc.StartMaintenance(10 * time.Minute))
+	return nil
+}
+
+// devMailbox is the mailbox shown at /dev/mailbox: development only.
+func (a *App) devMailbox() *mail.Mailbox {
+	if !a.Config.Development() {
+		return nil
+	}
+	return a.Mailbox
 }
 
 // onClose registers fn to run when the app shuts down, last registered first.

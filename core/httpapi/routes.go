@@ -14,6 +14,27 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/readyz", handleReadyz(d.Pool))
 	rt.handle("GET", "/api/openapi.json", handleOpenAPI())
 
+	// Accounts and sessions (core/auth)
+	rt.handle("POST", "/api/auth/signup", d.Auth.HandleSignup(d.Log))
+	rt.handle("POST", "/api/auth/confirm", d.Auth.HandleConfirm(d.Log))
+	rt.handle("POST", "/api/auth/confirm/resend", d.Auth.HandleResendConfirmation(d.Log))
+	rt.handle("POST", "/api/auth/login", d.Auth.HandleLogin(d.Log))
+	rt.handle("GET", "/api/auth/session", d.Auth.HandleSession(d.Log))
+	rt.handle("POST", "/api/auth/refresh", d.Auth.HandleRefresh(d.Log))
+	rt.handle("POST", "/api/auth/logout", d.Auth.HandleLogout(d.Log))
+	rt.handle("GET", "/api/auth/sessions", d.Auth.HandleListSessions(d.Log))
+	rt.handle("DELETE", "/api/auth/sessions/{id}", d.Auth.HandleRevokeSession(d.Log))
+	rt.handle("POST", "/api/auth/password/forgot", d.Auth.HandleForgotPassword(d.Log))
+	rt.handle("POST", "/api/auth/password/reset", d.Auth.HandleResetPassword(d.Log))
+	rt.handle("GET", "/api/auth/providers", d.Auth.HandleProviders(d.Log))
+	rt.handle("GET", "/api/auth/google/start", d.Auth.HandleGoogleStart(d.Log))
+	rt.handle("GET", "/api/auth/google/callback", d.Auth.HandleGoogleCallback(d.Log))
+	// Development mailbox (core/mail): registered only when APP_ENV=development.
+	if d.Mailbox != nil {
+		rt.handle("GET", "/api/dev/mailbox", d.Mailbox.HandleListJSON(d.Log))
+		rt.handle("GET", "/dev/mailbox", d.Mailbox.HandlePage(d.Log))
+	}
+
 	// Profiles: the own-profile routes act on the signed-in user only.
 	rt.handle("GET", "/api/profile", profiles.HandleGetOwn(d.Log, d.Profiles))
 	rt.handle("PUT", "/api/profile", profiles.HandleUpdateOwn(d.Log, d.Profiles))

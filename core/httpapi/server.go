@@ -13,9 +13,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/roles"
@@ -39,6 +41,10 @@ type Deps struct {
 
 	Profiles *profiles.Service
 	Roles    *roles.Service
+	// Auth serves accounts and sessions; Mailbox the dev mailbox (nil
+	// outside development, and then its routes are not registered).
+	Auth    *auth.Service
+	Mailbox *mail.Mailbox
 	// Uploads serves the public files under /uploads/ (avatars).
 	Uploads http.Handler
 	// Tools runs the plugin tools behind /api/tools.

@@ -1,0 +1,454 @@
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	_ "time/tzdata" // the lockout time is shown in America/Sao_Paulo on any host
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/auth/password"
+	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/ratelimit"
+)
+
+// User-facing messages (spec §8 and the API contract).
+const (
+	MsgSignupOK        = "Conta criada com sucesso! Verifique seu email para confirmação."
+	MsgSignupLimited   = "Muitas tentativas de cadastro. Aguarde um momento."
+	MsgLoginOK         = "Login realizado com sucesso!"
+	MsgBadCredentials  = "Email ou senha incorretos"
+	MsgNotConfirmed    = "Email não confirmado. Verifique sua caixa de entrada."
+	MsgLoginLimited    = "Muitas tentativas de login. Aguarde um momento."
+	MsgLockedFmt       = "Conta bloqueada devido a muitas tentativas de login falhadas. Tente novamente após %s."
+	MsgLogoutOK        = "Logout realizado com sucesso!"
+	MsgResetSent       = "Email de recuperação enviado!"
+	MsgConfirmOK       = "Email confirmado com sucesso! Faça login para continuar."
+	MsgConfirmInvalid  = "Link de confirmação inválido ou expirado."
+	MsgResendOK        = "Se o email estiver cadastrado e ainda não confirmado, enviamos um novo link de confirmação."
+	MsgResetOK         = "Senha redefinida com sucesso! Faça login com sua nova senha."
+	MsgResetInvalid    = "Link de recuperação inválido ou expirado."
+	msgInvalidData     = "Dados inválidos."
+	msgEmailInvalid    = "Informe um email válido."
+	msgFirstNameNeeded = "Informe seu nome."
+	msgLastNameNeeded  = "Informe seu sobrenome."
+)
+
+var saoPaulo = mustLoadLocation("America/Sao_Paulo")
+
+func mustLoadLocation(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err) // time/tzdata is embedded, so this cannot happen
+	}
+	return loc
+}
+
+// NormaliseEmail trims and lower-cases an address, as stored.
+func NormaliseEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+func validEmail(email string) bool {
+	a, err := mail.ParseAddress(email)
+	return err == nil && a.Address == email && len(email) <= 254 && strings.Contains(email[strings.LastIndex(email, "@"):], ".")
+}
+
+// SignupInput is the sign-up form.
+type SignupInput struct {
+	FirstName    string `json:"first_name"`
+	LastName     string `json:"last_name"`
+	Email        string `json:"email"`
+	Password     string `json:"password"`
+	ReferralCode string `json:"referral_code,omitempty"`
+}
+
+// Signup creates an unconfirmed account and emails its confirmation link.
+// An address already registered gets the same answer and no new account, so
+// sign-up does not reveal who has an account.
+func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) error {
+	email := NormaliseEmail(in.Email)
+	if reasons := password.Validate(in.Password, email); len(reasons) > 0 {
+		msg := password.Message(reasons)
+		return core.Invalid(msg, map[string]string{"password": msg})
+	}
+	fields := map[string]string{}
+	if !validEmail(email) {
+		fields["email"] = msgEmailInvalid
+	}
+	first, last := strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
+	if first == "" || len([]rune(first)) > 100 {
+		fields["first_name"] = msgFirstNameNeeded
+	}
+	if last == "" || len([]rune(last)) > 100 {
+		fields["last_name"] = msgLastNameNeeded
+	}
+	referral := strings.TrimSpace(in.ReferralCode)
+	if len(referral) > 64 {
+		fields["referral_code"] = "Código de indicação inválido."
+	}
+	if len(fields) > 0 {
+		return core.Invalid(msgInvalidData, fields)
+	}
+	if err := s.limit(ctx, "signup:email:"+email, s.opts.SignupPerEmail, MsgSignupLimited); err != nil {
+		return err
+	}
+	if err := s.limit(ctx, "signup:ip:"+clientIP, s.opts.SignupPerIP, MsgSignupLimited); err != nil {
+		return err
+	}
+	hash, err := s.opts.Hash.Hash(in.Password)
+	if err != nil {
+		return err
+	}
+	meta, _ := json.Marshal(map[string]string{"first_name": first, "last_name": last})
+	var referralArg *string
+	if referral != "" {
+		referralArg = &referral
+	}
+	var userID, token string
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		// ON CONFLICT makes two simultaneous sign-ups of one address create one account.
+		err := tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, provider, metadata, referral_code)
+			VALUES ($1, $2, 'email', $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id`,
+			email, hash, meta, referralArg).Scan(&userID)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("create account: %w", err)
+		}
+		token, err = s.newEmailToken(ctx, tx, userID, "confirm", ConfirmTTL)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if userID != "" {
+		s.sendConfirmation(ctx, email, first, token)
+	}
+	return nil
+}
+
+// limit counts one hit and refuses with msg beyond rule.
+func (s *Service) limit(ctx context.Context, key string, rule ratelimit.Rule, msg string) error {
+	ok, err := s.limiter.Allow(ctx, key, rule)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return core.Errorf(core.ERATELIMITED, "%s", msg)
+	}
+	return nil
+}
+
+func (s *Service) newEmailToken(ctx context.Context, tx pgx.Tx, userID, purpose string, ttl time.Duration) (string, error) {
+	token := randomToken()
+	now := s.now()
+	_, err := tx.Exec(ctx, `INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5)`, hashToken(token), userID, purpose, now, now.Add(ttl))
+	if err != nil {
+		return "", fmt.Errorf("store %s token: %w", purpose, err)
+	}
+	return token, nil
+}
+
+// spendEmailToken marks a live token used and returns its user.
+func (s *Service) spendEmailToken(ctx context.Context, tx pgx.Tx, token, purpose string) (string, bool, error) {
+	var userID string
+	now := s.now()
+	err := tx.QueryRow(ctx, `UPDATE email_tokens SET used_at = $3
+		WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+		RETURNING user_id`, hashToken(token), purpose, now).Scan(&userID)
+	if postgres.IsNoRows(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("spend %s token: %w", purpose, err)
+	}
+	return userID, true, nil
+}
+
+// confirmEmail marks userID confirmed and reports whether it was not before.
+func (s *Service) confirmEmail(ctx context.Context, tx pgx.Tx, userID string) (bool, error) {
+	tag, err := tx.Exec(ctx, `UPDATE users SET email_confirmed_at = $2, updated_at = $2
+		WHERE id = $1 AND email_confirmed_at IS NULL`, userID, s.now())
+	if err != nil {
+		return false, fmt.Errorf("confirm email: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// Confirm spends a confirmation link.
+func (s *Service) Confirm(ctx context.Context, token string) error {
+	var userID string
+	var newly bool
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		id, ok, err := s.spendEmailToken(ctx, tx, token, "confirm")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return core.Errorf(core.EINVALID, MsgConfirmInvalid)
+		}
+		userID = id
+		newly, err = s.confirmEmail(ctx, tx, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if newly {
+		s.RunEmailConfirmedHooks(ctx, userID)
+	}
+	return nil
+}
+
+// ResendConfirmation emails a new link to an unconfirmed account. It answers
+// the same whatever the address, and is limited like sign-up (silently).
+func (s *Service) ResendConfirmation(ctx context.Context, email string) error {
+	email = NormaliseEmail(email)
+	if !validEmail(email) {
+		return nil
+	}
+	if ok, err := s.limiter.Allow(ctx, "resend:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
+		return err
+	}
+	var userID, token string
+	var meta map[string]string
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `SELECT id, metadata FROM users WHERE email = $1 AND email_confirmed_at IS NULL`, email).Scan(&userID, &meta)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("find account: %w", err)
+		}
+		token, err = s.newEmailToken(ctx, tx, userID, "confirm", ConfirmTTL)
+		return err
+	})
+	if err != nil || token == "" {
+		return err
+	}
+	s.sendConfirmation(ctx, email, meta["first_name"], token)
+	return nil
+}
+
+// LoginResult is a successful sign-in.
+type LoginResult struct {
+	User   SessionUser
+	Tokens Tokens
+}
+
+// Login signs in with a password, in the spec's order (§4): lockout check,
+// rate limit, then the password. Unknown emails cost one hash verification
+// like known ones.
+func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent string) (LoginResult, error) {
+	email = NormaliseEmail(email)
+	var userID string
+	var hash *string
+	var confirmed *time.Time
+	var lockedUntil *time.Time
+	err := s.pool.QueryRow(ctx, `SELECT id, password_hash, email_confirmed_at, locked_until FROM users WHERE email = $1`, email).
+		Scan(&userID, &hash, &confirmed, &lockedUntil)
+	found := err == nil
+	if err != nil && !postgres.IsNoRows(err) {
+		return LoginResult{}, fmt.Errorf("find account: %w", err)
+	}
+	now := s.now()
+	if found && lockedUntil != nil && lockedUntil.After(now) {
+		return LoginResult{}, lockedError(*lockedUntil)
+	}
+	if err := s.limit(ctx, "login:email:"+email, s.opts.LoginPerEmail, MsgLoginLimited); err != nil {
+		return LoginResult{}, err
+	}
+	if err := s.limit(ctx, "login:ip:"+clientIP, s.opts.LoginPerIP, MsgLoginLimited); err != nil {
+		return LoginResult{}, err
+	}
+	stored := s.dummyHash
+	if found && hash != nil {
+		stored = *hash
+	}
+	ok, err := password.Verify(pass, stored)
+	if err != nil {
+		return LoginResult{}, fmt.Errorf("verify password: %w", err)
+	}
+	if !found || hash == nil || !ok {
+		if found {
+			if until, locked, err := s.recordFailure(ctx, userID); err != nil {
+				return LoginResult{}, err
+			} else if locked {
+				return LoginResult{}, lockedError(until)
+			}
+		}
+		return LoginResult{}, core.Errorf(core.EUNAUTHORIZED, MsgBadCredentials)
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE users SET failed_login_count = 0, locked_until = NULL
+		WHERE id = $1 AND (failed_login_count <> 0 OR locked_until IS NOT NULL)`, userID); err != nil {
+		return LoginResult{}, fmt.Errorf("reset failed logins: %w", err)
+	}
+	if confirmed == nil {
+		return LoginResult{}, core.Errorf(core.EFORBIDDEN, MsgNotConfirmed)
+	}
+	tokens, err := s.StartSession(ctx, userID, userAgent)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	u, err := s.SessionUser(ctx, userID)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	return LoginResult{User: u, Tokens: tokens}, nil
+}
+
+// recordFailure counts a wrong password; the MaxFailedLogins-th in a row
+// locks the account and starts a new count.
+func (s *Service) recordFailure(ctx context.Context, userID string) (time.Time, bool, error) {
+	var until *time.Time
+	err := s.pool.QueryRow(ctx, `UPDATE users SET
+			locked_until = CASE WHEN failed_login_count + 1 >= $2 THEN $3 ELSE locked_until END,
+			failed_login_count = CASE WHEN failed_login_count + 1 >= $2 THEN 0 ELSE failed_login_count + 1 END
+		WHERE id = $1 RETURNING locked_until`, userID, MaxFailedLogins, s.now().Add(LockoutDuration)).Scan(&until)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("record failed login: %w", err)
+	}
+	if until != nil && until.After(s.now()) {
+		return *until, true, nil
+	}
+	return time.Time{}, false, nil
+}
+
+func lockedError(until time.Time) error {
+	return core.Errorf(core.ELOCKED, MsgLockedFmt, until.In(saoPaulo).Format("15:04"))
+}
+
+// ForgotPassword emails a reset link when the address has an account. The
+// caller always answers MsgResetSent.
+func (s *Service) ForgotPassword(ctx context.Context, email string) error {
+	email = NormaliseEmail(email)
+	if !validEmail(email) {
+		return nil
+	}
+	if ok, err := s.limiter.Allow(ctx, "forgot:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
+		return err
+	}
+	var userID, token string
+	var meta map[string]string
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `SELECT id, metadata FROM users WHERE email = $1`, email).Scan(&userID, &meta)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("find account: %w", err)
+		}
+		token, err = s.newEmailToken(ctx, tx, userID, "reset", ResetTTL)
+		return err
+	})
+	if err != nil || token == "" {
+		return err
+	}
+	s.sendReset(ctx, email, firstNameOf(meta), token)
+	return nil
+}
+
+func firstNameOf(meta map[string]string) string {
+	if meta["first_name"] != "" {
+		return meta["first_name"]
+	}
+	return meta["given_name"]
+}
+
+// ResetPassword sets a new password through a reset link: the link is spent,
+// every session is revoked and the lockout cleared. A refused password leaves
+// the link usable.
+func (s *Service) ResetPassword(ctx context.Context, token, newPassword string) error {
+	var userID string
+	var newly bool
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		now := s.now()
+		var email string
+		err := tx.QueryRow(ctx, `SELECT u.id, u.email FROM email_tokens t JOIN users u ON u.id = t.user_id
+			WHERE t.token_hash = $1 AND t.purpose = 'reset' AND t.used_at IS NULL AND t.expires_at > $2
+			FOR UPDATE OF t`, hashToken(token), now).Scan(&userID, &email)
+		if postgres.IsNoRows(err) {
+			return core.Errorf(core.EINVALID, MsgResetInvalid)
+		}
+		if err != nil {
+			return fmt.Errorf("find reset token: %w", err)
+		}
+		if reasons := password.Validate(newPassword, email); len(reasons) > 0 {
+			msg := password.Message(reasons)
+			return core.Invalid(msg, map[string]string{"password": msg})
+		}
+		hash, err := s.opts.Hash.Hash(newPassword)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, failed_login_count = 0, locked_until = NULL,
+			updated_at = $3 WHERE id = $1`, userID, hash, now); err != nil {
+			return fmt.Errorf("set password: %w", err)
+		}
+		// Every outstanding reset link dies with this one.
+		if _, err := tx.Exec(ctx, `UPDATE email_tokens SET used_at = $2
+			WHERE user_id = $1 AND purpose = 'reset' AND used_at IS NULL`, userID, now); err != nil {
+			return fmt.Errorf("spend reset tokens: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, now); err != nil {
+			return fmt.Errorf("revoke sessions: %w", err)
+		}
+		// Following the emailed link proves the address, like a confirmation.
+		newly, err = s.confirmEmail(ctx, tx, userID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if newly {
+		s.RunEmailConfirmedHooks(ctx, userID)
+	}
+	return nil
+}
+
+// NewUser is an account created directly (seed, tests, admin tools).
+type NewUser struct {
+	Email     string
+	Password  string
+	FirstName string
+	LastName  string
+	Roles     []string // user_roles rows: super_admin, editor
+}
+
+// CreateConfirmedUser creates a confirmed email account, or returns the
+// existing one's id (adding any missing roles) so callers may repeat it. It
+// does not run the email-confirmed hooks; callers that want them call
+// RunEmailConfirmedHooks.
+func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID string, created bool, err error) {
+	email := NormaliseEmail(u.Email)
+	hash, err := s.opts.Hash.Hash(u.Password)
+	if err != nil {
+		return "", false, err
+	}
+	meta, _ := json.Marshal(map[string]string{"first_name": u.FirstName, "last_name": u.LastName})
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, provider, metadata, email_confirmed_at)
+			VALUES ($1, $2, 'email', $3, now()) ON CONFLICT (email) DO NOTHING RETURNING id`, email, hash, meta).Scan(&userID)
+		if postgres.IsNoRows(err) {
+			err = tx.QueryRow(ctx, `SELECT id FROM users WHERE email = $1`, email).Scan(&userID)
+		} else if err == nil {
+			created = true
+		}
+		if err != nil {
+			return fmt.Errorf("create account %s: %w", email, err)
+		}
+		for _, role := range u.Roles {
+			if _, err := tx.Exec(ctx, `INSERT INTO user_roles (user_id, role) VALUES ($1, $2) ON CONFLICT DO NOTHING`, userID, role); err != nil {
+				return fmt.Errorf("grant %s: %w", role, err)
+			}
+		}
+		return nil
+	})
+	return userID, created, err
+}

@@ -1,0 +1,245 @@
+// Package auth is VetClube's accounts and sessions: sign-up with email
+// confirmation, password sign-in with lockout and rate limits, sessions made
+// of a short-lived access token and a rotating refresh token, password reset,
+// Google sign-in (OpenID Connect), and the Authenticator that turns a
+// request's cookie or bearer token into a core.Principal.
+package auth
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/auth/password"
+	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/ratelimit"
+)
+
+// RoleSource adds roles to a signed-in user beyond "user" and user_roles
+// (subscriptions add "trial" and "premium").
+type RoleSource func(ctx context.Context, userID string) ([]string, error)
+
+// EmailConfirmedHook runs once an account's email is confirmed (by the link,
+// a password reset or Google). It runs after the confirmation is committed;
+// an error is logged and does not undo the confirmation, so hooks must be
+// idempotent and able to catch up later.
+type EmailConfirmedHook func(ctx context.Context, userID string) error
+
+// Options configures a Service. Zero values take the documented defaults.
+type Options struct {
+	PublicURL string // origin for emailed links and the Google redirect
+	Log       *slog.Logger
+	Now       func() time.Time
+
+	Hash password.Params // default password.Default
+
+	AccessTTL  time.Duration // default 15 min
+	RefreshTTL time.Duration // default 30 days, sliding with each refresh
+
+	// Limits per email (spec §9) and per client IP.
+	SignupPerEmail ratelimit.Rule // default 2 per 60 s
+	LoginPerEmail  ratelimit.Rule // default 3 per 10 s
+	SignupPerIP    ratelimit.Rule // default 20 per 60 s
+	LoginPerIP     ratelimit.Rule // default 60 per 60 s
+
+	RoleSources      []RoleSource
+	OnEmailConfirmed []EmailConfirmedHook
+
+	Google *GoogleConfig // nil: Google sign-in is off
+}
+
+// Lockout policy (spec §5): 5 consecutive failures lock the account 30 min.
+const (
+	MaxFailedLogins = 5
+	LockoutDuration = 30 * time.Minute
+)
+
+// Email link lifetimes.
+const (
+	ConfirmTTL = 24 * time.Hour
+	ResetTTL   = time.Hour
+)
+
+// refreshReuseGrace tolerates a rotated refresh token presented again within
+// this time (two tabs refreshing at once): it is refused without rotating,
+// but the family is not revoked. Later reuse revokes the session.
+const refreshReuseGrace = 10 * time.Second
+
+// Service implements accounts and sessions.
+type Service struct {
+	pool    *pgxpool.Pool
+	mailer  mail.Mailer
+	limiter *ratelimit.Limiter
+	log     *slog.Logger
+	now     func() time.Time
+	opts    Options
+
+	secureCookies bool
+	dummyHash     string
+
+	hooksMu     sync.RWMutex
+	roleSources []RoleSource
+	onConfirmed []EmailConfirmedHook
+
+	google *google
+}
+
+// New returns the service.
+func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error) {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Hash.MemoryKiB == 0 {
+		opts.Hash = password.Default
+	}
+	if opts.AccessTTL == 0 {
+		opts.AccessTTL = 15 * time.Minute
+	}
+	if opts.RefreshTTL == 0 {
+		opts.RefreshTTL = 30 * 24 * time.Hour
+	}
+	def := func(r *ratelimit.Rule, max int, window time.Duration) {
+		if r.Max == 0 {
+			*r = ratelimit.Rule{Max: max, Window: window}
+		}
+	}
+	def(&opts.SignupPerEmail, 2, 60*time.Second)
+	def(&opts.LoginPerEmail, 3, 10*time.Second)
+	def(&opts.SignupPerIP, 20, 60*time.Second)
+	def(&opts.LoginPerIP, 60, 60*time.Second)
+
+	// A hash of a random password with the real cost: verified against when
+	// the email is unknown, so both cases take the same time.
+	dummy, err := opts.Hash.Hash(randomToken())
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{
+		pool:          pool,
+		mailer:        mailer,
+		limiter:       ratelimit.New(pool, opts.Now),
+		log:           opts.Log,
+		now:           opts.Now,
+		opts:          opts,
+		secureCookies: secureCookies(opts.PublicURL),
+		dummyHash:     dummy,
+		roleSources:   slices.Clone(opts.RoleSources),
+		onConfirmed:   slices.Clone(opts.OnEmailConfirmed),
+	}
+	if opts.Google != nil {
+		s.google = newGoogle(*opts.Google, opts.PublicURL)
+	}
+	return s, nil
+}
+
+// AddRoleSource registers fn; call it while wiring, before serving.
+func (s *Service) AddRoleSource(fn RoleSource) {
+	s.hooksMu.Lock()
+	defer s.hooksMu.Unlock()
+	s.roleSources = append(s.roleSources, fn)
+}
+
+// AddEmailConfirmedHook registers fn; call it while wiring, before serving.
+func (s *Service) AddEmailConfirmedHook(fn EmailConfirmedHook) {
+	s.hooksMu.Lock()
+	defer s.hooksMu.Unlock()
+	s.onConfirmed = append(s.onConfirmed, fn)
+}
+
+// RunEmailConfirmedHooks runs every registered hook for userID, logging failures.
+func (s *Service) RunEmailConfirmedHooks(ctx context.Context, userID string) {
+	s.hooksMu.RLock()
+	hooks := slices.Clone(s.onConfirmed)
+	s.hooksMu.RUnlock()
+	for _, h := range hooks {
+		if err := h(ctx, userID); err != nil {
+			s.log.ErrorContext(ctx, "email-confirmed hook failed", "user_id", userID, "err", err)
+		}
+	}
+}
+
+// rolesOf returns the effective roles: "user", user_roles rows, then role sources.
+func (s *Service) rolesOf(ctx context.Context, userID string, stored []string) ([]string, error) {
+	roles := append([]string{core.RoleUser}, stored...)
+	s.hooksMu.RLock()
+	sources := slices.Clone(s.roleSources)
+	s.hooksMu.RUnlock()
+	for _, src := range sources {
+		more, err := src(ctx, userID)
+		if err != nil {
+			return nil, fmt.Errorf("role source: %w", err)
+		}
+		roles = append(roles, more...)
+	}
+	slices.Sort(roles[1:])
+	return slices.Compact(roles), nil
+}
+
+// secureCookies is false only for plain-http local development.
+func secureCookies(publicURL string) bool {
+	u, err := url.Parse(publicURL)
+	if err != nil {
+		return true
+	}
+	if u.Scheme != "http" {
+		return true
+	}
+	h := u.Hostname()
+	return !(h == "localhost" || h == "127.0.0.1" || h == "::1")
+}
+
+func (s *Service) link(path, token string) string {
+	return s.opts.PublicURL + path + "?token=" + url.QueryEscape(token)
+}
+
+// StartMaintenance deletes expired rate-limit counters, OAuth states and
+// tokens every interval until the returned stop function is called. Several
+// instances may run it at once: the deletes are idempotent.
+func (s *Service) StartMaintenance(interval time.Duration) (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := s.prune(ctx); err != nil && ctx.Err() == nil {
+					s.log.WarnContext(ctx, "auth maintenance", "err", err)
+				}
+			}
+		}
+	}()
+	return func() error { cancel(); <-done; return nil }
+}
+
+func (s *Service) prune(ctx context.Context) error {
+	if err := s.limiter.Prune(ctx); err != nil {
+		return err
+	}
+	now := s.now()
+	for _, q := range []string{
+		`DELETE FROM oauth_states WHERE expires_at < $1`,
+		`DELETE FROM email_tokens WHERE expires_at < $1`,
+		`DELETE FROM session_tokens WHERE expires_at < $1`,
+		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1 - interval '30 days'`,
+	} {
+		if _, err := s.pool.Exec(ctx, q, now); err != nil {
+			return fmt.Errorf("prune: %w", err)
+		}
+	}
+	return nil
+}

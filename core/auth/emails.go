@@ -1,0 +1,61 @@
+package auth
+
+import (
+	"context"
+	"html/template"
+	"strings"
+
+	"github.com/vetclube/vetclube/core/mail"
+)
+
+var emailTemplate = template.Must(template.New("email").Parse(`<!doctype html>
+<html lang="pt-BR"><body style="font-family:Arial,sans-serif;color:#222">
+<p>Olá{{if .Name}}, {{.Name}}{{end}}!</p>
+<p>{{.Intro}}</p>
+<p><a href="{{.Link}}" style="background:#0f766e;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">{{.Action}}</a></p>
+<p>Se o botão não funcionar, copie e cole este endereço no navegador:<br>{{.Link}}</p>
+<p>{{.Footer}}</p>
+<p>Equipe VetClube</p>
+</body></html>`))
+
+type emailContent struct {
+	Name, Intro, Action, Link, Footer string
+}
+
+func (s *Service) send(ctx context.Context, to, subject string, c emailContent) {
+	var html strings.Builder
+	if err := emailTemplate.Execute(&html, c); err != nil {
+		s.log.ErrorContext(ctx, "render email", "err", err)
+		return
+	}
+	greeting := "Olá!"
+	if c.Name != "" {
+		greeting = "Olá, " + c.Name + "!"
+	}
+	text := greeting + "\n\n" + c.Intro + "\n\n" + c.Action + ": " + c.Link + "\n\n" + c.Footer + "\n\nEquipe VetClube\n"
+	// A failed send does not undo the account or token: the user can ask
+	// again (resend confirmation, forgot password).
+	if err := s.mailer.Send(ctx, mail.Message{To: to, Subject: subject, Text: text, HTML: html.String()}); err != nil {
+		s.log.ErrorContext(ctx, "send email", "subject", subject, "err", err)
+	}
+}
+
+func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) {
+	s.send(ctx, to, "Confirme seu email no VetClube", emailContent{
+		Name:   name,
+		Intro:  "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo.",
+		Action: "Confirmar email",
+		Link:   s.link("/confirmar-email", token),
+		Footer: "O link vale por 24 horas e pode ser usado uma única vez. Se você não criou uma conta, ignore este email.",
+	})
+}
+
+func (s *Service) sendReset(ctx context.Context, to, name, token string) {
+	s.send(ctx, to, "Redefinição de senha do VetClube", emailContent{
+		Name:   name,
+		Intro:  "Recebemos um pedido para redefinir a senha da sua conta.",
+		Action: "Redefinir senha",
+		Link:   s.link("/redefinir-senha", token),
+		Footer: "O link vale por 1 hora e pode ser usado uma única vez. Se você não pediu a redefinição, ignore este email: sua senha continua a mesma.",
+	})
+}

@@ -1,0 +1,318 @@
+package auth
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/httpx"
+)
+
+// Cookie names (API contract).
+const (
+	CookieAccess  = "vc_access"
+	CookieRefresh = "vc_refresh"
+	CookieCSRF    = "vc_csrf"
+	cookieOAuth   = "vc_oauth_state"
+	refreshPath   = "/api/auth"
+	googlePath    = "/api/auth/google"
+)
+
+// setSessionCookies hands a session to the browser.
+func (s *Service) setSessionCookies(w http.ResponseWriter, t Tokens) {
+	http.SetCookie(w, &http.Cookie{Name: CookieAccess, Value: t.Access, Path: "/", Expires: t.AccessExpires,
+		MaxAge: int(time.Until(t.AccessExpires).Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: CookieRefresh, Value: t.Refresh, Path: refreshPath, Expires: t.RefreshExpires,
+		MaxAge: int(time.Until(t.RefreshExpires).Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	// Readable by the web app, which echoes it as X-CSRF-Token.
+	http.SetCookie(w, &http.Cookie{Name: CookieCSRF, Value: randomToken(), Path: "/", Expires: t.RefreshExpires,
+		MaxAge: int(time.Until(t.RefreshExpires).Seconds()), Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+}
+
+func (s *Service) clearSessionCookies(w http.ResponseWriter) {
+	for _, c := range []struct{ name, path string }{{CookieAccess, "/"}, {CookieRefresh, refreshPath}, {CookieCSRF, "/"}} {
+		http.SetCookie(w, &http.Cookie{Name: c.name, Value: "", Path: c.path, MaxAge: -1,
+			HttpOnly: c.name != CookieCSRF, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	}
+}
+
+// ClientIP is the address rate limits count per IP: the TCP peer. Behind a
+// proxy this is the proxy; trusting X-Forwarded-For needs a known proxy list.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+type messageBody struct {
+	Message string `json:"message"`
+}
+
+// HandleSignup serves POST /api/auth/signup.
+func (s *Service) HandleSignup(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[SignupInput](r)
+		if err != nil {
+			return err
+		}
+		if err := s.Signup(r.Context(), in, ClientIP(r)); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusCreated, messageBody{MsgSignupOK})
+	})
+}
+
+// HandleConfirm serves POST /api/auth/confirm.
+func (s *Service) HandleConfirm(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[struct {
+			Token string `json:"token"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.Confirm(r.Context(), in.Token); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgConfirmOK})
+	})
+}
+
+// HandleResendConfirmation serves POST /api/auth/confirm/resend.
+func (s *Service) HandleResendConfirmation(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[struct {
+			Email string `json:"email"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.ResendConfirmation(r.Context(), in.Email); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgResendOK})
+	})
+}
+
+// HandleLogin serves POST /api/auth/login.
+func (s *Service) HandleLogin(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[struct {
+			Email    string `json:"email"`
+			Password string `json:"password"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		res, err := s.Login(r.Context(), in.Email, in.Password, ClientIP(r), r.UserAgent())
+		if err != nil {
+			return err
+		}
+		// Spec §4 signs out any local session before a new sign-in.
+		s.endCookieSession(r)
+		s.setSessionCookies(w, res.Tokens)
+		return httpx.Encode(w, http.StatusOK, struct {
+			Message string      `json:"message"`
+			User    SessionUser `json:"user"`
+		}{MsgLoginOK, res.User})
+	})
+}
+
+// endCookieSession revokes the session the request's refresh cookie names.
+func (s *Service) endCookieSession(r *http.Request) {
+	c, err := r.Cookie(CookieRefresh)
+	if err != nil || c.Value == "" {
+		return
+	}
+	if id, ok, err := s.sessionOfRefresh(r.Context(), c.Value); err == nil && ok {
+		if err := s.EndSession(r.Context(), id); err != nil {
+			s.log.WarnContext(r.Context(), "end previous session", "err", err)
+		}
+	}
+}
+
+// HandleSession serves GET /api/auth/session.
+func (s *Service) HandleSession(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p := core.PrincipalFrom(r.Context())
+		if !p.Authenticated() {
+			return errNotAuthenticated
+		}
+		u, err := s.SessionUser(r.Context(), p.UserID)
+		if err != nil {
+			return err
+		}
+		u.Roles = p.Roles
+		return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+	})
+}
+
+// HandleRefresh serves POST /api/auth/refresh.
+func (s *Service) HandleRefresh(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		c, err := r.Cookie(CookieRefresh)
+		if err != nil || c.Value == "" {
+			return errNotAuthenticated
+		}
+		// The refresh cookie authenticates this write, so it needs the CSRF header.
+		if !csrfValid(r) {
+			return errCSRF
+		}
+		u, t, err := s.Refresh(r.Context(), c.Value)
+		if errors.Is(err, errRefreshGrace) {
+			return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+		}
+		if err != nil {
+			if core.ErrorCode(err) == core.EUNAUTHORIZED {
+				s.clearSessionCookies(w)
+			}
+			return err
+		}
+		s.setSessionCookies(w, t)
+		return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+	})
+}
+
+// HandleLogout serves POST /api/auth/logout: this session only.
+func (s *Service) HandleLogout(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p := core.PrincipalFrom(r.Context())
+		if p.Authenticated() {
+			if err := s.EndSession(r.Context(), p.SessionID); err != nil {
+				return err
+			}
+		} else if c, err := r.Cookie(CookieRefresh); err == nil && c.Value != "" {
+			// An expired access token still signs out through the refresh cookie.
+			if !csrfValid(r) {
+				return errCSRF
+			}
+			s.endCookieSession(r)
+		}
+		s.clearSessionCookies(w)
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgLogoutOK})
+	})
+}
+
+// HandleListSessions serves GET /api/auth/sessions.
+func (s *Service) HandleListSessions(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p := core.PrincipalFrom(r.Context())
+		list, err := s.Sessions(r.Context(), p.UserID, p.SessionID)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, map[string][]SessionInfo{"sessions": list})
+	})
+}
+
+// HandleRevokeSession serves DELETE /api/auth/sessions/{id}.
+func (s *Service) HandleRevokeSession(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p := core.PrincipalFrom(r.Context())
+		if err := s.RevokeSession(r.Context(), p.UserID, chi.URLParam(r, "id")); err != nil {
+			return err
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	})
+}
+
+// HandleForgotPassword serves POST /api/auth/password/forgot.
+func (s *Service) HandleForgotPassword(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[struct {
+			Email string `json:"email"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.ForgotPassword(r.Context(), in.Email); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgResetSent})
+	})
+}
+
+// HandleResetPassword serves POST /api/auth/password/reset.
+func (s *Service) HandleResetPassword(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := httpx.Decode[struct {
+			Token    string `json:"token"`
+			Password string `json:"password"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.ResetPassword(r.Context(), in.Token, in.Password); err != nil {
+			return err
+		}
+		s.clearSessionCookies(w)
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgResetOK})
+	})
+}
+
+// HandleProviders serves GET /api/auth/providers.
+func (s *Service) HandleProviders(log *slog.Logger) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		return httpx.Encode(w, http.StatusOK, map[string]bool{"google": s.GoogleEnabled()})
+	})
+}
+
+// HandleGoogleStart serves GET /api/auth/google/start?redirect=/path.
+func (s *Service) HandleGoogleStart(log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.GoogleEnabled() {
+			redirectGoogleError(w, r, &GoogleError{Code: "unavailable", Message: "Login com Google não está disponível."})
+			return
+		}
+		authURL, state, err := s.GoogleStart(r.Context(), r.URL.Query().Get("redirect"))
+		if err != nil {
+			log.ErrorContext(r.Context(), "google sign-in start", "err", err, "request_id", httpx.RequestID(r.Context()))
+			redirectGoogleError(w, r, unexpectedGoogle(err))
+			return
+		}
+		// Binds the flow to this browser: a callback carrying a state this
+		// browser did not start (login CSRF) is refused.
+		http.SetCookie(w, &http.Cookie{Name: cookieOAuth, Value: state, Path: googlePath, MaxAge: int(oauthStateTTL.Seconds()),
+			HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+		http.Redirect(w, r, authURL, http.StatusFound)
+	})
+}
+
+// HandleGoogleCallback serves GET /api/auth/google/callback.
+func (s *Service) HandleGoogleCallback(log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cookieState := ""
+		if c, err := r.Cookie(cookieOAuth); err == nil {
+			cookieState = c.Value
+		}
+		http.SetCookie(w, &http.Cookie{Name: cookieOAuth, Value: "", Path: googlePath, MaxAge: -1,
+			HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+		redirect, res, gerr := s.GoogleCallback(r.Context(), r.URL.Query(), cookieState, r.UserAgent())
+		if gerr != nil {
+			level := slog.LevelWarn
+			if gerr.Code == "unexpected" {
+				level = slog.LevelError
+			}
+			log.Log(r.Context(), level, "google sign-in failed", "code", gerr.Code, "err", gerr.Err, "request_id", httpx.RequestID(r.Context()))
+			redirectGoogleError(w, r, gerr)
+			return
+		}
+		s.endCookieSession(r)
+		s.setSessionCookies(w, res.Tokens)
+		http.Redirect(w, r, redirect, http.StatusFound)
+	})
+}
+
+func redirectGoogleError(w http.ResponseWriter, r *http.Request, e *GoogleError) {
+	q := url.Values{"google_error": {e.Code}, "message": {e.Message}}
+	http.Redirect(w, r, "/login?"+q.Encode(), http.StatusFound)
+}

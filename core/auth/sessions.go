@@ -1,0 +1,321 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+// SessionUser is the signed-in user as the web app sees it (API contract).
+type SessionUser struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Provider  string    `json:"provider"`
+	Roles     []string  `json:"roles"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Tokens are a session's credentials, in plain text only on their way to the client.
+type Tokens struct {
+	SessionID      string
+	Access         string
+	AccessExpires  time.Time
+	Refresh        string
+	RefreshExpires time.Time
+}
+
+var errNotAuthenticated = core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado")
+
+// StartSession opens a new session for userID (a new refresh-token family).
+func (s *Service) StartSession(ctx context.Context, userID, userAgent string) (Tokens, error) {
+	var t Tokens
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		now := s.now()
+		if err := tx.QueryRow(ctx, `INSERT INTO sessions (user_id, user_agent, created_at, last_used_at, expires_at)
+			VALUES ($1, $2, $3, $3, $4) RETURNING id`, userID, truncate(userAgent, 512), now, now.Add(s.opts.RefreshTTL)).Scan(&t.SessionID); err != nil {
+			return fmt.Errorf("create session: %w", err)
+		}
+		var err error
+		t, err = s.issueTokens(ctx, tx, t.SessionID)
+		return err
+	})
+	return t, err
+}
+
+// issueTokens adds a fresh access and refresh token to sessionID.
+func (s *Service) issueTokens(ctx context.Context, tx pgx.Tx, sessionID string) (Tokens, error) {
+	now := s.now()
+	t := Tokens{
+		SessionID:      sessionID,
+		Access:         randomToken(),
+		AccessExpires:  now.Add(s.opts.AccessTTL),
+		Refresh:        randomToken(),
+		RefreshExpires: now.Add(s.opts.RefreshTTL),
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO session_tokens (token_hash, session_id, kind, created_at, expires_at)
+		VALUES ($1, $3, 'access', $5, $6), ($2, $3, 'refresh', $5, $4)`,
+		hashToken(t.Access), hashToken(t.Refresh), sessionID, t.RefreshExpires, now, t.AccessExpires)
+	if err != nil {
+		return t, fmt.Errorf("store session tokens: %w", err)
+	}
+	return t, nil
+}
+
+// PrincipalForAccessToken resolves a valid access token; ok is false for an
+// unknown, expired or revoked one.
+func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (core.Principal, bool, error) {
+	now := s.now()
+	var p core.Principal
+	var stored []string
+	var lastUsed time.Time
+	err := s.pool.QueryRow(ctx, `
+		SELECT s.id, u.id, u.email, s.last_used_at,
+		       coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = u.id), '{}')
+		FROM session_tokens t
+		JOIN sessions s ON s.id = t.session_id
+		JOIN users u ON u.id = s.user_id
+		WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > $2
+		  AND s.revoked_at IS NULL AND s.expires_at > $2`, hashToken(token), now).
+		Scan(&p.SessionID, &p.UserID, &p.Email, &lastUsed, &stored)
+	if postgres.IsNoRows(err) {
+		return core.Visitor, false, nil
+	}
+	if err != nil {
+		return core.Visitor, false, fmt.Errorf("resolve access token: %w", err)
+	}
+	if p.Roles, err = s.rolesOf(ctx, p.UserID, stored); err != nil {
+		return core.Visitor, false, err
+	}
+	// last_used_at feeds the session list; a minute's precision saves a write per request.
+	if now.Sub(lastUsed) > time.Minute {
+		if _, err := s.pool.Exec(ctx, `UPDATE sessions SET last_used_at = $2 WHERE id = $1`, p.SessionID, now); err != nil {
+			s.log.WarnContext(ctx, "session last_used_at", "err", err)
+		}
+	}
+	return p, true, nil
+}
+
+// Authenticate implements httpapi.Authenticator: a bearer token or the
+// vc_access cookie; cookie-authenticated writes must carry the CSRF header.
+func (s *Service) Authenticate(r *http.Request) (core.Principal, error) {
+	token, fromCookie := "", false
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, value, _ := strings.Cut(h, " ")
+		if strings.EqualFold(scheme, "Bearer") {
+			token = strings.TrimSpace(value)
+		}
+	}
+	if token == "" {
+		if c, err := r.Cookie(CookieAccess); err == nil {
+			token, fromCookie = c.Value, true
+		}
+	}
+	if token == "" {
+		return core.Visitor, nil
+	}
+	p, ok, err := s.PrincipalForAccessToken(r.Context(), token)
+	if err != nil || !ok {
+		return core.Visitor, err
+	}
+	if fromCookie && unsafeMethod(r.Method) && !csrfValid(r) {
+		return core.Visitor, errCSRF
+	}
+	return p, nil
+}
+
+var errCSRF = core.Errorf(core.EFORBIDDEN, "Token CSRF inválido. Recarregue a página e tente novamente.")
+
+func unsafeMethod(m string) bool {
+	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
+}
+
+// csrfValid checks the double-submit token: the vc_csrf cookie echoed in X-CSRF-Token.
+func csrfValid(r *http.Request) bool {
+	c, err := r.Cookie(CookieCSRF)
+	header := r.Header.Get("X-CSRF-Token")
+	if err != nil || c.Value == "" || header == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) == 1
+}
+
+// errRefreshGrace means a just-rotated refresh token came back within the
+// grace period (a second tab refreshing at the same moment): Refresh returns
+// the user but no new tokens, and the session is not revoked; the browser
+// already holds the cookies the first refresh set.
+var errRefreshGrace = errors.New("refresh token rotated moments ago")
+
+// Refresh rotates a refresh token: it is spent, and a new access and refresh
+// token are issued in the same session. A spent token presented again (after
+// the grace period) revokes the whole session: someone holds a copy.
+func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser, Tokens, error) {
+	var t Tokens
+	var userID string
+	hash := hashToken(refreshToken)
+	revoked := false
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		now := s.now()
+		var sessionID string
+		var usedAt *time.Time
+		var sessionRevoked *time.Time
+		err := tx.QueryRow(ctx, `
+			SELECT t.session_id, t.used_at, s.revoked_at, s.user_id
+			FROM session_tokens t JOIN sessions s ON s.id = t.session_id
+			WHERE t.token_hash = $1 AND t.kind = 'refresh' AND t.expires_at > $2 AND s.expires_at > $2
+			FOR UPDATE OF t, s`, hash, now).Scan(&sessionID, &usedAt, &sessionRevoked, &userID)
+		if postgres.IsNoRows(err) {
+			return errNotAuthenticated
+		}
+		if err != nil {
+			return fmt.Errorf("find refresh token: %w", err)
+		}
+		if sessionRevoked != nil {
+			return errNotAuthenticated
+		}
+		if usedAt != nil {
+			if now.Sub(*usedAt) < refreshReuseGrace {
+				return errRefreshGrace
+			}
+			if _, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2 WHERE id = $1`, sessionID, now); err != nil {
+				return fmt.Errorf("revoke reused session: %w", err)
+			}
+			revoked = true
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE session_tokens SET used_at = $2 WHERE token_hash = $1`, hash, now); err != nil {
+			return fmt.Errorf("spend refresh token: %w", err)
+		}
+		// The old access token dies with the rotation.
+		if _, err := tx.Exec(ctx, `DELETE FROM session_tokens WHERE session_id = $1 AND kind = 'access'`, sessionID); err != nil {
+			return fmt.Errorf("drop old access token: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sessions SET last_used_at = $2, expires_at = $3 WHERE id = $1`,
+			sessionID, now, now.Add(s.opts.RefreshTTL)); err != nil {
+			return fmt.Errorf("extend session: %w", err)
+		}
+		t, err = s.issueTokens(ctx, tx, sessionID)
+		return err
+	})
+	if revoked {
+		s.log.WarnContext(ctx, "refresh token reused: session revoked", "user_id", userID)
+		return SessionUser{}, Tokens{}, errNotAuthenticated
+	}
+	if errors.Is(err, errRefreshGrace) {
+		u, uerr := s.SessionUser(ctx, userID)
+		if uerr != nil {
+			return SessionUser{}, Tokens{}, uerr
+		}
+		return u, Tokens{}, err
+	}
+	if err != nil {
+		return SessionUser{}, Tokens{}, err
+	}
+	u, err := s.SessionUser(ctx, userID)
+	return u, t, err
+}
+
+// SessionUser loads the user as the session endpoint shows it.
+func (s *Service) SessionUser(ctx context.Context, userID string) (SessionUser, error) {
+	var u SessionUser
+	var stored []string
+	err := s.pool.QueryRow(ctx, `SELECT id, email, provider, created_at,
+		coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = users.id), '{}')
+		FROM users WHERE id = $1`, userID).Scan(&u.ID, &u.Email, &u.Provider, &u.CreatedAt, &stored)
+	if postgres.IsNoRows(err) {
+		return u, errNotAuthenticated
+	}
+	if err != nil {
+		return u, fmt.Errorf("load session user: %w", err)
+	}
+	u.Roles, err = s.rolesOf(ctx, userID, stored)
+	return u, err
+}
+
+// sessionOfRefresh returns the session a refresh token belongs to, if any.
+func (s *Service) sessionOfRefresh(ctx context.Context, refreshToken string) (string, bool, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT session_id FROM session_tokens WHERE token_hash = $1 AND kind = 'refresh'`,
+		hashToken(refreshToken)).Scan(&id)
+	if postgres.IsNoRows(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("find session: %w", err)
+	}
+	return id, true, nil
+}
+
+// EndSession revokes one session (sign-out of this device).
+func (s *Service) EndSession(ctx context.Context, sessionID string) error {
+	_, err := s.pool.Exec(ctx, `UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`, sessionID, s.now())
+	if err != nil {
+		return fmt.Errorf("end session: %w", err)
+	}
+	return nil
+}
+
+// SessionInfo is one entry of a user's session list.
+type SessionInfo struct {
+	ID         string    `json:"id"`
+	CreatedAt  time.Time `json:"created_at"`
+	LastUsedAt time.Time `json:"last_used_at"`
+	UserAgent  string    `json:"user_agent"`
+	Current    bool      `json:"current"`
+}
+
+// Sessions lists userID's live sessions, most recently used first.
+func (s *Service) Sessions(ctx context.Context, userID, currentSessionID string) ([]SessionInfo, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, created_at, last_used_at, user_agent FROM sessions
+		WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
+		ORDER BY last_used_at DESC, created_at DESC`, userID, s.now())
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	defer rows.Close()
+	out := []SessionInfo{}
+	for rows.Next() {
+		var si SessionInfo
+		if err := rows.Scan(&si.ID, &si.CreatedAt, &si.LastUsedAt, &si.UserAgent); err != nil {
+			return nil, fmt.Errorf("scan session: %w", err)
+		}
+		si.Current = si.ID == currentSessionID
+		out = append(out, si)
+	}
+	return out, rows.Err()
+}
+
+var errSessionNotFound = core.Errorf(core.ENOTFOUND, "Sessão não encontrada")
+
+// RevokeSession ends one of userID's own sessions.
+func (s *Service) RevokeSession(ctx context.Context, userID, sessionID string) error {
+	if _, err := uuid.Parse(sessionID); err != nil {
+		return errSessionNotFound
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE sessions SET revoked_at = $3
+		WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`, sessionID, userID, s.now())
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errSessionNotFound
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
