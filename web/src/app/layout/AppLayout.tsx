@@ -1,0 +1,61 @@
+import { Outlet, useLocation } from 'react-router'
+import { FullScreenLoader } from '@/components/ui/Spinner'
+import { useAuth } from '@/features/auth/AuthProvider'
+import { cn } from '@/lib/cn'
+import { BottomNav } from './BottomNav'
+import { DesktopSidebar, MobileSidebar } from './Sidebar'
+import { SidebarProvider, useSidebar } from './SidebarContext'
+import { TopBar } from './TopBar'
+
+function LayoutFrame() {
+  const { open } = useSidebar()
+  const { pathname } = useLocation()
+  const onAiRoute = pathname.startsWith('/vetclube-ia')
+  return (
+    <div className="min-h-dvh bg-background">
+      <a href="#conteudo" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-lg focus:bg-card focus:p-3">
+        Pular para o conteúdo
+      </a>
+      <TopBar />
+      <DesktopSidebar />
+      <MobileSidebar />
+      <main
+        id="conteudo"
+        tabIndex={-1}
+        className={cn(
+          'px-4 pb-24 transition-[padding] duration-200 sm:px-6 lg:pb-10 lg:pt-20',
+          onAiRoute ? 'pt-4' : 'pt-18',
+          open ? 'lg:pl-[calc(16rem+2rem)]' : 'lg:pl-[calc(3rem+2rem)]',
+        )}
+      >
+        <div className="mx-auto w-full max-w-6xl">
+          <Outlet />
+        </div>
+      </main>
+      <BottomNav />
+    </div>
+  )
+}
+
+/** Signed-in layout: sidebar, fixed top bar, bottom nav below 1024 px. */
+export function AppLayout() {
+  return (
+    <SidebarProvider>
+      <LayoutFrame />
+    </SidebarProvider>
+  )
+}
+
+/** Public pages that signed-in users still see inside their layout (public profiles). */
+export function OptionalLayout() {
+  const { isAuthenticated, loading } = useAuth()
+  if (loading) return <FullScreenLoader />
+  if (isAuthenticated) return <AppLayout />
+  return (
+    <main className="min-h-dvh bg-background px-4 py-8">
+      <div className="mx-auto w-full max-w-4xl">
+        <Outlet />
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,101 @@
+import { useEffect, useRef, useState } from 'react'
+import { Link, useLocation } from 'react-router'
+import { Bell, Coins, LogOut, Menu } from 'lucide-react'
+import { Logo } from '@/components/Logo'
+import { useSignOut } from '@/features/auth/useSignOut'
+import { usePointsBalance } from '@/lib/account'
+import { cn } from '@/lib/cn'
+import { useSidebar } from './SidebarContext'
+import { ThemeToggle } from './ThemeToggle'
+
+const numberFormat = new Intl.NumberFormat('pt-BR')
+
+/** The notifications issue replaces this panel's content with the real list. */
+function NotificationBell() {
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const onPointer = (e: PointerEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false)
+    }
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false)
+    document.addEventListener('pointerdown', onPointer)
+    document.addEventListener('keydown', onKey)
+    return () => {
+      document.removeEventListener('pointerdown', onPointer)
+      document.removeEventListener('keydown', onKey)
+    }
+  }, [open])
+  return (
+    <div ref={ref} className="relative">
+      <button
+        type="button"
+        aria-label="Notificações"
+        aria-expanded={open}
+        aria-haspopup="true"
+        onClick={() => setOpen((v) => !v)}
+        className="inline-flex h-10 w-10 items-center justify-center rounded-lg hover:bg-muted"
+      >
+        <Bell aria-hidden="true" className="h-5 w-5" />
+      </button>
+      {open && (
+        <div className="absolute right-0 top-12 w-72 rounded-xl border border-border bg-card p-4 text-sm shadow-lg">
+          <p className="font-semibold">Notificações</p>
+          <p className="mt-2 text-muted-foreground">Nenhuma notificação no momento.</p>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** Fixed top bar; hidden on the AI route below 1024 px (spec §2). */
+export function TopBar() {
+  const { toggle, openMobile, isMobile } = useSidebar()
+  const { pathname } = useLocation()
+  const balance = usePointsBalance()
+  const signOut = useSignOut()
+  const onAiRoute = pathname.startsWith('/vetclube-ia')
+  return (
+    <header
+      className={cn(
+        'fixed inset-x-0 top-0 z-40 h-14 items-center gap-2 border-b border-border bg-card/95 px-2 backdrop-blur sm:px-4',
+        onAiRoute ? 'hidden lg:flex' : 'flex',
+      )}
+    >
+      <button
+        type="button"
+        onClick={toggle}
+        aria-label="Alternar menu lateral"
+        aria-expanded={isMobile ? openMobile : undefined}
+        className="inline-flex h-10 w-10 items-center justify-center rounded-lg hover:bg-muted lg:hidden"
+      >
+        <Menu aria-hidden="true" className="h-5 w-5" />
+      </button>
+      <Link to="/" aria-label="VetClube — início" className="rounded-lg">
+        <Logo />
+      </Link>
+      <div className="ml-auto flex items-center gap-1 sm:gap-2">
+        <Link
+          to="/pontos"
+          aria-label={`${numberFormat.format(balance)} VetCoins`}
+          className="inline-flex h-9 items-center gap-1.5 rounded-full bg-amber-100 px-3 text-sm font-semibold text-amber-900 hover:bg-amber-200 dark:bg-amber-900/40 dark:text-amber-100"
+        >
+          <Coins aria-hidden="true" className="h-4 w-4" />
+          <span>{numberFormat.format(balance)}</span>
+          <span className="hidden sm:inline">VetCoins</span>
+        </Link>
+        <NotificationBell />
+        <ThemeToggle className="hidden md:inline-flex" />
+        <button
+          type="button"
+          onClick={() => void signOut()}
+          className="inline-flex h-10 items-center gap-2 rounded-lg px-2 text-sm font-medium hover:bg-muted sm:px-3"
+        >
+          <LogOut aria-hidden="true" className="h-5 w-5" />
+          <span>Sair</span>
+        </button>
+      </div>
+    </header>
+  )
+}

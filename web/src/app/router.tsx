@@ -1,0 +1,136 @@
+import { createBrowserRouter, type RouteObject } from 'react-router'
+import { FullScreenLoader } from '@/components/ui/Spinner'
+import { RequireAuth } from './Guard'
+import { PageLoadErrorPage, RouteErrorPage } from './ErrorBoundary'
+import { lazyPage } from './lazy'
+import { AppLayout, OptionalLayout } from './layout/AppLayout'
+import { RootShell } from './RootShell'
+import { ComingSoonPage } from './pages/ComingSoonPage'
+import NotFoundPage from './pages/NotFoundPage'
+
+/** A guarded route whose feature is not built yet: 'Em breve' inside the layout. */
+function soon(path: string, title: string): RouteObject {
+  return { path, element: <ComingSoonPage title={title} />, handle: { title } }
+}
+
+// Feature teams: replace a `soon(...)` line with
+//   { path: 'x', lazy: lazyPage(() => import('@/features/<feature>/pages/XPage')) }
+// (default export = the page component). Keep every path of spec §2.
+
+/** Tools under /ferramentas/ (spec §2). */
+const toolRoutes: RouteObject[] = [
+  soon('/ferramentas', 'Ferramentas'),
+  soon('/ferramentas/prontuario-vet', 'Prontuário Vet'),
+  soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
+  soon('/ferramentas/quiz-area', 'Quiz de Área'),
+  soon('/ferramentas/calculadora-servico', 'Calculadora de Serviços'),
+  soon('/ferramentas/social-media-ia', 'Social Media IA'),
+  soon('/ferramentas/simulado-vet', 'Simulado Vet'),
+  soon('/ferramentas/simulado-vet/quiz', 'Simulado Vet'),
+  soon('/ferramentas/simulado-vet/resultado/:attemptId', 'Resultado do Simulado'),
+  soon('/ferramentas/simulado-vet/history', 'Histórico de Simulados'),
+  soon('/ferramentas/calculadoras', 'Calculadoras Veterinárias'),
+  soon('/ferramentas/analise-swot', 'Análise SWOT'),
+  soon('/ferramentas/doencas', 'Doenças'),
+  soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
+]
+
+/** Admin screens (spec §2); the full backoffice lives at /backoffice/. */
+const adminRoutes: RouteObject[] = [
+  { ...soon('/admin', 'Painel Administrativo'), errorElement: <PageLoadErrorPage /> },
+  soon('/admin/usuarios', 'Usuários'),
+  soon('/admin/cursos', 'Cursos'),
+  soon('/admin/cursos/novo', 'Novo Curso'),
+  soon('/admin/cursos/:id/preview', 'Pré-visualização do Curso'),
+  soon('/admin/cursos/:id/editar', 'Editar Curso'),
+  soon('/admin/cursos/:id/gerenciar', 'Gerenciar Curso'),
+  soon('/admin/cursos/instrutores', 'Instrutores'),
+  soon('/admin/cursos/instrutores/novo', 'Novo Instrutor'),
+  soon('/admin/cursos/instrutores/:id/editar', 'Editar Instrutor'),
+  soon('/admin/cursos/categorias', 'Categorias de Cursos'),
+  soon('/admin/cursos/categorias/nova', 'Nova Categoria'),
+  soon('/admin/cursos/categorias/:id/editar', 'Editar Categoria'),
+  soon('/admin/gerenciador/videos', 'Gerenciador de Vídeos'),
+  soon('/admin/gerenciador/conteudos-exclusivos/videos', 'Vídeos Exclusivos'),
+  soon('/admin/gerenciador/conteudos-exclusivos/biblioteca', 'Biblioteca de Conteúdos Exclusivos'),
+  soon('/admin/vagas-de-empregos', 'Vagas de Empregos'),
+]
+
+/** Signed-in screens, rendered inside the layout. */
+const guardedRoutes: RouteObject[] = [
+  { index: true, lazy: lazyPage(() => import('@/features/home/HomePage')) },
+  // Owned by the auth/profile engineer (issue 3).
+  { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
+  { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
+  soon('/community', 'Comunidade'),
+  soon('/noticias-veterinarias', 'Notícias Veterinárias'),
+  soon('/connections', 'Conexões'),
+  soon('/cursos', 'Cursos'),
+  soon('/cursos/:id', 'Curso'),
+  soon('/cursos/:id/aula/:lessonId', 'Aula'),
+  // The #videoId fragment opens one video on the same page.
+  soon('/conteudos-exclusivos', 'Conteúdos Exclusivos'),
+  soon('/desafios', 'Desafios'),
+  soon('/eventos', 'Eventos'),
+  soon('/vetclube-ia', 'VetClube IA'),
+  soon('/oportunidades', 'Oportunidades'),
+  soon('/pontos', 'VetCoins'),
+  ...toolRoutes,
+  soon('/indique-e-ganhe', 'Indique e Ganhe'),
+  soon('/pricing', 'Planos'),
+  soon('/subscription', 'Minha Assinatura'),
+  soon('/subscription-management', 'Minha Assinatura'),
+  soon('/payment-monitoring', 'Monitoramento de Pagamentos'),
+  soon('/payment-status', 'Status do Pagamento'),
+  soon('/test-stripe', 'Teste de Pagamento'),
+  soon('/push-test', 'Teste de Notificações'),
+  ...adminRoutes,
+]
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    element: <RootShell />,
+    HydrateFallback: () => <FullScreenLoader />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        errorElement: <RouteErrorPage />,
+        children: [
+          // Public, no layout.
+          { path: '/landing', lazy: lazyPage(() => import('@/features/landing/LandingPage')) },
+          // Owned by the auth/profile engineer (issue 3).
+          { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
+          { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
+          { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
+          { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
+          { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },
+          { path: '/register-premium', element: <ComingSoonStandalone title="Cadastro Premium" /> },
+          { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
+          // Public, but signed-in users keep their layout around it.
+          {
+            element: <OptionalLayout />,
+            children: [{ path: '/profile/:userId', lazy: lazyPage(() => import('@/features/profile/pages/PublicProfilePage')) }],
+          },
+          {
+            element: <RequireAuth />,
+            children: [{ path: '/', element: <AppLayout />, children: guardedRoutes }],
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]
+
+function ComingSoonStandalone({ title }: { title: string }) {
+  return (
+    <main className="min-h-dvh bg-background px-4 py-10">
+      <ComingSoonPage title={title} />
+    </main>
+  )
+}
+
+export function createAppRouter() {
+  return createBrowserRouter(routes)
+}

@@ -1,0 +1,14 @@
+export type Role = 'visitor' | 'user' | 'trial' | 'premium' | 'editor' | 'super_admin'
+
+/** The signed-in user as GET /api/auth/session returns it. */
+export interface SessionUser {
+  id: string
+  email: string
+  provider: 'email' | 'google'
+  roles: Role[] | string[]
+  created_at: string
+}
+
+export interface Session {
+  user: SessionUser
+}

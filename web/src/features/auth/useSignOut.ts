@@ -1,0 +1,19 @@
+import { useCallback } from 'react'
+import { useNavigate } from 'react-router'
+import { toast } from '@/components/ui/toast'
+import { useAuth } from './AuthProvider'
+
+/** Signs out with the spec's toasts (§8) and goes to /login (§4). */
+export function useSignOut(): () => Promise<void> {
+  const { signOut } = useAuth()
+  const navigate = useNavigate()
+  return useCallback(async () => {
+    try {
+      await signOut()
+      toast.success('Logout realizado com sucesso!')
+      navigate('/login', { replace: true })
+    } catch {
+      toast.error('Erro ao fazer logout')
+    }
+  }, [signOut, navigate])
+}

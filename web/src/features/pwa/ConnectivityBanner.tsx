@@ -1,0 +1,40 @@
+import { useEffect, useRef, useState } from 'react'
+import { Wifi, WifiOff } from 'lucide-react'
+import { RESTORED_BANNER_MS, useOnlineStatus } from './connectivity'
+
+/** Red banner while offline; green 'restored' banner for 5 s after coming back (spec §2). */
+export function ConnectivityBanner() {
+  const online = useOnlineStatus()
+  const [showRestored, setShowRestored] = useState(false)
+  const wasOffline = useRef(false)
+
+  useEffect(() => {
+    if (!online) {
+      wasOffline.current = true
+      setShowRestored(false)
+      return
+    }
+    if (!wasOffline.current) return
+    wasOffline.current = false
+    setShowRestored(true)
+    const timer = setTimeout(() => setShowRestored(false), RESTORED_BANNER_MS)
+    return () => clearTimeout(timer)
+  }, [online])
+
+  return (
+    <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-[90] flex justify-center">
+      {!online && (
+        <p className="pointer-events-auto flex w-full items-center justify-center gap-2 bg-red-700 px-4 py-2 text-center text-sm font-medium text-white">
+          <WifiOff aria-hidden="true" className="h-4 w-4 shrink-0" />
+          Você está offline. Algumas funcionalidades podem não estar disponíveis.
+        </p>
+      )}
+      {online && showRestored && (
+        <p className="pointer-events-auto flex w-full items-center justify-center gap-2 bg-green-700 px-4 py-2 text-center text-sm font-medium text-white">
+          <Wifi aria-hidden="true" className="h-4 w-4 shrink-0" />
+          Conexão restaurada! Você está online novamente.
+        </p>
+      )}
+    </div>
+  )
+}

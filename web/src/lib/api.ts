@@ -1,0 +1,171 @@
+import { readCookie } from './cookies'
+
+/**
+ * An error answered by the API ({"error":{code,message,fields}}) or a failure to
+ * reach it (status 0, code ENETWORK). `message` is always pt-BR and safe to show.
+ */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly fields: Record<string, string>
+  readonly requestId?: string
+
+  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, requestId?: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+    this.fields = fields
+    this.requestId = requestId
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Erro de conectividade. Verifique sua conexão e tente novamente.'
+export const GENERIC_ERROR_MESSAGE = 'Erro ao processar requisição. Tente novamente.'
+
+export interface ApiFetchOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD'
+  /** Sent as JSON. */
+  body?: unknown
+  /** Sent as multipart/form-data instead of `body`. */
+  form?: FormData
+  signal?: AbortSignal
+  /** Upload progress 0–1; switches the request to XMLHttpRequest (fetch cannot report it). */
+  onUploadProgress?: (fraction: number) => void
+  /** Skip the refresh-and-retry on 401 (the auth screens want the raw answer). */
+  noRefresh?: boolean
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+// These answer 401 for a reason other than an expired access token (wrong
+// password, spent refresh token); refreshing and retrying would be wrong, and
+// for login it would count a second failed attempt.
+const NO_REFRESH_PATHS = [
+  '/api/auth/login',
+  '/api/auth/refresh',
+  '/api/auth/logout',
+  '/api/auth/signup',
+  '/api/auth/confirm',
+  '/api/auth/password/',
+]
+
+interface RawResponse {
+  status: number
+  text: string
+}
+
+let refreshInFlight: Promise<boolean> | null = null
+
+/** POST /api/auth/refresh once for all concurrent 401s; true when cookies were rotated. */
+export function refreshSession(): Promise<boolean> {
+  refreshInFlight ??= send('/api/auth/refresh', { method: 'POST' })
+    .then((res) => res.status >= 200 && res.status < 300)
+    .catch(() => false)
+    .finally(() => {
+      refreshInFlight = null
+    })
+  return refreshInFlight
+}
+
+/**
+ * Calls the VetClube API with the session cookies, the CSRF header on unsafe
+ * methods, one transparent session refresh on 401, and pt-BR errors as ApiError.
+ */
+export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
+  let res = await send(path, options)
+  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p))
+  if (res.status === 401 && mayRefresh && (await refreshSession())) {
+    res = await send(path, options)
+  }
+  return parse<T>(res)
+}
+
+function buildHeaders(method: string, hasJsonBody: boolean): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (hasJsonBody) headers['Content-Type'] = 'application/json'
+  if (UNSAFE_METHODS.has(method)) {
+    const csrf = readCookie('vc_csrf')
+    if (csrf) headers['X-CSRF-Token'] = csrf
+  }
+  return headers
+}
+
+async function send(path: string, options: ApiFetchOptions): Promise<RawResponse> {
+  const method = options.method ?? (options.body !== undefined || options.form ? 'POST' : 'GET')
+  const hasJsonBody = options.body !== undefined && !options.form
+  const headers = buildHeaders(method, hasJsonBody)
+  const payload = options.form ?? (hasJsonBody ? JSON.stringify(options.body) : undefined)
+
+  if (options.onUploadProgress) {
+    return sendWithXhr(path, method, headers, payload, options.signal, options.onUploadProgress)
+  }
+  try {
+    const res = await fetch(path, { method, headers, body: payload, credentials: 'include', signal: options.signal })
+    return { status: res.status, text: await res.text() }
+  } catch (err) {
+    if (isAbort(err)) throw err
+    throw new ApiError(0, 'ENETWORK', NETWORK_ERROR_MESSAGE)
+  }
+}
+
+function sendWithXhr(
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: XMLHttpRequestBodyInit | undefined,
+  signal: AbortSignal | undefined,
+  onUploadProgress: (fraction: number) => void,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open(method, path)
+    xhr.withCredentials = true
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onUploadProgress(e.loaded / e.total)
+    }
+    xhr.onload = () => {
+      onUploadProgress(1)
+      resolve({ status: xhr.status, text: xhr.responseText })
+    }
+    xhr.onerror = () => reject(new ApiError(0, 'ENETWORK', NETWORK_ERROR_MESSAGE))
+    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'))
+    if (signal) {
+      if (signal.aborted) return xhr.abort()
+      signal.addEventListener('abort', () => xhr.abort(), { once: true })
+    }
+    xhr.send(payload ?? null)
+  })
+}
+
+function parse<T>(res: RawResponse): T {
+  let data: unknown = undefined
+  if (res.text) {
+    try {
+      data = JSON.parse(res.text)
+    } catch {
+      data = undefined
+    }
+  }
+  if (res.status >= 200 && res.status < 300) return data as T
+
+  const body = (data as { error?: { code?: string; message?: string; fields?: Record<string, string>; request_id?: string } } | undefined)?.error
+  throw new ApiError(
+    res.status,
+    body?.code ?? `HTTP_${res.status}`,
+    body?.message ?? GENERIC_ERROR_MESSAGE,
+    body?.fields ?? {},
+    body?.request_id,
+  )
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError'
+}
+
+/** True for errors a retry might fix (no answer, or a 5xx). 4xx answers are final. */
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status === 0 || error.status >= 500
+  return true
+}
