@@ -302,10 +302,37 @@ func (l *lineLogger) Write(b []byte) (int, error) {
 		line := strings.TrimSpace(string(l.buf[:i]))
 		l.buf = l.buf[i+1:]
 		if line != "" {
-			l.log.Warn(l.msg, "line", line)
+			l.logLine(line)
 		}
 	}
 	return len(b), nil
+}
+
+// logLine keeps hclog's JSON lines (go-plugin inside the plugin) at their own
+// level; anything else on stderr (a runtime crash trace) is a warning.
+func (l *lineLogger) logLine(line string) {
+	var entry map[string]any
+	if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &entry) == nil {
+		level := slog.LevelInfo
+		switch entry["@level"] {
+		case "trace", "debug":
+			level = slog.LevelDebug
+		case "warn":
+			level = slog.LevelWarn
+		case "error":
+			level = slog.LevelError
+		}
+		msg, _ := entry["@message"].(string)
+		attrs := []any{"source", l.msg}
+		for k, v := range entry {
+			if !strings.HasPrefix(k, "@") {
+				attrs = append(attrs, k, v)
+			}
+		}
+		l.log.Log(context.Background(), level, msg, attrs...)
+		return
+	}
+	l.log.Warn(l.msg, "line", line)
 }
 
 var _ io.Writer = (*lineLogger)(nil)
