@@ -71,6 +71,9 @@ func New(d Deps) http.Handler {
 	return mux
 }
 
+// DeniedByHeader is set on responses refused by the route's casbin policy.
+const DeniedByHeader = "X-Denied-By"
+
 // router registers each route behind its casbin policy (core/authz/policy.csv).
 type router struct {
 	mux   chi.Router
@@ -80,6 +83,10 @@ type router struct {
 
 func (rt *router) handle(method, pattern string, h http.Handler) {
 	rt.mux.Method(method, pattern, rt.authz.Require(method, pattern, h, func(w http.ResponseWriter, r *http.Request, err error) {
+		// Tells a 401/403 from the policy apart from one a handler returns
+		// (wrong password, expired refresh token) in logs and in the
+		// HTTP-level authorisation test.
+		w.Header().Set(DeniedByHeader, "policy")
 		httpx.WriteError(w, r, rt.log, err)
 	}))
 }
