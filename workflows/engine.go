@@ -1,0 +1,99 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/vetclube/vetclube/core/checkin"
+)
+
+// Dial connects to a Temporal cluster.
+func Dial(ctx context.Context, address, namespace string, log *slog.Logger) (client.Client, error) {
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:  address,
+		Namespace: namespace,
+		Logger:    sdklog.NewStructuredLogger(log.With("component", "temporal")),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", address, err)
+	}
+	return c, nil
+}
+
+// NewWorker returns a worker for every VetClube workflow and activity.
+func NewWorker(c client.Client, acts *Activities) worker.Worker {
+	w := worker.New(c, TaskQueue, worker.Options{})
+	w.RegisterWorkflow(StreakBonus)
+	w.RegisterWorkflow(StreakReminder)
+	w.RegisterWorkflow(Trial)
+	w.RegisterActivity(acts)
+	return w
+}
+
+// Engine starts and signals workflows for the domain services: it implements
+// checkin.Workflows and subscriptions.Workflows on a Temporal client.
+type Engine struct {
+	Client client.Client
+}
+
+func started(err error) error {
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return nil
+	}
+	return err
+}
+
+// StartStreakBonus starts the bonus workflow for one completed streak. Its id
+// rejects duplicates forever, so a streak is paid at most once.
+func (e Engine) StartStreakBonus(ctx context.Context, _ pgx.Tx, userID string, streakDate checkin.Date) error {
+	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    StreakBonusID(userID, streakDate.String()),
+		TaskQueue:             TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	}, StreakBonus, StreakBonusInput{UserID: userID, StreakDate: streakDate.String()})
+	return started(err)
+}
+
+// EnsureStreakReminder starts the user's reminder loop unless it runs already.
+func (e Engine) EnsureStreakReminder(ctx context.Context, userID string) error {
+	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       StreakReminderID(userID),
+		TaskQueue:                TaskQueue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, StreakReminder, StreakReminderInput{UserID: userID})
+	return started(err)
+}
+
+// StartTrialClock starts the user's trial workflow, once.
+func (e Engine) StartTrialClock(ctx context.Context, userID string, endsAt time.Time) error {
+	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       TrialID(userID),
+		TaskQueue:                TaskQueue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+	}, Trial, TrialInput{UserID: userID, EndsAt: endsAt})
+	return started(err)
+}
+
+// SignalPremium stops a running trial clock; no clock running is fine.
+func (e Engine) SignalPremium(ctx context.Context, userID string) error {
+	err := e.Client.SignalWorkflow(ctx, TrialID(userID), "", SignalPremium, nil)
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return nil
+	}
+	return err
+}
+
