@@ -65,12 +65,20 @@ func (g *google) discover(ctx context.Context) (*oauth2.Config, *oidc.IDTokenVer
 	g.oauth = &oauth2.Config{
 		ClientID:     g.cfg.ClientID,
 		ClientSecret: g.cfg.ClientSecret,
-		Endpoint:     p.Endpoint(),
+		Endpoint:     endpointInParams(p.Endpoint()),
 		RedirectURL:  g.redirectURL,
 		Scopes:       []string{oidc.ScopeOpenID, "email", "profile"},
 	}
 	g.verifier = p.Verifier(&oidc.Config{ClientID: g.cfg.ClientID})
 	return g.oauth, g.verifier, nil
+}
+
+// endpointInParams sends the client credentials in the token request body
+// (client_secret_post, which Google supports) instead of probing both styles,
+// so one failed exchange is one provider error.
+func endpointInParams(e oauth2.Endpoint) oauth2.Endpoint {
+	e.AuthStyle = oauth2.AuthStyleInParams
+	return e
 }
 
 // GoogleEnabled reports whether Google sign-in is configured.
