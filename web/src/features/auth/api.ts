@@ -1,0 +1,73 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { apiFetch } from '@/lib/api'
+import type { SessionUser } from './types'
+
+// The auth endpoints of BRIEF.md's API contract. Every mutation here answers a
+// person pressing a button once: no automatic retries, because a repeated login
+// counts as another attempt against the rate limit and lockout.
+
+export type MessageResponse = { message: string }
+export type LoginResponse = { message: string; user: SessionUser }
+
+export type SignupInput = {
+  first_name: string
+  last_name: string
+  email: string
+  password: string
+  referral_code?: string
+}
+
+export function useLogin() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { email: string; password: string }) =>
+      apiFetch<LoginResponse>('/api/auth/login', { method: 'POST', body: input }),
+  })
+}
+
+export function useSignup() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: SignupInput) => apiFetch<MessageResponse>('/api/auth/signup', { method: 'POST', body: input }),
+  })
+}
+
+export function useResendConfirmation() {
+  return useMutation({
+    retry: false,
+    mutationFn: (email: string) =>
+      apiFetch<MessageResponse>('/api/auth/confirm/resend', { method: 'POST', body: { email } }),
+  })
+}
+
+export function useConfirmEmail() {
+  return useMutation({
+    retry: false,
+    mutationFn: (token: string) => apiFetch<MessageResponse>('/api/auth/confirm', { method: 'POST', body: { token } }),
+  })
+}
+
+export function useForgotPassword() {
+  return useMutation({
+    retry: false,
+    mutationFn: (email: string) =>
+      apiFetch<MessageResponse>('/api/auth/password/forgot', { method: 'POST', body: { email } }),
+  })
+}
+
+export function useResetPassword() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { token: string; password: string }) =>
+      apiFetch<MessageResponse>('/api/auth/password/reset', { method: 'POST', body: input }),
+  })
+}
+
+/** Which sign-in providers the server has configured (Google only when its OIDC settings exist). */
+export function useAuthProviders() {
+  return useQuery({
+    queryKey: ['auth', 'providers'],
+    queryFn: () => apiFetch<{ google: boolean }>('/api/auth/providers'),
+    staleTime: Infinity,
+  })
+}

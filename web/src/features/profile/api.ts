@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiFetch } from '@/lib/api'
+import { queryKeys } from '@/lib/queryKeys'
+import type { Completeness, Profile, ProfileUpdate, PublicProfile, Specialty } from './types'
+
+export function useMyProfile(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.myProfile,
+    queryFn: () => apiFetch<Profile>('/api/profile'),
+    enabled,
+  })
+}
+
+export function useProfileCompleteness(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.profileCompleteness,
+    queryFn: () => apiFetch<Completeness>('/api/profile/completeness'),
+    enabled,
+  })
+}
+
+export function usePublicProfile(userId: string) {
+  return useQuery({
+    queryKey: [...queryKeys.profile, 'public', userId],
+    queryFn: () => apiFetch<PublicProfile>(`/api/profiles/${encodeURIComponent(userId)}`),
+    enabled: userId !== '',
+  })
+}
+
+/** The fixed list of spec §3, with pt-BR labels, from the server. */
+export function useSpecialties() {
+  return useQuery({
+    queryKey: ['specialties'],
+    queryFn: () => apiFetch<{ specialties: Specialty[] }>('/api/specialties').then((r) => r.specialties),
+    staleTime: Infinity,
+  })
+}
+
+export function useUpdateProfile() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    // A refused save (422) must not be repeated; a dropped connection may be.
+    mutationFn: (update: ProfileUpdate) => apiFetch<Profile>('/api/profile', { method: 'PUT', body: update }),
+    onSuccess: (profile) => {
+      queryClient.setQueryData(queryKeys.myProfile, profile)
+      // The sidebar, home badge and completeness banner all read under ['profile'].
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profile })
+    },
+  })
+}
+
+export function useUploadAvatar() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    retry: false,
+    mutationFn: ({ file, onProgress }: { file: Blob; onProgress: (fraction: number) => void }) => {
+      const form = new FormData()
+      form.append('avatar', file, 'avatar.jpg')
+      return apiFetch<{ avatar_url: string }>('/api/profile/avatar', { method: 'POST', form, onUploadProgress: onProgress })
+    },
+    onSuccess: ({ avatar_url }) => {
+      queryClient.setQueryData<Profile>(queryKeys.myProfile, (p) => (p ? { ...p, avatar_url } : p))
+      void queryClient.invalidateQueries({ queryKey: queryKeys.profile })
+    },
+  })
+}
