@@ -96,4 +96,3 @@ func (e Engine) SignalPremium(ctx context.Context, userID string) error {
 	}
 	return err
 }
-

@@ -21,9 +21,11 @@ const SignalPremium = "premium"
 
 // Workflow ids: one bonus per user and completed streak, one reminder and one
 // trial clock per user.
-func StreakBonusID(userID, streakDate string) string { return "checkin-bonus/" + userID + "/" + streakDate }
-func StreakReminderID(userID string) string            { return "streak-reminder/" + userID }
-func TrialID(userID string) string                     { return "trial/" + userID }
+func StreakBonusID(userID, streakDate string) string {
+	return "checkin-bonus/" + userID + "/" + streakDate
+}
+func StreakReminderID(userID string) string { return "streak-reminder/" + userID }
+func TrialID(userID string) string          { return "trial/" + userID }
 
 // StreakBonusInput names one completed streak.
 type StreakBonusInput struct {

@@ -46,6 +46,9 @@ type App struct {
 	// Tools is the plugin host (tests read plugin pids and refusals from it).
 	Tools *pluginhost.Manager
 
+	// Engagement is VetCoins, check-in, subscriptions and live events (engagement.go).
+	Engagement Engagement
+
 	closers []func() error
 }
 
@@ -74,7 +77,16 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	}
 	a.onClose(tools.Close)
 	a.Tools = tools
+	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
+		return nil, err
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
+		Points:        a.Engagement.Points,
+		Checkin:       a.Engagement.Checkin,
+		Subscriptions: a.Engagement.Subscriptions,
+		Notifications: a.Engagement.Notifications,
+		Events:        a.Engagement.Events,
+
 		Tools:    tools,
 		Config:   cfg,
 		Log:      log,

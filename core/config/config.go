@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -30,6 +31,8 @@ type Config struct {
 
 	TemporalAddress   string // TEMPORAL_ADDRESS: empty starts the embedded dev server
 	TemporalNamespace string // TEMPORAL_NAMESPACE
+	TemporalWorker    bool   // TEMPORAL_WORKER: "false" serves HTTP without running the workflow worker in-process
+	TemporalDevBin    string // TEMPORAL_DEV_BIN: the embedded dev server binary `serve` starts when TEMPORAL_ADDRESS is empty
 
 	StripeSecretKey     string // STRIPE_SECRET_KEY
 	StripeWebhookSecret string // STRIPE_WEBHOOK_SECRET
@@ -51,6 +54,9 @@ type Config struct {
 	PluginHealthInterval time.Duration // PLUGIN_HEALTH_INTERVAL: how often each plugin's health is checked
 
 	TrialDuration time.Duration // TRIAL_DAYS
+
+	// TrialLimits is TRIAL_LIMITS: "type=n,…", limits for non-premium users (check_trial_limits).
+	TrialLimits map[string]int
 }
 
 // Development reports whether dev-only features (mailbox, seed credentials) are on.
@@ -76,6 +82,8 @@ func Load(getenv func(string) string) (Config, error) {
 		GoogleIssuer:        get("GOOGLE_ISSUER", "https://accounts.google.com"),
 		TemporalAddress:     getenv("TEMPORAL_ADDRESS"),
 		TemporalNamespace:   get("TEMPORAL_NAMESPACE", "default"),
+		TemporalWorker:      get("TEMPORAL_WORKER", "true") != "false",
+		TemporalDevBin:      get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
 		StripeSecretKey:     getenv("STRIPE_SECRET_KEY"),
 		StripeWebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
 		StripeAPIURL:        getenv("STRIPE_API_URL"),
@@ -106,10 +114,31 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("PLUGIN_HEALTH_INTERVAL must be a positive duration such as 10s, got %q", getenv("PLUGIN_HEALTH_INTERVAL"))
 	}
 
+	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {
+		return c, err
+	}
+
 	abs, err := filepath.Abs(c.DataDir)
 	if err != nil {
 		return c, fmt.Errorf("DATA_DIR: %w", err)
 	}
 	c.DataDir = abs
 	return c, nil
+}
+
+// parseLimits reads TRIAL_LIMITS: comma-separated type=count pairs.
+func parseLimits(v string) (map[string]int, error) {
+	limits := map[string]int{}
+	for _, pair := range strings.Split(v, ",") {
+		if strings.TrimSpace(pair) == "" {
+			continue
+		}
+		name, n, ok := strings.Cut(pair, "=")
+		count, err := strconv.Atoi(strings.TrimSpace(n))
+		if !ok || err != nil || count < 0 || strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("TRIAL_LIMITS: %q is not type=count", pair)
+		}
+		limits[strings.TrimSpace(name)] = count
+	}
+	return limits, nil
 }

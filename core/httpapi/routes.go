@@ -1,8 +1,13 @@
 package httpapi
 
 import (
+	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/events"
+	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/subscriptions"
 )
 
 // addRoutes lists every route of the API. Each one passes through its casbin
@@ -50,6 +55,17 @@ func addRoutes(rt *router, d Deps) {
 	for _, method := range []string{"GET", "POST", "PUT", "DELETE"} {
 		rt.handle(method, "/api/tools/{id}/*", d.Tools.HandleCall(d.Authz, d.Log))
 	}
+
+	// VetCoins, daily check-in, subscription and live events
+	rt.handle("GET", "/api/points/balance", points.HandleBalance(d.Points, d.Log))
+	rt.handle("GET", "/api/points/history", points.HandleHistory(d.Points, d.Log))
+	rt.handle("GET", "/api/checkin", checkin.HandleGet(d.Checkin, d.Log))
+	rt.handle("POST", "/api/checkin", checkin.HandleCheckIn(d.Checkin, d.Log))
+	rt.handle("POST", "/api/checkin/reset", checkin.HandleReset(d.Checkin, d.Log))
+	rt.handle("GET", "/api/subscription", subscriptions.HandleView(d.Subscriptions, d.Log))
+	rt.handle("GET", "/api/subscription/limits/{limitType}", subscriptions.HandleLimits(d.Subscriptions, d.Log))
+	rt.handle("GET", "/api/notifications", notifications.HandleList(d.Notifications, d.Log))
+	rt.handle("GET", "/api/events", events.HandleStream(d.Events, d.Pool, d.Log))
 
 	// Backoffice
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))

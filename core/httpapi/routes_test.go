@@ -33,6 +33,17 @@ var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
 // fails TestAuthorisationMatrix until it is added here, and a policy change
 // that widens or narrows access fails it too.
 var authorisationMatrix = map[string][]string{
+	// VetCoins, check-in, subscription, notifications, live events
+	"GET /api/points/balance":                  signedIn,
+	"GET /api/points/history":                  signedIn,
+	"GET /api/checkin":                         signedIn,
+	"POST /api/checkin":                        signedIn,
+	"POST /api/checkin/reset":                  signedIn,
+	"GET /api/subscription":                    signedIn,
+	"GET /api/subscription/limits/{limitType}": everyone,
+	"GET /api/notifications":                   signedIn,
+	"GET /api/events":                          signedIn,
+
 	"GET /healthz":          everyone,
 	"GET /readyz":           everyone,
 	"GET /api/openapi.json": everyone,

@@ -15,12 +15,17 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/subscriptions"
 )
 
 // Authenticator resolves who is calling. It returns core.Visitor and no error
@@ -47,6 +52,12 @@ type Deps struct {
 	Mailbox *mail.Mailbox
 	// Uploads serves the public files under /uploads/ (avatars).
 	Uploads http.Handler
+	// VetCoins, check-in, subscription, notifications and the live stream.
+	Points        *points.Ledger
+	Checkin       *checkin.Service
+	Subscriptions *subscriptions.Service
+	Notifications *notifications.Store
+	Events        *events.Hub
 	// Tools runs the plugin tools behind /api/tools.
 	Tools *pluginhost.Manager
 }

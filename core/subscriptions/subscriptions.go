@@ -89,7 +89,7 @@ type Workflows interface {
 type NoWorkflows struct{}
 
 func (NoWorkflows) StartTrialClock(context.Context, string, time.Time) error { return nil }
-func (NoWorkflows) SignalPremium(context.Context, string) error             { return nil }
+func (NoWorkflows) SignalPremium(context.Context, string) error              { return nil }
 
 // Notifier sends the trial's in-app notifications.
 type Notifier interface {

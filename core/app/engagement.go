@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+
+	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/events"
+	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/workflows"
+)
+
+// Engagement is VetCoins, check-in, subscriptions, notifications and the
+// live event stream, with the Temporal client that drives their workflows
+// (nil when TEMPORAL_ADDRESS is empty: then the streak bonus is credited in
+// the check-in transaction and no reminders or trial clocks run).
+type Engagement struct {
+	Points        *points.Ledger
+	Checkin       *checkin.Service
+	Subscriptions *subscriptions.Service
+	Notifications *notifications.Store
+	Events        *events.Hub
+	Temporal      client.Client
+}
+
+// eventRetention is how far back a reconnecting stream can resume.
+const eventRetention = 24 * time.Hour
+
+func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) error {
+	e := &a.Engagement
+	e.Points = points.New(pool)
+	e.Notifications = notifications.New(pool)
+
+	var checkinWF checkin.Workflows = checkin.Direct{}
+	var subsWF subscriptions.Workflows = subscriptions.NoWorkflows{}
+	if cfg.TemporalAddress != "" {
+		c, err := workflows.Dial(ctx, cfg.TemporalAddress, cfg.TemporalNamespace, log)
+		if err != nil {
+			return err
+		}
+		a.onClose(func() error { c.Close(); return nil })
+		e.Temporal = c
+		engine := workflows.Engine{Client: c}
+		checkinWF, subsWF = engine, engine
+	} else {
+		log.Warn("TEMPORAL_ADDRESS is empty: streak bonuses are credited inline; streak reminders and trial clocks do not run")
+	}
+	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profileZone(pool), Log: log})
+	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
+		Workflows:     subsWF,
+		TrialDuration: cfg.TrialDuration,
+		Limits:        cfg.TrialLimits,
+		Log:           log,
+	})
+	a.Auth.AddRoleSource(e.Subscriptions.Roles)
+	a.Auth.AddEmailConfirmedHook(e.Subscriptions.StartTrial)
+
+	if e.Temporal != nil && cfg.TemporalWorker {
+		w := workflows.NewWorker(e.Temporal, &workflows.Activities{
+			Pool:          pool,
+			Checkin:       e.Checkin,
+			Notifications: e.Notifications,
+			Subscriptions: e.Subscriptions,
+		})
+		if err := w.Start(); err != nil {
+			return fmt.Errorf("start workflow worker: %w", err)
+		}
+		a.onClose(func() error { w.Stop(); return nil })
+	}
+
+	e.Events = events.StartHub(context.WithoutCancel(ctx), pool, log)
+	a.onClose(e.Events.Close)
+	pruneCtx, stopPrune := context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		t := time.NewTicker(time.Hour)
+		defer t.Stop()
+		for {
+			if err := events.Prune(pruneCtx, pool, eventRetention); err != nil {
+				log.Warn("prune live events", "err", err)
+			}
+			select {
+			case <-pruneCtx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	a.onClose(func() error { stopPrune(); return nil })
+	return nil
+}
+
+// profileZone reads the zone a user chose on the profile. The profile's
+// default zone is not a choice, so it defers to the zone the browser sent
+// on the first check-in.
+func profileZone(pool *pgxpool.Pool) checkin.ZoneLookup {
+	return func(ctx context.Context, userID string) (string, bool, error) {
+		var zone string
+		err := pool.QueryRow(ctx, `SELECT time_zone FROM profiles WHERE user_id = $1`, userID).Scan(&zone)
+		if postgres.IsNoRows(err) {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		return zone, zone != checkin.DefaultTimeZone, nil
+	}
+}
