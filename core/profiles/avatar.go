@@ -50,24 +50,29 @@ type processedAvatar struct {
 	ext         string
 }
 
-// processAvatar reads at most 5 MB from r, proves the bytes are a JPEG, PNG or
-// WebP image by decoding them, scales the image down to fit 512×512 and
-// encodes it again: JPEG when opaque, PNG when it has transparency.
-func processAvatar(r io.Reader) (processedAvatar, error) {
+// readAvatar reads the upload, refusing it as soon as it passes 5 MB.
+func readAvatar(r io.Reader) ([]byte, error) {
 	raw, err := io.ReadAll(io.LimitReader(r, MaxAvatarBytes+1))
 	if err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			return processedAvatar{}, avatarError(errAvatarTooLarge)
+			return nil, avatarError(errAvatarTooLarge)
 		}
-		return processedAvatar{}, fmt.Errorf("read avatar: %w", err)
+		return nil, fmt.Errorf("read avatar: %w", err)
 	}
 	if len(raw) > MaxAvatarBytes {
-		return processedAvatar{}, avatarError(errAvatarTooLarge)
+		return nil, avatarError(errAvatarTooLarge)
 	}
 	if len(raw) == 0 {
-		return processedAvatar{}, avatarError(errAvatarMissing)
+		return nil, avatarError(errAvatarMissing)
 	}
+	return raw, nil
+}
+
+// processAvatar proves raw is a JPEG, PNG or WebP image by decoding it,
+// scales it down to fit 512×512 and encodes it again: JPEG when opaque, PNG
+// when it has transparency.
+func processAvatar(raw []byte) (processedAvatar, error) {
 	var decodeConfig func(io.Reader) (image.Config, error)
 	var decode func(io.Reader) (image.Image, error)
 	switch sniffed := http.DetectContentType(raw); sniffed {
@@ -132,7 +137,19 @@ func (s *Service) SetAvatar(ctx context.Context, userID string, r io.Reader) (st
 	if err != nil {
 		return "", err
 	}
-	img, err := processAvatar(r)
+	// Read the whole upload before taking a decoding slot, so slow
+	// clients cannot hold the slots.
+	raw, err := readAvatar(r)
+	if err != nil {
+		return "", err
+	}
+	select {
+	case s.imageSlots <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	img, err := processAvatar(raw)
+	<-s.imageSlots
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"strings"
 	"time"
 
@@ -98,11 +99,14 @@ type Service struct {
 	pool  *pgxpool.Pool
 	store storage.Store
 	log   *slog.Logger
+	// imageSlots bounds concurrent avatar decoding: a 5 MB JPEG can expand
+	// to ~200 MB of pixels and takes most of a second of CPU.
+	imageSlots chan struct{}
 }
 
 // NewService returns a Service storing avatars in store.
 func NewService(pool *pgxpool.Pool, store storage.Store, log *slog.Logger) *Service {
-	return &Service{pool: pool, store: store, log: log}
+	return &Service{pool: pool, store: store, log: log, imageSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
 }
 
 func errUserNotFound() error { return core.Errorf(core.ENOTFOUND, "Usuário não encontrado") }

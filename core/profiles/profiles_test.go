@@ -26,7 +26,7 @@ type fixture struct {
 	svc   *profiles.Service
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	pool := pgtest.New(t)
 	dir := t.TempDir()
@@ -39,7 +39,7 @@ func newFixture(t *testing.T) fixture {
 }
 
 // newUser inserts an account with the sign-up metadata core/auth stores.
-func (f fixture) newUser(t *testing.T, email string, metadata map[string]any) string {
+func (f fixture) newUser(t testing.TB, email string, metadata map[string]any) string {
 	t.Helper()
 	if metadata == nil {
 		metadata = map[string]any{}
