@@ -14,7 +14,7 @@ BIN := bin/vetclube
 WEB_PKG := web/package.json
 ADMIN_PKG := admin/package.json
 
-.PHONY: run test deps deps-system deps-test build build-go build-web build-admin test-go test-web clean
+.PHONY: run test deps deps-system deps-test build build-go build-temporal build-web build-admin test-go test-web clean bench
 
 ## run: install what is missing, build everything, then serve on http://127.0.0.1:8080
 run: deps build
@@ -57,10 +57,50 @@ admin/node_modules/.package-lock.json: admin/package.json
 	cd admin && $(NPM) install --no-audit --no-fund
 	@touch $@
 
-build: build-go build-web build-admin
+build: build-go plugins build-temporal build-web build-admin
 
 build-go:
 	$(GO) build -o $(BIN) ./cmd/vetclube
+
+# Plugins (plugins/README.md): every plugins/<id>/main.go is built into
+# bin/plugins/<id>, and its SHA-256 recorded beside it; the host refuses a
+# binary whose checksum does not match.
+.PHONY: plugins proto plugin-new
+PLUGIN_IDS = $(patsubst plugins/%/main.go,%,$(wildcard plugins/*/main.go))
+plugins:
+	@mkdir -p bin/plugins
+	@for id in $(PLUGIN_IDS); do \
+	  echo "plugin $$id"; \
+	  $(GO) build -o bin/plugins/$$id ./plugins/$$id || exit 1; \
+	  (cd bin/plugins && sha256sum $$id > $$id.sha256) || exit 1; \
+	done
+
+## proto: regenerate plugins/proto/pluginpb from plugin.proto
+proto:
+	cd plugins/proto && PATH="$$PATH:$$($(GO) env GOPATH)/bin" protoc \
+	  --go_out=pluginpb --go_opt=paths=source_relative \
+	  --go-grpc_out=pluginpb --go-grpc_opt=paths=source_relative plugin.proto
+
+## plugin-new ID=minha-ferramenta: scaffold a working form-tool plugin
+plugin-new:
+	@test -n "$(ID)" || { echo "usage: make plugin-new ID=minha-ferramenta"; exit 1; }
+	$(GO) run ./plugins/scaffold/cmd/plugin-new -id "$(ID)" -dir plugins
+
+# The embedded Temporal dev server is its own Go module (workflows/devserver):
+# the server packages are large, so the app binary and `go test ./...` never
+# compile them. `make run` starts it when TEMPORAL_ADDRESS is empty.
+build-temporal:
+	cd workflows/devserver && $(GO) build -o ../../bin/temporal-dev .
+
+## bench: check-ins per second for many users and live-event delivery latency
+bench: build-go
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	TEST_DATABASE_URL="$$url" $(GO) test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 10m ./core/checkin/bench/; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
 
 build-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) run build; fi
@@ -70,7 +110,7 @@ build-admin:
 
 # Tests use TEST_DATABASE_URL when it answers; otherwise a private cluster is
 # started under $(DATA_DIR)/test-postgres for the run and stopped after it.
-test-go: build-go
+test-go: build-go build-temporal
 	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
 	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
 	  echo "no PostgreSQL at $$url: starting a private test cluster"; \

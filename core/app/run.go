@@ -26,6 +26,7 @@ const usage = `vetclube: the VetClube server.
 Commands:
   serve                     migrate, seed (development) and serve HTTP (default)
   migrate                   apply pending migrations and exit
+  worker                    run only the Temporal workflow worker (needs TEMPORAL_ADDRESS)
   admin grant EMAIL ROLE    give a user a role (super_admin, editor)
   admin revoke EMAIL ROLE   take a role away
   devdb start DIR           start a private PostgreSQL cluster in DIR, print its URL
@@ -48,7 +49,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch cmd {
 	case "serve":
-		return serve(ctx, cfg, log, stdout)
+		return withTemporal(ctx, cfg, log, func(cfg config.Config) error { return serve(ctx, cfg, log, stdout) })
+	case "worker":
+		return runWorker(ctx, cfg, log)
 	case "migrate":
 		return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error { return nil })
 	case "admin":

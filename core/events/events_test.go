@@ -1,0 +1,138 @@
+package events_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/events"
+	"github.com/vetclube/vetclube/core/points"
+)
+
+// stream is an open /api/events connection.
+type stream struct {
+	events chan events.Event
+	cancel context.CancelFunc
+}
+
+func openStream(t *testing.T, c *apptest.Client, lastEventID string) *stream {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.URLFor("/api/events"), nil)
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		cancel()
+		t.Fatalf("GET /api/events: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	s := &stream{events: make(chan events.Event, 100), cancel: cancel}
+	go func() {
+		defer res.Body.Close()
+		defer close(s.events)
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				var ev events.Event
+				if json.Unmarshal([]byte(data), &ev) == nil {
+					s.events <- ev
+				}
+			}
+		}
+	}()
+	t.Cleanup(cancel)
+	return s
+}
+
+func (s *stream) next(t *testing.T) events.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-s.events:
+		if !ok {
+			t.Fatal("stream closed")
+		}
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10 s")
+	}
+	return events.Event{}
+}
+
+// A check-in through one instance reaches a stream open on another instance
+// (both on one database), and a reconnect with Last-Event-ID replays what
+// was missed while disconnected, in order, without duplicates.
+func TestEventsCrossInstancesAndResume(t *testing.T) {
+	a := apptest.Start(t, nil)
+	b := apptest.StartOn(t, a.DBURL, nil)
+	<-b.App.Engagement.Events.Ready()
+	onA, userID := a.SignedIn(t, "eventos@example.com")
+	onB := onA.ForServer(b)
+
+	s := openStream(t, onB, "")
+	if res := onA.Do("POST", "/api/checkin", map[string]string{"time_zone": "America/Sao_Paulo"}); res.Status != http.StatusCreated {
+		t.Fatalf("check-in: %d %s", res.Status, res.Body)
+	}
+	ev := s.next(t)
+	var payload points.BalanceEvent
+	if err := json.Unmarshal(ev.Data, &payload); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Type != points.EventBalance || ev.UserID != userID || payload.Balance.TotalPoints != 5 || payload.Entry.Kind != points.KindCheckin {
+		t.Fatalf("event %+v payload %+v", ev, payload)
+	}
+	s.cancel()
+
+	// While disconnected, three awards happen through instance A.
+	for i := range 3 {
+		if _, _, err := a.App.Engagement.Points.Award(context.Background(), userID, 10, points.KindPost, fmt.Sprintf("post:%d", i), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resumed := openStream(t, onB, fmt.Sprint(ev.ID))
+	for i, want := range []int{15, 25, 35} {
+		got := resumed.next(t)
+		var p points.BalanceEvent
+		_ = json.Unmarshal(got.Data, &p)
+		if p.Balance.TotalPoints != want {
+			t.Fatalf("replayed event %d: total %d, want %d", i, p.Balance.TotalPoints, want)
+		}
+	}
+	// And live events keep flowing after the replay.
+	if _, _, err := a.App.Engagement.Points.Award(context.Background(), userID, 1, points.KindPost, "post:live", nil); err != nil {
+		t.Fatal(err)
+	}
+	var p points.BalanceEvent
+	_ = json.Unmarshal(resumed.next(t).Data, &p)
+	if p.Balance.TotalPoints != 36 {
+		t.Fatalf("live after replay: total %d, want 36", p.Balance.TotalPoints)
+	}
+
+	// Another user's events never reach this stream.
+	other, _ := b.SignedIn(t, "outro@example.com")
+	if res := other.Do("POST", "/api/checkin", nil); res.Status != http.StatusCreated {
+		t.Fatalf("other check-in: %d %s", res.Status, res.Body)
+	}
+	select {
+	case ev := <-resumed.events:
+		t.Fatalf("received another user's event %+v", ev)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestEventsRequireSignIn(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	if res := srv.Client(t).Do("GET", "/api/events", nil); res.Status != http.StatusUnauthorized {
+		t.Fatalf("visitor: %d", res.Status)
+	}
+}
