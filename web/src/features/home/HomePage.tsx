@@ -1,14 +1,190 @@
-import { useAuth } from '@/features/auth/AuthProvider'
-import { fullName, useMyProfile } from '@/lib/account'
+import { useState } from 'react'
+import { Link } from 'react-router'
+import {
+  BookOpen,
+  CalendarDays,
+  GraduationCap,
+  Lock,
+  MessageSquare,
+  PlayCircle,
+  Quote as QuoteIcon,
+  Smartphone,
+  Sparkles,
+  Trophy,
+  Users,
+  Wrench,
+  type LucideIcon,
+} from 'lucide-react'
+import { Badge } from '@/components/ui/Badge'
+import { buttonClasses } from '@/components/ui/Button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { usePageTitle } from '@/app/usePageTitle'
+import { InstallButton } from '@/features/pwa/InstallPrompt'
+import { useInstallState } from '@/features/pwa/install'
+import { fullName, useMyProfile } from '@/lib/account'
+import { CheckinSlot } from './CheckinSlot'
+import { ProfileCompletenessBanner } from './ProfileCompletenessBanner'
+import { pickQuote } from './quotes'
+
+interface Tile {
+  label: string
+  to: string
+  icon: LucideIcon
+  tone: string
+}
+
+const QUICK_ACCESS: Tile[] = [
+  { label: 'Cursos', to: '/cursos', icon: GraduationCap, tone: 'bg-sky-100 text-sky-800 dark:bg-sky-900/50 dark:text-sky-100' },
+  { label: 'Ferramentas', to: '/ferramentas', icon: Wrench, tone: 'bg-teal-100 text-teal-800 dark:bg-teal-900/50 dark:text-teal-100' },
+  { label: 'Desafios', to: '/desafios', icon: Trophy, tone: 'bg-amber-100 text-amber-800 dark:bg-amber-900/50 dark:text-amber-100' },
+  { label: 'Comunidade', to: '/community', icon: Users, tone: 'bg-violet-100 text-violet-800 dark:bg-violet-900/50 dark:text-violet-100' },
+  { label: 'Exclusivos', to: '/conteudos-exclusivos', icon: Lock, tone: 'bg-rose-100 text-rose-800 dark:bg-rose-900/50 dark:text-rose-100' },
+  { label: 'Eventos', to: '/eventos', icon: CalendarDays, tone: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-100' },
+]
+
+/** Welcome text: first and last name, 'Usuário' when neither is known (spec §2). */
+export function welcomeName(profile: { first_name?: string; last_name?: string } | null | undefined): string {
+  return fullName(profile ? { first_name: profile.first_name ?? '', last_name: profile.last_name ?? '' } : null) || 'Usuário'
+}
+
+function QuickAccessGrid() {
+  return (
+    <section aria-labelledby="quick-access-title" className="@container">
+      <h2 id="quick-access-title" className="mb-3 text-lg font-semibold">
+        Acesso rápido
+      </h2>
+      {/* 3 columns on mobile; on desktop 2, 4 or 6 by the width available beside the sidebar. */}
+      <ul className="grid grid-cols-3 gap-3 lg:grid-cols-2 lg:@lg:grid-cols-4 lg:@3xl:grid-cols-6">
+        {QUICK_ACCESS.map((tile) => {
+          const Icon = tile.icon
+          return (
+            <li key={tile.to}>
+              <Link
+                to={tile.to}
+                className="flex h-full flex-col items-center gap-2 rounded-2xl border border-border bg-card p-3 text-center text-sm font-medium shadow-sm transition hover:-translate-y-0.5 hover:shadow-md sm:p-4"
+              >
+                <span className={`flex h-11 w-11 items-center justify-center rounded-xl ${tile.tone}`}>
+                  <Icon aria-hidden="true" className="h-6 w-6" />
+                </span>
+                {tile.label}
+              </Link>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
+
+function AiPromoCard() {
+  return (
+    <section
+      aria-labelledby="ai-promo-title"
+      className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-teal-800 to-emerald-700 p-6 text-white shadow-sm"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex flex-col gap-2">
+          <div className="flex items-center gap-2">
+            <Sparkles aria-hidden="true" className="h-6 w-6" />
+            <h2 id="ai-promo-title" className="text-xl font-bold">
+              VetClube IA
+            </h2>
+            <Badge variant="warning">Novo</Badge>
+          </div>
+          <p className="max-w-xl text-sm text-teal-50">
+            Tire dúvidas clínicas, revise protocolos e doses e prepare orientações para tutores com o assistente de inteligência artificial do VetClube.
+          </p>
+        </div>
+        <Link to="/vetclube-ia" className={buttonClasses('outline', 'lg', 'border-white bg-white text-teal-900 hover:bg-teal-50')}>
+          <MessageSquare aria-hidden="true" className="h-5 w-5" />
+          Iniciar Chat
+        </Link>
+      </div>
+    </section>
+  )
+}
+
+function EmptyCard({ title, icon: Icon, text, action }: { title: string; icon: LucideIcon; text: string; action?: { label: string; to: string } }) {
+  return (
+    <Card className="flex flex-col">
+      <CardHeader>
+        <div className="flex items-center gap-2">
+          <Icon aria-hidden="true" className="h-5 w-5 text-primary" />
+          <CardTitle className="text-base">{title}</CardTitle>
+        </div>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col justify-between gap-4">
+        <CardDescription>{text}</CardDescription>
+        {action && (
+          <Link to={action.to} className={buttonClasses('outline', 'sm', 'self-start')}>
+            {action.label}
+          </Link>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function QuoteCard() {
+  // Chosen once per visit to the page, not on every render.
+  const [quote] = useState(() => pickQuote())
+  return (
+    <figure className="rounded-2xl border border-border bg-card p-6 shadow-sm">
+      <QuoteIcon aria-hidden="true" className="mb-3 h-6 w-6 text-primary" />
+      <blockquote className="text-lg font-medium italic leading-relaxed">“{quote.text}”</blockquote>
+      {quote.author && <figcaption className="mt-3 text-sm text-muted-foreground">— {quote.author}</figcaption>}
+    </figure>
+  )
+}
+
+function InstallSection() {
+  const { standalone, installed } = useInstallState()
+  if (standalone || installed) return null
+  return (
+    <section aria-labelledby="install-title" className="flex flex-col gap-3 rounded-2xl border border-border bg-card p-5 shadow-sm sm:flex-row sm:items-center">
+      <Smartphone aria-hidden="true" className="h-10 w-10 shrink-0 text-primary" />
+      <div className="flex flex-1 flex-col gap-1">
+        <h2 id="install-title" className="font-semibold">
+          Leve o VetClube no bolso
+        </h2>
+        <p className="text-sm text-muted-foreground">Instale o app para abrir mais rápido, direto da tela inicial, mesmo com internet instável.</p>
+      </div>
+      <InstallButton />
+    </section>
+  )
+}
 
 export default function HomePage() {
   usePageTitle('Início')
-  const { user } = useAuth()
-  const profile = useMyProfile(!!user)
+  const profile = useMyProfile()
   return (
     <div className="flex flex-col gap-6">
-      <h1 className="text-2xl font-bold">Olá, {fullName(profile.data) || 'Usuário'}!</h1>
+      <header className="flex flex-col gap-2">
+        <Badge variant="secondary" className="self-start px-3 py-1 text-sm">
+          Bem-vindo(a), {profile.isPending ? '…' : welcomeName(profile.data)}!
+        </Badge>
+        <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
+      </header>
+      <ProfileCompletenessBanner />
+      <CheckinSlot />
+      <QuickAccessGrid />
+      <AiPromoCard />
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        <EmptyCard
+          title="Continue de onde parou"
+          icon={BookOpen}
+          text="Você ainda não iniciou nenhum curso. Escolha um curso e acompanhe seu progresso por aqui."
+          action={{ label: 'Explorar cursos', to: '/cursos' }}
+        />
+        <EmptyCard
+          title="Conteúdo Exclusivo"
+          icon={PlayCircle}
+          text="Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve."
+        />
+        <EmptyCard title="Próximo Evento" icon={CalendarDays} text="Nenhum evento próximo" />
+      </div>
+      <QuoteCard />
+      <InstallSection />
     </div>
   )
 }
