@@ -1,0 +1,109 @@
+package main
+
+import (
+	"net/http"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+// Manifest describes the pricing calculator.
+var Manifest = sdk.Manifest{
+	ID:             "calculadora-servico",
+	Name:           "Calculadora de Preço de Serviço",
+	Description:    "Calcule o preço de uma consulta ou procedimento a partir dos seus custos, impostos, taxas e margem desejada.",
+	Version:        "1.0.0",
+	MinCoreVersion: "1.0.0",
+	Kind:           sdk.KindTool,
+	Icon:           "badge-dollar-sign",
+	Category:       "Gestão",
+	Slug:           "calculadora-servico",
+	Access:         sdk.AccessUser,
+	UIKind:         sdk.UIForm,
+	Forms: []sdk.Form{{
+		ID: "preco", Title: "Preço do serviço", Action: "preco", Submit: "Calcular preço",
+		Description: "Preço = (custo fixo por hora × duração + materiais) ÷ (1 − impostos − taxa do cartão − margem).",
+		Fields: []sdk.Field{
+			{Name: "custos_fixos", Label: "Custos fixos mensais", Type: sdk.FieldNumber, Unit: "R$", Required: true, Min: sdk.Ptr(0), Step: 0.01,
+				Help: "Aluguel, salários, pró-labore, contador, sistemas, energia…"},
+			{Name: "horas_mes", Label: "Horas trabalhadas por mês", Type: sdk.FieldNumber, Unit: "h", Required: true, Min: sdk.Ptr(1), Step: 1},
+			{Name: "duracao", Label: "Duração do serviço", Type: sdk.FieldNumber, Unit: "min", Required: true, Min: sdk.Ptr(1), Step: 1},
+			{Name: "materiais", Label: "Materiais e insumos do serviço", Type: sdk.FieldNumber, Unit: "R$", Min: sdk.Ptr(0), Step: 0.01, Default: 0},
+			{Name: "impostos", Label: "Impostos sobre o faturamento", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(60), Step: 0.01, Default: 6},
+			{Name: "taxa_cartao", Label: "Taxa do cartão", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(20), Step: 0.01, Default: 0},
+			{Name: "margem", Label: "Margem de lucro desejada", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(0), Max: sdk.Ptr(90), Step: 0.1, Default: 20},
+		},
+	}},
+}
+
+// Breakdown is the computed price and where each real goes.
+type Breakdown struct {
+	HourlyCost, FixedShare, Materials, Cost, Price, Taxes, CardFee, Profit float64
+}
+
+// Price works out the suggested price. Taxes, card fee and margin are
+// percentages of the price itself, so the cost is divided by what remains.
+func Price(fixedMonthly, hoursPerMonth, minutes, materials, taxesPct, cardPct, marginPct float64) Breakdown {
+	b := Breakdown{HourlyCost: fixedMonthly / hoursPerMonth, Materials: materials}
+	b.FixedShare = b.HourlyCost * minutes / 60
+	b.Cost = b.FixedShare + materials
+	b.Price = b.Cost / (1 - (taxesPct+cardPct+marginPct)/100)
+	b.Taxes = b.Price * taxesPct / 100
+	b.CardFee = b.Price * cardPct / 100
+	b.Profit = b.Price * marginPct / 100
+	return b
+}
+
+// Handler serves POST /preco.
+func Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /preco", func(w http.ResponseWriter, r *http.Request) {
+		in, ok := sdk.ReadInput(w, r)
+		if !ok {
+			return
+		}
+		p := sdk.Problems{}
+		fixed := p.NonNegative(in, "custos_fixos", "Os custos fixos")
+		if _, present := in.Number("custos_fixos"); !present {
+			p.Add("custos_fixos", "Os custos fixos são obrigatórios e devem ser um número.")
+		}
+		hours := p.Positive(in, "horas_mes", "As horas trabalhadas")
+		if hours > 744 {
+			p.Add("horas_mes", "Um mês tem no máximo 744 horas.")
+		}
+		minutes := p.Positive(in, "duracao", "A duração")
+		materials := p.NonNegative(in, "materiais", "Os materiais")
+		taxes := p.NonNegative(in, "impostos", "Os impostos")
+		card := p.NonNegative(in, "taxa_cartao", "A taxa do cartão")
+		margin := p.NonNegative(in, "margem", "A margem")
+		if len(p) == 0 && taxes+card+margin >= 100 {
+			p.Add("margem", "Impostos, taxa do cartão e margem somados devem ficar abaixo de 100%.")
+		}
+		if p.Respond(w) {
+			return
+		}
+		b := Price(fixed, hours, minutes, materials, taxes, card, margin)
+		brl := func(label string, v float64) sdk.Value {
+			return sdk.Value{Label: label, Number: sdk.Round(v, 2), Unit: "R$", Display: sdk.FormatBRL(v)}
+		}
+		pct := func(v float64) string { return sdk.FormatNumber(v, 2) + "%" }
+		sdk.Result{
+			Values: []sdk.Value{brl("Preço sugerido", b.Price), brl("Custo do serviço", b.Cost), brl("Lucro", b.Profit)},
+			Tables: []sdk.Table{{
+				Title:   "Composição do preço",
+				Columns: []string{"Item", "Valor", "% do preço"},
+				Rows: [][]string{
+					{"Custo fixo (" + sdk.FormatBRL(b.HourlyCost) + "/h × " + sdk.FormatNumber(minutes, 0) + " min)", sdk.FormatBRL(b.FixedShare), pct(100 * b.FixedShare / b.Price)},
+					{"Materiais e insumos", sdk.FormatBRL(b.Materials), pct(100 * b.Materials / b.Price)},
+					{"Impostos", sdk.FormatBRL(b.Taxes), pct(taxes)},
+					{"Taxa do cartão", sdk.FormatBRL(b.CardFee), pct(card)},
+					{"Lucro", sdk.FormatBRL(b.Profit), pct(margin)},
+					{"Total", sdk.FormatBRL(b.Price), "100,00%"},
+				},
+			}},
+			Explanation: "Custo por hora = " + sdk.FormatBRL(fixed) + " ÷ " + sdk.FormatNumber(hours, 0) + " h = " + sdk.FormatBRL(b.HourlyCost) +
+				". Como impostos, taxa e margem incidem sobre o preço, o custo de " + sdk.FormatBRL(b.Cost) + " é dividido por " +
+				sdk.FormatNumber(100-taxes-card-margin, 2) + "%.",
+		}.Write(w)
+	})
+	return mux
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+func TestManifestIsValid(t *testing.T) {
+	if err := Manifest.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPriceBreakdown(t *testing.T) {
+	// R$ 16.000/month over 160 h = R$ 100/h; a 30-min consult uses R$ 50 of
+	// fixed cost plus R$ 10 of materials = R$ 60. With 6 % tax, 4 % card fee
+	// and 30 % margin, 60 % of the price is left for cost: 60 ÷ 0,6 = R$ 100.
+	body := `{"custos_fixos":16000,"horas_mes":160,"duracao":30,"materiais":10,"impostos":6,"taxa_cartao":4,"margem":30}`
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/preco", strings.NewReader(body)))
+	var res sdk.Result
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if res.Values[0].Number != 100 || res.Values[0].Display != "R$ 100,00" {
+		t.Errorf("price = %+v", res.Values[0])
+	}
+	if res.Values[1].Number != 60 || res.Values[2].Number != 30 {
+		t.Errorf("cost/profit = %+v", res.Values)
+	}
+	rows := res.Tables[0].Rows
+	if rows[2][1] != "R$ 6,00" || rows[3][1] != "R$ 4,00" || rows[5][1] != "R$ 100,00" {
+		t.Errorf("breakdown rows = %v", rows)
+	}
+	// R$ 7.500 ÷ 150 h = R$ 50/h; 45 min = R$ 37,50 + R$ 37,50 materials = R$ 75;
+	// 8 + 3,5 + 25 = 36,5 % of the price, so 75 ÷ 0,635 = R$ 118,11.
+	if got := sdk.FormatBRL(Price(7500, 150, 45, 37.5, 8, 3.5, 25).Price); got != "R$ 118,11" {
+		t.Errorf("second example price = %s, want R$ 118,11", got)
+	}
+}
+
+func TestPricingRefusesImpossibleInput(t *testing.T) {
+	for body, field := range map[string]string{
+		`{"custos_fixos":1000,"horas_mes":0,"duracao":30,"margem":20}`:                                  "horas_mes",
+		`{"custos_fixos":-1,"horas_mes":100,"duracao":30,"margem":20}`:                                  "custos_fixos",
+		`{"custos_fixos":1000,"horas_mes":100,"duracao":30,"impostos":30,"taxa_cartao":20,"margem":50}`: "margem",
+		`{"horas_mes":100,"duracao":30,"margem":20}`:                                                    "custos_fixos",
+	} {
+		rec := httptest.NewRecorder()
+		Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/preco", strings.NewReader(body)))
+		var e struct {
+			Error struct{ Fields map[string]string }
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &e)
+		if rec.Code != 422 || e.Error.Fields[field] == "" {
+			t.Errorf("%s: %d %s, want a message for %s", body, rec.Code, rec.Body, field)
+		}
+	}
+}

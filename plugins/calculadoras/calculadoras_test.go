@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+func post(t *testing.T, path string, body map[string]any) (int, sdk.Result, map[string]string) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(string(b))))
+	var res sdk.Result
+	var e struct {
+		Error struct {
+			Message string
+			Fields  map[string]string
+		}
+	}
+	if rec.Code == 200 {
+		if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		_ = json.Unmarshal(rec.Body.Bytes(), &e)
+	}
+	return rec.Code, res, e.Error.Fields
+}
+
+// want checks the labelled value, to the decimals the calculator shows.
+func want(t *testing.T, res sdk.Result, label string, number float64) {
+	t.Helper()
+	for _, v := range res.Values {
+		if strings.HasPrefix(v.Label, label) {
+			if v.Number != number {
+				t.Errorf("%s = %v (%s), want %v", label, v.Number, v.Display, number)
+			}
+			return
+		}
+	}
+	t.Errorf("no value %q in %+v", label, res.Values)
+}
+
+func TestManifestIsValid(t *testing.T) {
+	if err := Manifest.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDose(t *testing.T) {
+	// 10 kg dog, 5 mg/kg of a 50 mg/mL solution: 50 mg = 1 mL.
+	_, res, _ := post(t, "/dose", map[string]any{"peso": 10, "dose_mg_kg": 5, "concentracao": 50})
+	want(t, res, "Dose total", 50)
+	want(t, res, "Volume a administrar", 1)
+	// 4,5 kg cat, meloxicam 0,1 mg/kg at 1,5 mg/mL: 0,45 mg = 0,3 mL (Brazilian decimals accepted).
+	_, res, _ = post(t, "/dose", map[string]any{"peso": "4,5", "dose_mg_kg": 0.1, "concentracao": 1.5})
+	want(t, res, "Dose total", 0.45)
+	want(t, res, "Volume a administrar", 0.3)
+}
+
+func TestDoseRefusesImpossibleInput(t *testing.T) {
+	status, _, fields := post(t, "/dose", map[string]any{"peso": -2, "dose_mg_kg": 5, "concentracao": 0})
+	if status != 422 || fields["peso"] != "O peso deve ser maior que zero." || fields["concentracao"] != "A concentração deve ser maior que zero." {
+		t.Fatalf("%d %v", status, fields)
+	}
+	status, _, fields = post(t, "/dose", map[string]any{"dose_mg_kg": 5, "concentracao": 10})
+	if status != 422 || fields["peso"] != "O peso é obrigatório e deve ser um número." {
+		t.Fatalf("missing weight: %d %v", status, fields)
+	}
+}
+
+func TestEnergyMatchesPublishedRERTable(t *testing.T) {
+	// RER = 70 × kg^0.75, as tabulated in Small Animal Clinical Nutrition.
+	for kg, rer := range map[float64]float64{5: 234, 10: 394, 20: 662, 30: 897} {
+		_, res, _ := post(t, "/energia", map[string]any{"especie": "cao", "peso": kg, "fase_cao": "castrado"})
+		want(t, res, "RER", rer)
+	}
+	_, res, _ := post(t, "/energia", map[string]any{"especie": "cao", "peso": 10, "fase_cao": "castrado"})
+	want(t, res, "MER", 630) // 393,6 × 1,6
+	_, res, _ = post(t, "/energia", map[string]any{"especie": "gato", "peso": 4, "fase_gato": "castrado"})
+	want(t, res, "RER", 198) // 70 × 2,828
+	want(t, res, "MER", 238) // × 1,2
+	if status, _, f := post(t, "/energia", map[string]any{"especie": "gato", "peso": 4, "fase_gato": "x"}); status != 422 || f["fase_gato"] == "" {
+		t.Errorf("unknown life stage: %d %v", status, f)
+	}
+}
+
+func TestFluidTherapy(t *testing.T) {
+	// 10 kg dog, 8 % dehydrated: maintenance 132 × 10^0.75 = 742 mL, deficit
+	// 800 mL, 1 542 mL in 24 h = 64,3 mL/h = 21,4 drops/min with a 20-drop set.
+	_, res, _ := post(t, "/fluidoterapia", map[string]any{"especie": "cao", "peso": 10, "desidratacao": 8, "perdas": 0})
+	want(t, res, "Manutenção", 742)
+	want(t, res, "Déficit", 800)
+	want(t, res, "Volume total", 1542)
+	want(t, res, "Taxa", 64.3)
+	if got := res.Tables[0].Rows[1][1]; got != "21,4 gotas/min" {
+		t.Errorf("20 drops/mL: %q", got)
+	}
+	if got := res.Tables[0].Rows[2][1]; got != "64,3 gotas/min" {
+		t.Errorf("60 drops/mL (microdrip: drops/min = mL/h): %q", got)
+	}
+	// 4 kg cat: 80 × 4^0.75 = 226 mL/day.
+	_, res, _ = post(t, "/fluidoterapia", map[string]any{"especie": "gato", "peso": 4})
+	want(t, res, "Manutenção", 226)
+	if status, _, f := post(t, "/fluidoterapia", map[string]any{"especie": "cao", "peso": 10, "desidratacao": -1}); status != 422 || f["desidratacao"] == "" {
+		t.Errorf("negative dehydration: %d %v", status, f)
+	}
+}
+
+func TestTransfusion(t *testing.T) {
+	// 20 kg dog from 15 % to 25 % with 45 % donor blood: 20 × 90 × 10 ÷ 45 = 400 mL
+	// (the same as the 2 mL/kg per 1 % rule of thumb).
+	_, res, _ := post(t, "/transfusao", map[string]any{"especie": "cao", "peso": 20, "ht_paciente": 15, "ht_desejado": 25, "ht_doador": 45})
+	want(t, res, "Volume de sangue total", 400)
+	// 4 kg cat from 12 % to 20 % with 35 % donor blood: 4 × 60 × 8 ÷ 35 = 55 mL.
+	_, res, _ = post(t, "/transfusao", map[string]any{"especie": "gato", "peso": 4, "ht_paciente": 12, "ht_desejado": 20, "ht_doador": 35})
+	want(t, res, "Volume de sangue total", 55)
+	status, _, f := post(t, "/transfusao", map[string]any{"especie": "cao", "peso": 20, "ht_paciente": 30, "ht_desejado": 25, "ht_doador": 45})
+	if status != 422 || f["ht_desejado"] != "O hematócrito desejado deve ser maior que o do paciente." {
+		t.Errorf("desired below patient: %d %v", status, f)
+	}
+}
+
+func TestBodySurfaceAreaMatchesMerckTable(t *testing.T) {
+	for _, c := range []struct {
+		species string
+		kg, m2  float64
+	}{{"cao", 10, 0.469}, {"cao", 20, 0.744}, {"cao", 1, 0.101}, {"gato", 4, 0.252}, {"gato", 2, 0.159}} {
+		_, res, _ := post(t, "/superficie-corporal", map[string]any{"especie": c.species, "peso": c.kg})
+		want(t, res, "Superfície corporal", c.m2)
+	}
+	_, res, _ := post(t, "/superficie-corporal", map[string]any{"especie": "cao", "peso": 10, "dose_m2": 100})
+	want(t, res, "Dose total", 46.88)
+}
+
+func TestConversions(t *testing.T) {
+	for _, c := range []struct {
+		kind    string
+		in, out float64
+	}{{"kg_lb", 10, 22.046}, {"lb_kg", 22.046, 10}, {"c_f", 39, 102.2}, {"f_c", 100.4, 38}, {"pct_mgml", 2, 20}, {"mgml_pct", 50, 5}, {"mg_mcg", 0.25, 250}, {"mcg_mg", 500, 0.5}} {
+		_, res, _ := post(t, "/conversao", map[string]any{"tipo": c.kind, "valor": c.in})
+		want(t, res, "Resultado", c.out)
+	}
+	if status, _, f := post(t, "/conversao", map[string]any{"tipo": "kg_lb", "valor": -1}); status != 422 || f["valor"] != "O valor não pode ser negativo." {
+		t.Errorf("negative weight conversion: %d %v", status, f)
+	}
+}

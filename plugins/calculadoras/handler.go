@@ -1,0 +1,312 @@
+package main
+
+import (
+	"net/http"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+var speciesField = sdk.Field{Name: "especie", Label: "Espécie", Type: sdk.FieldSelect, Required: true, Default: Dog,
+	Options: []sdk.Option{{Value: Dog, Label: "Cão"}, {Value: Cat, Label: "Gato"}}}
+
+func weightField() sdk.Field {
+	return sdk.Field{Name: "peso", Label: "Peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.01), Max: sdk.Ptr(150), Step: 0.01}
+}
+
+func stageOptions(species string) []sdk.Option {
+	var out []sdk.Option
+	for _, s := range merStages[species] {
+		out = append(out, sdk.Option{Value: s.Value, Label: s.Label + " (× " + sdk.FormatNumber(s.Factor, 1) + ")"})
+	}
+	return out
+}
+
+// Manifest describes the calculators; the web app renders each form.
+var Manifest = sdk.Manifest{
+	ID:             "calculadoras",
+	Name:           "Calculadoras Veterinárias",
+	Description:    "Dose de medicamentos, necessidade energética, fluidoterapia, transfusão, superfície corporal e conversões.",
+	Version:        "1.0.0",
+	MinCoreVersion: "1.0.0",
+	Kind:           sdk.KindTool,
+	Icon:           "calculator",
+	Category:       "Clínica",
+	Slug:           "calculadoras",
+	Access:         sdk.AccessUser,
+	UIKind:         sdk.UIForm,
+	Forms: []sdk.Form{
+		{ID: "dose", Title: "Dose de medicamento", Action: "dose", Submit: "Calcular dose",
+			Description: "Dose (mg) = dose (mg/kg) × peso (kg); volume (mL) = dose (mg) ÷ concentração (mg/mL).",
+			Fields: []sdk.Field{
+				weightField(),
+				{Name: "dose_mg_kg", Label: "Dose", Type: sdk.FieldNumber, Unit: "mg/kg", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
+				{Name: "concentracao", Label: "Concentração", Type: sdk.FieldNumber, Unit: "mg/mL", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
+			}},
+		{ID: "energia", Title: "Necessidade energética (RER e MER)", Action: "energia", Submit: "Calcular energia",
+			Description: "RER = 70 × peso^0,75 (kcal/dia); MER = RER × fator da fase de vida.",
+			Fields: []sdk.Field{
+				speciesField, weightField(),
+				{Name: "fase_cao", Label: "Fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Dog), Default: "castrado",
+					ShowIf: &sdk.Condition{Field: "especie", Values: []string{Dog}}},
+				{Name: "fase_gato", Label: "Fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Cat), Default: "castrado",
+					ShowIf: &sdk.Condition{Field: "especie", Values: []string{Cat}}},
+			}},
+		{ID: "fluidoterapia", Title: "Fluidoterapia", Action: "fluidoterapia", Submit: "Calcular fluidoterapia",
+			Description: "Manutenção + déficit de desidratação + perdas contínuas, distribuídos em 24 horas.",
+			Fields: []sdk.Field{
+				speciesField, weightField(),
+				{Name: "desidratacao", Label: "Desidratação", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(15), Step: 0.5, Default: 0},
+				{Name: "perdas", Label: "Perdas contínuas estimadas", Type: sdk.FieldNumber, Unit: "mL/24 h", Min: sdk.Ptr(0), Step: 1, Default: 0},
+			}},
+		{ID: "transfusao", Title: "Volume de transfusão", Action: "transfusao", Submit: "Calcular volume",
+			Description: "Volume (mL) = peso × volemia (cão 90, gato 60 mL/kg) × (Ht desejado − Ht do paciente) ÷ Ht do doador.",
+			Fields: []sdk.Field{
+				speciesField, weightField(),
+				{Name: "ht_paciente", Label: "Hematócrito do paciente", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
+				{Name: "ht_desejado", Label: "Hematócrito desejado", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
+				{Name: "ht_doador", Label: "Hematócrito do doador (ou da bolsa)", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(90)},
+			}},
+		{ID: "superficie", Title: "Superfície corporal", Action: "superficie-corporal", Submit: "Calcular superfície",
+			Description: "SC (m²) = K × peso (g)^(2/3) × 10⁻⁴; K = 10,1 (cão) e 10,0 (gato).",
+			Fields: []sdk.Field{
+				speciesField, weightField(),
+				{Name: "dose_m2", Label: "Dose por m² (opcional)", Type: sdk.FieldNumber, Unit: "mg/m²", Min: sdk.Ptr(0), Step: 0.01},
+			}},
+		{ID: "conversao", Title: "Conversão de unidades", Action: "conversao", Submit: "Converter",
+			Fields: []sdk.Field{
+				{Name: "tipo", Label: "Conversão", Type: sdk.FieldSelect, Required: true, Default: "kg_lb", Options: []sdk.Option{
+					{Value: "kg_lb", Label: "kg → lb"}, {Value: "lb_kg", Label: "lb → kg"},
+					{Value: "c_f", Label: "°C → °F"}, {Value: "f_c", Label: "°F → °C"},
+					{Value: "pct_mgml", Label: "% → mg/mL"}, {Value: "mgml_pct", Label: "mg/mL → %"},
+					{Value: "mg_mcg", Label: "mg → µg"}, {Value: "mcg_mg", Label: "µg → mg"},
+				}},
+				{Name: "valor", Label: "Valor", Type: sdk.FieldNumber, Required: true, Step: 0.001},
+			}},
+	},
+}
+
+// Handler serves every calculator.
+func Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /dose", handleDose)
+	mux.HandleFunc("POST /energia", handleEnergy)
+	mux.HandleFunc("POST /fluidoterapia", handleFluids)
+	mux.HandleFunc("POST /transfusao", handleTransfusion)
+	mux.HandleFunc("POST /superficie-corporal", handleBSA)
+	mux.HandleFunc("POST /conversao", handleConversion)
+	return mux
+}
+
+func num(v float64, d int) string { return sdk.FormatNumber(v, d) }
+
+func value(label string, v float64, unit string, decimals int) sdk.Value {
+	d := num(v, decimals)
+	if unit != "" {
+		d += " " + unit
+	}
+	return sdk.Value{Label: label, Number: sdk.Round(v, decimals), Unit: unit, Display: d}
+}
+
+func handleDose(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	kg := p.Positive(in, "peso", "O peso")
+	dose := p.Positive(in, "dose_mg_kg", "A dose")
+	conc := p.Positive(in, "concentracao", "A concentração")
+	if p.Respond(w) {
+		return
+	}
+	mg := DoseMg(dose, kg)
+	ml := DoseVolumeML(mg, conc)
+	sdk.Result{
+		Values: []sdk.Value{value("Dose total", mg, "mg", 2), value("Volume a administrar", ml, "mL", 2)},
+		Explanation: num(dose, 3) + " mg/kg × " + num(kg, 2) + " kg = " + num(mg, 2) + " mg; " +
+			num(mg, 2) + " mg ÷ " + num(conc, 3) + " mg/mL = " + num(ml, 2) + " mL.",
+		Reference: "Plumb's Veterinary Drug Handbook, 10ª ed. (Budde & McCluskey, 2023).",
+	}.Write(w)
+}
+
+func species(p sdk.Problems, in sdk.Input) string {
+	return p.Choice(in, "especie", "a espécie", Dog, Cat)
+}
+
+func handleEnergy(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	sp := species(p, in)
+	kg := p.Positive(in, "peso", "O peso")
+	field := "fase_cao"
+	if sp == Cat {
+		field = "fase_gato"
+	}
+	stage, found := merStage(sp, in.String(field))
+	if sp != "" && !found {
+		p.Add(field, "Selecione a fase de vida.")
+	}
+	if p.Respond(w) {
+		return
+	}
+	rer := RER(kg)
+	mer := rer * stage.Factor
+	rows := [][]string{}
+	for _, s := range merStages[sp] {
+		rows = append(rows, []string{s.Label, num(s.Factor, 1), num(rer*s.Factor, 0) + " kcal/dia"})
+	}
+	sdk.Result{
+		Values: []sdk.Value{value("RER", rer, "kcal/dia", 0), value("MER ("+stage.Label+")", mer, "kcal/dia", 0)},
+		Tables: []sdk.Table{{Title: "MER por fase de vida", Columns: []string{"Fase", "Fator", "MER"}, Rows: rows}},
+		Explanation: "RER = 70 × " + num(kg, 2) + "^0,75 = " + num(rer, 0) + " kcal/dia; MER = RER × " +
+			num(stage.Factor, 1) + " = " + num(mer, 0) + " kcal/dia. Ajuste pela condição corporal.",
+		Reference: "WSAVA Global Nutrition Guidelines (2011); AAHA Nutrition and Weight Management Guidelines (2021).",
+	}.Write(w)
+}
+
+func handleFluids(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	sp := species(p, in)
+	kg := p.Positive(in, "peso", "O peso")
+	dehydration := p.NonNegative(in, "desidratacao", "A desidratação")
+	if dehydration > 15 {
+		p.Add("desidratacao", "A desidratação deve estar entre 0 e 15%.")
+	}
+	losses := p.NonNegative(in, "perdas", "As perdas contínuas")
+	if p.Respond(w) {
+		return
+	}
+	maint := MaintenanceFluidML(sp, kg)
+	deficit := DehydrationDeficitML(kg, dehydration)
+	total := maint + deficit + losses
+	rate := total / 24
+	rows := [][]string{}
+	for _, set := range []float64{10, 20, 60} {
+		rows = append(rows, []string{num(set, 0) + " gotas/mL", num(DropsPerMinute(rate, set), 1) + " gotas/min"})
+	}
+	k := "132"
+	if sp == Cat {
+		k = "80"
+	}
+	sdk.Result{
+		Values: []sdk.Value{
+			value("Manutenção", maint, "mL/24 h", 0),
+			value("Déficit de desidratação", deficit, "mL", 0),
+			value("Perdas contínuas", losses, "mL/24 h", 0),
+			value("Volume total em 24 h", total, "mL", 0),
+			value("Taxa", rate, "mL/h", 1),
+		},
+		Tables: []sdk.Table{{Title: "Gotejamento", Columns: []string{"Equipo", "Velocidade"}, Rows: rows}},
+		Explanation: "Manutenção = " + k + " × " + num(kg, 2) + "^0,75 mL/dia; déficit = peso × % de desidratação × 10 mL; " +
+			"taxa = volume total ÷ 24 h; gotas/min = mL/h × gotas/mL ÷ 60. Reavalie o paciente com frequência.",
+		Reference: "AAHA/AAFP Fluid Therapy Guidelines for Dogs and Cats (Davis et al., JAAHA 2013).",
+	}.Write(w)
+}
+
+func handleTransfusion(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	sp := species(p, in)
+	kg := p.Positive(in, "peso", "O peso")
+	patient := p.Positive(in, "ht_paciente", "O hematócrito do paciente")
+	desired := p.Positive(in, "ht_desejado", "O hematócrito desejado")
+	donor := p.Positive(in, "ht_doador", "O hematócrito do doador")
+	if patient > 0 && desired > 0 && desired <= patient {
+		p.Add("ht_desejado", "O hematócrito desejado deve ser maior que o do paciente.")
+	}
+	if donor > 0 && desired > 0 && desired >= donor {
+		p.Add("ht_doador", "O hematócrito do doador deve ser maior que o desejado.")
+	}
+	if p.Respond(w) {
+		return
+	}
+	vol := TransfusionVolumeML(sp, kg, patient, desired, donor)
+	bv := BloodVolumeMLPerKg(sp)
+	sdk.Result{
+		Values: []sdk.Value{value("Volume de sangue total", vol, "mL", 0), value("Volemia estimada", bv*kg, "mL", 0)},
+		Explanation: num(kg, 2) + " kg × " + num(bv, 0) + " mL/kg × (" + num(desired, 0) + " − " + num(patient, 0) + ") ÷ " +
+			num(donor, 0) + " = " + num(vol, 0) + " mL. Administre lentamente e monitore reações transfusionais.",
+		Reference: "Davidow B. Transfusion medicine in small animals. Vet Clin North Am Small Anim Pract 2013;43(4):735-756.",
+	}.Write(w)
+}
+
+func handleBSA(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	sp := species(p, in)
+	kg := p.Positive(in, "peso", "O peso")
+	doseM2 := p.NonNegative(in, "dose_m2", "A dose por m²")
+	if p.Respond(w) {
+		return
+	}
+	bsa := BSA(sp, kg)
+	k := "10,1"
+	if sp == Cat {
+		k = "10,0"
+	}
+	values := []sdk.Value{value("Superfície corporal", bsa, "m²", 3)}
+	if doseM2 > 0 {
+		values = append(values, value("Dose total", bsa*doseM2, "mg", 2))
+	}
+	sdk.Result{
+		Values:      values,
+		Explanation: "SC = " + k + " × (" + num(kg*1000, 0) + " g)^(2/3) × 10⁻⁴ = " + num(bsa, 3) + " m².",
+		Reference:   "Merck Veterinary Manual, tabela de conversão peso–superfície corporal (cães e gatos).",
+	}.Write(w)
+}
+
+func handleConversion(w http.ResponseWriter, r *http.Request) {
+	in, ok := sdk.ReadInput(w, r)
+	if !ok {
+		return
+	}
+	p := sdk.Problems{}
+	kind := p.Choice(in, "tipo", "a conversão", "kg_lb", "lb_kg", "c_f", "f_c", "pct_mgml", "mgml_pct", "mg_mcg", "mcg_mg")
+	v, found := in.Number("valor")
+	if !found {
+		p.Add("valor", "O valor é obrigatório e deve ser um número.")
+	}
+	if found && v < 0 && kind != "c_f" && kind != "f_c" {
+		p.Add("valor", "O valor não pode ser negativo.")
+	}
+	if p.Respond(w) {
+		return
+	}
+	var out float64
+	var from, to string
+	switch kind {
+	case "kg_lb":
+		out, from, to = KgToLb(v), "kg", "lb"
+	case "lb_kg":
+		out, from, to = LbToKg(v), "lb", "kg"
+	case "c_f":
+		out, from, to = CToF(v), "°C", "°F"
+	case "f_c":
+		out, from, to = FToC(v), "°F", "°C"
+	case "pct_mgml":
+		out, from, to = PercentToMgPerML(v), "%", "mg/mL"
+	case "mgml_pct":
+		out, from, to = MgPerMLToPercent(v), "mg/mL", "%"
+	case "mg_mcg":
+		out, from, to = v*1000, "mg", "µg"
+	case "mcg_mg":
+		out, from, to = v/1000, "µg", "mg"
+	}
+	sdk.Result{
+		Values:      []sdk.Value{value("Resultado", out, to, 3)},
+		Explanation: num(v, 3) + " " + from + " = " + num(out, 3) + " " + to + ".",
+	}.Write(w)
+}

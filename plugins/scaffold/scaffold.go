@@ -1,0 +1,72 @@
+// Package scaffold creates a new, working form-tool plugin under
+// plugins/<id>/ from the template in template/. `make plugin-new ID=…` runs
+// it; `make plugins` then builds the new tool and `make run` loads it, with
+// no change in core/ or web/.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/template"
+)
+
+//go:embed template/*.tmpl
+var files embed.FS
+
+var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// Create writes plugins/<id>/ under pluginsDir and returns its path.
+func Create(pluginsDir, id string) (string, error) {
+	if !idPattern.MatchString(id) {
+		return "", fmt.Errorf("id %q: use lowercase words joined by dashes, e.g. minha-ferramenta", id)
+	}
+	dir := filepath.Join(pluginsDir, id)
+	if _, err := os.Stat(dir); err == nil {
+		return "", fmt.Errorf("%s already exists", dir)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	data := map[string]string{"ID": id, "Name": title(id)}
+	entries, err := files.ReadDir("template")
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		raw, err := files.ReadFile("template/" + e.Name())
+		if err != nil {
+			return "", err
+		}
+		tpl, err := template.New(e.Name()).Delims("[[", "]]").Parse(string(raw))
+		if err != nil {
+			return "", fmt.Errorf("template %s: %w", e.Name(), err)
+		}
+		var out bytes.Buffer
+		if err := tpl.Execute(&out, data); err != nil {
+			return "", err
+		}
+		name := strings.TrimSuffix(e.Name(), ".tmpl")
+		if err := os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// title turns "minha-ferramenta" into "Minha Ferramenta".
+func title(id string) string {
+	words := strings.Split(id, "-")
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
