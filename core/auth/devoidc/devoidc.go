@@ -77,9 +77,21 @@ type authorizeError struct{ code, description string }
 // Start runs a provider on addr ("127.0.0.1:0" for any free port). Every
 // sign-in is answered as user unless a user is queued with QueueUser.
 func Start(addr string, user *User) (*Provider, error) {
+	return StartWith(addr, user, "", "")
+}
+
+// StartWith is Start with a fixed client id and secret (random when empty),
+// so a development configuration survives restarts.
+func StartWith(addr string, user *User, clientID, clientSecret string) (*Provider, error) {
 	m, err := mockoidc.NewServer(nil)
 	if err != nil {
 		return nil, err
+	}
+	if clientID != "" {
+		m.ClientID = clientID
+	}
+	if clientSecret != "" {
+		m.ClientSecret = clientSecret
 	}
 	p := &Provider{MockOIDC: m, defaultUser: user}
 	if err := m.AddMiddleware(p.authorizeHook); err != nil {
