@@ -1,0 +1,301 @@
+package workflows_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/workflows"
+)
+
+// workerEnv makes the test binary act as a standalone worker process, so a
+// test can kill -9 it in the middle of a workflow.
+const workerEnv = "VETCLUBE_E2E_WORKER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) == "1" {
+		if err := runWorkerProcess(); err != nil {
+			fmt.Fprintln(os.Stderr, "worker process:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func runWorkerProcess() error {
+	ctx := context.Background()
+	pool, err := postgres.Open(ctx, os.Getenv("E2E_DATABASE_URL"))
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	c, err := workflows.Dial(ctx, os.Getenv("E2E_TEMPORAL_ADDRESS"), "default", log)
+	if err != nil {
+		return err
+	}
+	engine := workflows.Engine{Client: c}
+	acts := &workflows.Activities{
+		Pool:          pool,
+		Checkin:       checkin.New(pool, checkin.Options{Workflows: engine}),
+		Notifications: notifications.New(pool),
+		Subscriptions: subscriptions.New(pool, subscriptions.Options{Workflows: engine}),
+	}
+	w := workflows.NewWorker(c, acts)
+	if err := w.Start(); err != nil {
+		return err
+	}
+	fmt.Println("worker ready")
+	select {}
+}
+
+// devServer starts bin/temporal-dev (building it when missing) on a fresh
+// SQLite file, or on dbPath when given.
+func devServer(t *testing.T, dbPath string) *workflows.DevServer {
+	t.Helper()
+	bin, err := filepath.Abs("../bin/temporal-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Log("building bin/temporal-dev (make build-temporal)")
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = "devserver"
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build temporal-dev: %v\n%s", err, out)
+		}
+	}
+	if dbPath == "" {
+		dbPath = filepath.Join(t.TempDir(), "temporal.sqlite")
+	}
+	s, err := workflows.StartDevServer(context.Background(), bin, dbPath, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Stop() })
+	return s
+}
+
+func startWorkerProcess(t *testing.T, dbURL, temporalAddr string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), workerEnv+"=1", "E2E_DATABASE_URL="+dbURL, "E2E_TEMPORAL_ADDRESS="+temporalAddr)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if sc.Text() == "worker ready" {
+				close(ready)
+			}
+		}
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatal("worker process not ready")
+	}
+	return cmd
+}
+
+func eventually(t *testing.T, within time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", within, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The worker process is killed (SIGKILL) while a trial clock is waiting;
+// the trial's end passes with no worker, nothing happens; a new worker
+// process picks the workflow up and it completes: expired and notified.
+func TestE2ETrialCompletesAfterWorkerIsKilled(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewURL(t)
+	pool, err := postgres.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	dev := devServer(t, "")
+	c, err := client.Dial(client.Options{HostPort: dev.Addr, Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+
+	worker := startWorkerProcess(t, dbURL, dev.Addr)
+	subs := subscriptions.New(pool, subscriptions.Options{Workflows: workflows.Engine{Client: c}, TrialDuration: 3 * time.Second})
+	user := newUser(t, pool)
+	if err := subs.StartTrial(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+	// The workflow has started and is waiting on its timer.
+	eventually(t, 10*time.Second, "the trial workflow to start", func() bool {
+		d, err := c.DescribeWorkflowExecution(ctx, workflows.TrialID(user), "")
+		return err == nil && d.WorkflowExecutionInfo.GetHistoryLength() >= 3
+	})
+	if err := worker.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = worker.Wait()
+
+	time.Sleep(4 * time.Second) // the trial's end passes with no worker running
+	var expiredAt *time.Time
+	if err := pool.QueryRow(ctx, `SELECT trial_expired_at FROM subscribers WHERE user_id = $1`, user).Scan(&expiredAt); err != nil {
+		t.Fatal(err)
+	}
+	if expiredAt != nil {
+		t.Fatal("the trial expired although no worker was running")
+	}
+
+	startWorkerProcess(t, dbURL, dev.Addr)
+	var outcome workflows.TrialOutcome
+	getCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := c.GetWorkflow(getCtx, workflows.TrialID(user), "").Get(getCtx, &outcome); err != nil {
+		t.Fatal(err)
+	}
+	if outcome != workflows.TrialExpired {
+		t.Fatalf("outcome %q, want expired", outcome)
+	}
+	v, err := subs.View(ctx, user)
+	if err != nil || !v.TrialExpired {
+		t.Fatalf("view %+v err %v", v, err)
+	}
+	list, err := notifications.New(pool).List(ctx, user, 10)
+	if err != nil || len(list) != 1 || list[0].Title != workflows.TrialExpiredTitle {
+		t.Fatalf("notifications %+v err %v", list, err)
+	}
+}
+
+// The dev server itself is killed with SIGKILL while a trial clock is
+// waiting and restarted on the same SQLite file: the workflow survives and
+// completes.
+func TestE2EWorkflowSurvivesDevServerRestart(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.NewURL(t)
+	pool, err := postgres.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	sqlite := filepath.Join(t.TempDir(), "temporal.sqlite")
+	dev := devServer(t, sqlite)
+	c, err := client.Dial(client.Options{HostPort: dev.Addr, Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := subscriptions.New(pool, subscriptions.Options{Workflows: workflows.Engine{Client: c}, TrialDuration: 4 * time.Second})
+	user := newUser(t, pool)
+	if err := subs.StartTrial(ctx, user); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	_ = dev.Kill()
+
+	restarted := time.Now()
+	dev2 := devServer(t, sqlite)
+	t.Logf("dev server restarted on the same file in %s", time.Since(restarted).Round(time.Millisecond))
+	startWorkerProcess(t, dbURL, dev2.Addr)
+	c2, err := client.Dial(client.Options{HostPort: dev2.Addr, Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	getCtx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var outcome workflows.TrialOutcome
+	if err := c2.GetWorkflow(getCtx, workflows.TrialID(user), "").Get(getCtx, &outcome); err != nil {
+		t.Fatal(err)
+	}
+	if outcome != workflows.TrialExpired {
+		t.Fatalf("outcome %q", outcome)
+	}
+}
+
+// The whole app on the embedded server: the 7th consecutive check-in over
+// HTTP starts the bonus workflow, which credits +100 once and notifies.
+func TestE2EStreakBonusThroughTheApp(t *testing.T) {
+	dev := devServer(t, "")
+	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
+	c, user := srv.SignedIn(t, "bonus@example.com")
+	ctx := context.Background()
+	// Six consecutive days already done, the last one yesterday (local).
+	_, err := srv.App.Pool.Exec(ctx, `INSERT INTO user_daily_checkin (user_id, last_checkin, sequence_count, total_checkins, total_checkin_points)
+		VALUES ($1, (now() AT TIME ZONE 'America/Sao_Paulo')::date - 1, 6, 6, 30)`, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Do("POST", "/api/checkin", nil)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("check-in: %d %s", res.Status, res.Body)
+	}
+	var out checkin.Result
+	res.JSON(t, &out)
+	if !out.CompletedStreak || out.Sequence != 7 || out.SequenceCount != 0 || out.LastBonusAt == nil {
+		t.Fatalf("result %+v", out)
+	}
+	var b points.Balance
+	eventually(t, 30*time.Second, "the bonus credit", func() bool {
+		c.Do("GET", "/api/points/balance", nil).JSON(t, &b)
+		return b.TotalPoints == 105
+	})
+	var list struct {
+		Notifications []notifications.Notification `json:"notifications"`
+	}
+	eventually(t, 10*time.Second, "the bonus notification", func() bool {
+		c.Do("GET", "/api/notifications", nil).JSON(t, &list)
+		return len(list.Notifications) == 1 && strings.Contains(list.Notifications[0].Message, "+100")
+	})
+	// Starting the same streak's workflow again is refused by its id.
+	d, _ := checkin.ParseDate(out.Today)
+	if err := (workflows.Engine{Client: srv.App.Engagement.Temporal}).StartStreakBonus(ctx, nil, user, d); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	c.Do("GET", "/api/points/balance", nil).JSON(t, &b)
+	if b.TotalPoints != 105 {
+		t.Fatalf("balance %d after a duplicate start, want 105", b.TotalPoints)
+	}
+}
+
+type quiet struct{}
+
+func (quiet) Debug(string, ...interface{}) {}
+func (quiet) Info(string, ...interface{})  {}
+func (quiet) Warn(string, ...interface{})  {}
+func (quiet) Error(string, ...interface{}) {}
+
