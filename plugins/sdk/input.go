@@ -113,4 +113,3 @@ func (p Problems) Choice(in Input, name, label string, options ...string) string
 
 // JSON is a convenience for handlers returning a Result.
 func (r Result) Write(w http.ResponseWriter) { WriteJSON(w, http.StatusOK, r) }
-

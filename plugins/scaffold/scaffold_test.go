@@ -1,0 +1,153 @@
+package scaffold_test
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/plugins/scaffold"
+)
+
+func TestCreateRefusesBadOrTakenIDs(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"", "Minha", "minha_ferramenta", "-x", "a--b"} {
+		if _, err := scaffold.Create(dir, id); err == nil {
+			t.Errorf("id %q accepted", id)
+		}
+	}
+	if _, err := scaffold.Create(dir, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scaffold.Create(dir, "ok"); err == nil {
+		t.Error("existing plugin overwritten")
+	}
+}
+
+// copyRepo copies the Go module (not git, web, admin, builds or data) so the
+// test can add a plugin without touching the real tree.
+func copyRepo(t *testing.T, from, to string) {
+	t.Helper()
+	skip := map[string]bool{".git": true, "web": true, "admin": true, "bin": true, ".data": true, "node_modules": true}
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() && skip[d.Name()] {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func run(t *testing.T, dir string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestScaffoldedToolWorksWithoutCoreOrWebEdits does what a plugin author
+// does: make plugin-new, make plugins, start the core, call the tool through
+// the HTTP API. Only files under plugins/<id>/ are added.
+func TestScaffoldedToolWorksWithoutCoreOrWebEdits(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	copyRepo(t, root, repo)
+	before := treeDigest(t, filepath.Join(repo, "core"))
+
+	run(t, repo, "make", "--no-print-directory", "plugin-new", "ID=minha-ferramenta")
+	run(t, repo, "go", "test", "-count=1", "./plugins/minha-ferramenta/")
+	run(t, repo, "make", "--no-print-directory", "plugins")
+
+	if after := treeDigest(t, filepath.Join(repo, "core")); after != before {
+		t.Fatal("the scaffold changed files under core/")
+	}
+	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": filepath.Join(repo, "bin", "plugins")})
+	c, _ := srv.SignedIn(t, "dev@exemplo.com.br")
+	var list struct {
+		Tools []struct {
+			ID, Slug, Name string
+			UIKind         string `json:"ui_kind"`
+			UISchema       struct {
+				Forms []struct{ Action string }
+			} `json:"ui_schema"`
+		}
+	}
+	c.Do("GET", "/api/tools", nil).JSON(t, &list)
+	found := false
+	for _, tool := range list.Tools {
+		if tool.ID == "minha-ferramenta" {
+			found = true
+			if tool.Slug != "minha-ferramenta" || tool.Name != "Minha Ferramenta" || tool.UIKind != "form" || len(tool.UISchema.Forms) != 1 {
+				t.Errorf("listed as %+v", tool)
+			}
+		}
+	}
+	if !found || len(list.Tools) != 4 {
+		t.Fatalf("tools = %+v, want the three in-tree tools and minha-ferramenta", list.Tools)
+	}
+	res := c.Do("POST", "/api/tools/minha-ferramenta/calculo", map[string]any{"peso": 2.5})
+	var out struct {
+		Values []struct {
+			Number  float64
+			Display string
+		}
+	}
+	res.JSON(t, &out)
+	if res.Status != 200 || len(out.Values) != 1 || out.Values[0].Number != 2500 || out.Values[0].Display != "2.500 g" {
+		t.Fatalf("calculo: %d %s", res.Status, res.Body)
+	}
+	res = c.Do("POST", "/api/tools/minha-ferramenta/calculo", map[string]any{"peso": -1})
+	if res.Status != 422 || res.ErrorMessage() != "Verifique os campos destacados." {
+		t.Errorf("invalid input: %d %s", res.Status, res.Body)
+	}
+}
+
+func treeDigest(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b.WriteString(path + " " + info.ModTime().String() + "\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
