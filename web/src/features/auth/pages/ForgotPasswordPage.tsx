@@ -38,7 +38,7 @@ export default function ForgotPasswordPage() {
         </Link>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Recuperar senha">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {result && <FormMessage kind={result.kind}>{result.text}</FormMessage>}
         <Input
           label="Email"

@@ -70,7 +70,7 @@ export default function LoginPage() {
         </>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Entrar com email e senha">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {error && <FormMessage kind="error">{error}</FormMessage>}
         {unconfirmed && (
           <Button variant="outline" onClick={onResend} loading={resend.isPending} disabled={email.trim() === ''}>

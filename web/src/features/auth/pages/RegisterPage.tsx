@@ -106,7 +106,7 @@ export default function RegisterPage() {
         </>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Criar conta">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {formError && <FormMessage kind="error">{formError}</FormMessage>}
         <div className="grid gap-4 sm:grid-cols-2">
           <Input

@@ -64,7 +64,7 @@ export default function ResetPasswordPage() {
         </Link>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-label="Redefinir senha">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {formError && (
           <FormMessage kind="error">
             {formError}{' '}

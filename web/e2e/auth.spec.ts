@@ -1,0 +1,184 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { linkFrom, waitForMail } from './support/mailbox'
+import { apiPost, createConfirmedUser, newTestUser, STRONG_PASSWORD } from './support/users'
+
+/** Fails on any serious or critical axe violation of the page as it is now. */
+async function expectNoSeriousA11yViolations(page: Page) {
+  // Judge the resting state: a hovered primary button (opacity 90%) is 4.48:1.
+  await page.mouse.move(0, 0)
+  const results = await new AxeBuilder({ page }).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html} ${n.failureSummary ?? ''}`).join(', ')})`)).toEqual([])
+}
+
+async function fillLogin(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Senha', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
+}
+
+test.describe('auth screens', () => {
+  test('sign-up with a weak then a strong password, confirm by mail, sign in, welcome badge, sign out', async ({ page, request }) => {
+    const user = newTestUser({ firstName: 'Beatriz', lastName: 'Calado' })
+
+    await page.goto('/register?ref=AMIGO2026')
+    await expect(page.getByRole('heading', { name: 'Criar conta' })).toBeVisible()
+    expect(await page.evaluate(() => localStorage.getItem('vetclube_referral_code'))).toBe('AMIGO2026')
+    await expectNoSeriousA11yViolations(page)
+
+    await page.getByLabel('Nome', { exact: true }).fill(user.firstName)
+    await page.getByLabel('Sobrenome').fill(user.lastName)
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Senha', { exact: true }).fill('abc')
+    // Live reasons: lower case met, the others not, as the user types.
+    const rules = page.getByRole('list', { name: 'Requisitos da senha' })
+    await expect(rules.locator('[data-rule="noLower"]')).toHaveAttribute('data-met', 'true')
+    await expect(rules.locator('[data-rule="tooShort"]')).toHaveAttribute('data-met', 'false')
+    await page.getByRole('button', { name: 'Criar conta' }).click()
+    await expect(page.getByText(
+      'Senha inválida: deve ter pelo menos 8 caracteres, deve conter pelo menos uma letra maiúscula, deve conter pelo menos um número, deve conter pelo menos um caractere especial',
+    )).toBeVisible()
+    await expectNoSeriousA11yViolations(page)
+
+    await page.getByLabel('Senha', { exact: true }).fill(user.password)
+    await expect(rules.locator('[data-met="false"]')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Criar conta' }).click()
+    await expect(page.getByRole('status').getByText('Conta criada com sucesso! Verifique seu email para confirmação.').first()).toBeVisible()
+    // The referral code went with the sign-up and is no longer pending.
+    expect(await page.evaluate(() => localStorage.getItem('vetclube_referral_code'))).toBeNull()
+
+    const mail = await waitForMail(request, user.email, { subject: /confirme/i })
+    await page.goto(linkFrom(mail, '/confirmar-email'))
+    await expect(page.getByText('Email confirmado com sucesso! Faça login para continuar.')).toBeVisible()
+    await expectNoSeriousA11yViolations(page)
+    await page.getByRole('link', { name: 'Ir para o login' }).click()
+
+    await expect(page).toHaveURL(/\/login$/)
+    await fillLogin(page, user.email, user.password)
+    await expect(page.getByText('Login realizado com sucesso!')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByText(`Bem-vindo(a), ${user.firstName} ${user.lastName}!`)).toBeVisible()
+
+    await page.getByRole('button', { name: 'Sair' }).first().click()
+    await expect(page.getByText('Logout realizado com sucesso!')).toBeVisible()
+    await expect(page).toHaveURL(/\/login$/)
+    // The session is really gone: a guarded page sends us back to sign in.
+    await page.goto('/profile')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/)
+  })
+
+  test('the same confirmation link cannot be used twice', async ({ page, context, request }) => {
+    const user = newTestUser()
+    const signup = await apiPost(context, '/api/auth/signup', {
+      first_name: user.firstName, last_name: user.lastName, email: user.email, password: user.password,
+    })
+    expect(signup.status()).toBe(201)
+    const link = linkFrom(await waitForMail(request, user.email), '/confirmar-email')
+    await page.goto(link)
+    await expect(page.getByText('Email confirmado com sucesso! Faça login para continuar.')).toBeVisible()
+    await page.goto(link)
+    await expect(page.getByRole('alert').getByText('Link de confirmação inválido ou expirado.')).toBeVisible()
+  })
+
+  test('sign-in errors: wrong password and unconfirmed email, with a resend', async ({ page, context, request }) => {
+    const unconfirmed = newTestUser()
+    const signup = await apiPost(context, '/api/auth/signup', {
+      first_name: unconfirmed.firstName, last_name: unconfirmed.lastName, email: unconfirmed.email, password: unconfirmed.password,
+    })
+    expect(signup.status()).toBe(201)
+
+    await page.goto('/login')
+    await expectNoSeriousA11yViolations(page)
+    await fillLogin(page, unconfirmed.email, 'Errada#123')
+    await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
+
+    await fillLogin(page, unconfirmed.email, unconfirmed.password)
+    await expect(page.getByRole('alert').getByText('Email não confirmado. Verifique sua caixa de entrada.')).toBeVisible()
+    await expectNoSeriousA11yViolations(page)
+    await page.getByRole('button', { name: 'Reenviar email de confirmação' }).click()
+    await expect(page.getByText(/enviamos um novo link de confirmação/)).toBeVisible()
+    await expect.poll(async () => (await request.get('/api/dev/mailbox').then((r) => r.json())).messages
+      .filter((m: { to: string | string[] }) => String(m.to).includes(unconfirmed.email)).length).toBe(2)
+  })
+
+  test('rate limit, then lockout after five failed sign-ins', async ({ page, context, request }) => {
+    const user = await createConfirmedUser(context, request)
+    await page.goto('/login')
+    // Rate-limit windows are fixed 10 s buckets: start right after a boundary so
+    // the four quick attempts below share one window.
+    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    for (let i = 0; i < 3; i++) {
+      await fillLogin(page, user.email, `Errada#${i}x`)
+      await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
+    }
+    await fillLogin(page, user.email, 'Errada#3x')
+    await expect(page.getByRole('alert').getByText('Muitas tentativas de login. Aguarde um momento.')).toBeVisible()
+
+    // Next window: failures four and five lock the account.
+    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    await fillLogin(page, user.email, 'Errada#4x')
+    await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
+    await fillLogin(page, user.email, 'Errada#5x')
+    const locked = /^Conta bloqueada devido a muitas tentativas de login falhadas\. Tente novamente após \d{2}:\d{2}\.$/
+    await expect(page.getByRole('alert').getByText(locked)).toBeVisible()
+
+    // Even the right password is refused while locked.
+    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    await fillLogin(page, user.email, user.password)
+    await expect(page.getByRole('alert').getByText(locked)).toBeVisible()
+    await expect(page).toHaveURL(/\/login$/)
+    await expectNoSeriousA11yViolations(page)
+  })
+
+  test('a visitor sent to /login comes back to the page they wanted', async ({ page, context, request }) => {
+    const user = await createConfirmedUser(context, request)
+    await page.goto('/profile/edit')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile%2Fedit$/)
+    await fillLogin(page, user.email, user.password)
+    await expect(page).toHaveURL(/\/profile\/edit$/)
+    await expect(page.getByRole('heading', { name: 'Editar Perfil' })).toBeVisible()
+  })
+
+  test('forgot and reset password through the mailed link', async ({ page, context, request }) => {
+    const user = await createConfirmedUser(context, request)
+    await page.goto('/login')
+    await page.getByRole('link', { name: 'Esqueceu sua senha?' }).click()
+    await expect(page).toHaveURL(/\/forgot-password$/)
+    await expectNoSeriousA11yViolations(page)
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByRole('button', { name: 'Enviar link de recuperação' }).click()
+    await expect(page.getByRole('status').getByText('Email de recuperação enviado!').first()).toBeVisible()
+
+    const mail = await waitForMail(request, user.email, { subject: /senha/i })
+    await page.goto(linkFrom(mail, '/redefinir-senha'))
+    await expect(page.getByRole('heading', { name: 'Redefinir senha' })).toBeVisible()
+    await expectNoSeriousA11yViolations(page)
+    await page.getByLabel('Nova senha', { exact: true }).fill('fraca')
+    await page.getByLabel('Confirmar nova senha').fill('fraca')
+    await page.getByRole('button', { name: 'Redefinir senha' }).click()
+    await expect(page.getByText(/^Senha inválida: deve ter pelo menos 8 caracteres/)).toBeVisible()
+
+    const newPassword = `${STRONG_PASSWORD}Novo`
+    await page.getByLabel('Nova senha', { exact: true }).fill(newPassword)
+    await page.getByLabel('Confirmar nova senha').fill(newPassword)
+    await page.getByRole('button', { name: 'Redefinir senha' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByText('Senha redefinida com sucesso! Faça login com sua nova senha.')).toBeVisible()
+
+    await fillLogin(page, user.email, user.password)
+    await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
+    await fillLogin(page, user.email, newPassword)
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test('a failed Google sign-in shows the mapped message', async ({ page }) => {
+    await page.goto('/login?google_error=access_denied&message=' + encodeURIComponent('Acesso negado pelo usuário.'))
+    await expect(page.getByRole('alert').getByText('Acesso negado pelo usuário.')).toBeVisible()
+    await page.goto('/login?google_error=server_error&message=' + encodeURIComponent('Erro ao fazer login com Google: indisponível'))
+    await expect(page.getByRole('alert').getByText('Erro ao fazer login com Google: indisponível')).toBeVisible()
+    // A crafted message is not echoed: only the spec's forms are shown.
+    await page.goto('/login?google_error=x&message=' + encodeURIComponent('Ligue para 0800 agora'))
+    await expect(page.getByRole('alert').getByText('Erro ao fazer login com Google: x')).toBeVisible()
+  })
+})
