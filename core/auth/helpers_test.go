@@ -38,7 +38,7 @@ type fixture struct {
 }
 
 // newFixture starts the clock at 2026-03-10 12:00:00 UTC (09:00 in São Paulo).
-func newFixture(t *testing.T, tweak func(*auth.Options)) *fixture {
+func newFixture(t testing.TB, tweak func(*auth.Options)) *fixture {
 	t.Helper()
 	pool := pgtest.New(t)
 	clk := &clock{t: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)}
