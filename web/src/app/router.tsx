@@ -19,18 +19,18 @@ function soon(path: string, title: string): RouteObject {
 
 /** Tools under /ferramentas/ (spec §2). */
 const toolRoutes: RouteObject[] = [
-  soon('/ferramentas', 'Ferramentas'),
+  // Plugin tools (issue 4): the catalogue, and any tool by slug (form tools
+  // through the generic renderer, custom ones through web/src/plugins/<id>/).
+  { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
+  { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
   soon('/ferramentas/prontuario-vet', 'Prontuário Vet'),
   soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
   soon('/ferramentas/quiz-area', 'Quiz de Área'),
-  soon('/ferramentas/calculadora-servico', 'Calculadora de Serviços'),
   soon('/ferramentas/social-media-ia', 'Social Media IA'),
   soon('/ferramentas/simulado-vet', 'Simulado Vet'),
   soon('/ferramentas/simulado-vet/quiz', 'Simulado Vet'),
   soon('/ferramentas/simulado-vet/resultado/:attemptId', 'Resultado do Simulado'),
   soon('/ferramentas/simulado-vet/history', 'Histórico de Simulados'),
-  soon('/ferramentas/calculadoras', 'Calculadoras Veterinárias'),
-  soon('/ferramentas/analise-swot', 'Análise SWOT'),
   soon('/ferramentas/doencas', 'Doenças'),
   soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
 ]

@@ -1,0 +1,195 @@
+import { expect, test } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
+import { signedInUser } from './support/users'
+
+test.describe('signed-in shell at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 800 } })
+
+  test('home, sidebar, active entries, collapse with Ctrl+B kept after reload', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Beatriz', lastName: 'Camargo' })
+    await page.goto('/')
+    await expect(page.getByText('Bem-vindo(a), Beatriz Camargo!')).toBeVisible()
+
+    const sidebar = page.getByRole('navigation', { name: 'Menu principal' })
+    await expect(sidebar).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Navegação inferior' })).toBeHidden()
+    const labels = await sidebar.getByRole('link').allInnerTexts()
+    expect(labels).toEqual([
+      'Início',
+      'VetClube IA',
+      'Oportunidades',
+      'Conteúdos Exclusivos',
+      'Cursos',
+      'Desafios',
+      'Ferramentas',
+      'Indique e Ganhe',
+      'Planos',
+    ])
+    await expect(sidebar.getByRole('link', { name: 'Início' })).toHaveAttribute('aria-current', 'page')
+
+    // Footer: name, 'Ver Perfil', theme toggle; no 'Sair' in the desktop sidebar.
+    const aside = page.getByRole('complementary', { name: 'Barra lateral' })
+    await expect(aside.getByText('Beatriz Camargo')).toBeVisible()
+    await expect(aside.getByRole('link', { name: 'Ver Perfil' })).toHaveAttribute('href', '/profile')
+    await expect(aside.getByRole('button', { name: /Modo (Claro|Escuro)/ })).toBeVisible()
+    await expect(aside.getByRole('button', { name: 'Sair' })).toHaveCount(0)
+
+    // Top bar.
+    await expect(page.getByRole('link', { name: '0 VetCoins' })).toHaveAttribute('href', '/pontos')
+    await expect(page.getByRole('button', { name: 'Notificações' })).toBeVisible()
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Sair' })).toBeVisible()
+
+    // A nested route activates its entry only; unbuilt features show 'Em breve' inside the layout.
+    await sidebar.getByRole('link', { name: 'Ferramentas' }).click()
+    await expect(page).toHaveURL(/\/ferramentas$/)
+    await page.goto('/ferramentas/doencas')
+    await expect(page.getByRole('heading', { name: 'Doenças' })).toBeVisible()
+    await expect(page.getByText('Em breve', { exact: true })).toBeVisible()
+    await expect(sidebar.getByRole('link', { name: 'Ferramentas' })).toHaveAttribute('aria-current', 'page')
+    await expect(sidebar.getByRole('link', { name: 'Início' })).not.toHaveAttribute('aria-current', 'page')
+
+    // Ctrl+B collapses to the 3rem icon rail; the cookie keeps it for the next visit.
+    expect((await aside.boundingBox())?.width).toBe(256)
+    await page.keyboard.press('Control+b')
+    await expect.poll(async () => (await aside.boundingBox())?.width).toBe(48)
+    const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state')
+    expect(cookie?.value).toBe('false')
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(6.9 * 24 * 3600)
+    await page.reload()
+    await expect.poll(async () => (await page.getByRole('complementary', { name: 'Barra lateral' }).boundingBox())?.width).toBe(48)
+    await page.keyboard.press('Control+b')
+    await expect.poll(async () => (await aside.boundingBox())?.width).toBe(256)
+  })
+
+  test('profile-completeness banner links to the edit page', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.goto('/')
+    const banner = page.getByRole('region', { name: 'Complete seu perfil' })
+    await expect(banner).toBeVisible()
+    await expect(banner.getByRole('link', { name: 'Completar perfil' })).toHaveAttribute('href', '/profile/edit')
+    await expect(page.getByText('Nenhum evento próximo')).toBeVisible()
+    await expect(page.getByText('Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve.')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Iniciar Chat' })).toHaveAttribute('href', '/vetclube-ia')
+    await expect(page.getByText('Novo', { exact: true })).toBeVisible()
+  })
+
+  test('theme is kept after reload and applied before the app runs', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.goto('/')
+    const aside = page.getByRole('complementary', { name: 'Barra lateral' })
+    await aside.getByRole('button', { name: 'Modo Escuro' }).click()
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark')
+    await expect(aside.getByRole('button', { name: 'Modo Claro' })).toBeVisible()
+
+    await page.reload()
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+    await expect(aside.getByRole('button', { name: 'Modo Claro' })).toBeVisible()
+
+    // With the app bundle blocked, only /theme-init.js runs: the theme is already there.
+    await page.route('**/assets/*.js', (route) => route.abort())
+    await page.reload()
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+  })
+
+  test('sign out from the top bar goes to /login and guards again', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.goto('/')
+    await page.getByRole('banner').getByRole('button', { name: 'Sair' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByText('Logout realizado com sucesso!')).toBeVisible()
+    await page.goto('/profile')
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/)
+  })
+})
+
+test.describe('signed-in shell at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+
+  test('bottom nav, drawer closing on navigation, top bar hidden on the AI route', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Caio', lastName: 'Prado' })
+    await page.goto('/')
+    await expect(page.getByText('Bem-vindo(a), Caio Prado!')).toBeVisible()
+
+    const bottom = page.getByRole('navigation', { name: 'Navegação inferior' })
+    await expect(bottom).toBeVisible()
+    expect(await bottom.getByRole('link').allInnerTexts()).toEqual(['Início', 'Feed', 'VetClube IA', 'Cursos', 'Perfil'])
+    await expect(page.getByRole('complementary', { name: 'Barra lateral' })).toBeHidden()
+    // No theme toggle in the top bar on mobile.
+    await expect(page.getByRole('banner').getByRole('button', { name: /Modo (Claro|Escuro)/ })).toBeHidden()
+
+    await page.getByRole('button', { name: 'Alternar menu lateral' }).click()
+    const drawer = page.getByRole('dialog', { name: 'Menu' })
+    await expect(drawer).toBeVisible()
+    const box = await drawer.boundingBox()
+    expect(box?.width).toBe(288)
+    await expect(drawer.getByRole('button', { name: 'Sair' })).toBeVisible()
+    await drawer.getByRole('link', { name: 'Cursos' }).click()
+    await expect(page).toHaveURL(/\/cursos$/)
+    await expect(drawer).toBeHidden()
+    await expect(bottom.getByRole('link', { name: 'Cursos' })).toHaveAttribute('aria-current', 'page')
+
+    await bottom.getByRole('link', { name: 'VetClube IA' }).click()
+    await expect(page).toHaveURL(/\/vetclube-ia$/)
+    await expect(page.getByRole('banner')).toBeHidden()
+    await bottom.getByRole('link', { name: 'Início' }).click()
+    await expect(page.getByRole('banner')).toBeVisible()
+  })
+})
+
+test.describe('connectivity and service worker', () => {
+  test('offline banner, then the restored banner for 5 s', async ({ page, context }) => {
+    await page.goto('/landing')
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await context.setOffline(true)
+    const offline = page.getByText('Você está offline. Algumas funcionalidades podem não estar disponíveis.')
+    await expect(offline).toBeVisible()
+    await context.setOffline(false)
+    const restored = page.getByText('Conexão restaurada! Você está online novamente.')
+    await expect(restored).toBeVisible()
+    await expect(offline).toBeHidden()
+    await page.waitForTimeout(4000)
+    await expect(restored).toBeVisible()
+    await expect(restored).toBeHidden({ timeout: 3000 })
+  })
+
+  test('the service worker /sw-unified.js is registered and controls the page', async ({ page }) => {
+    await page.goto('/landing')
+    const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)
+    expect(scriptURL).toMatch(/\/sw-unified\.js$/)
+    const manifest = await page.evaluate(async () => {
+      const href = document.querySelector('link[rel="manifest"]')?.getAttribute('href')
+      return href ? (await fetch(href)).json() : null
+    })
+    expect(manifest).toMatchObject({ name: 'VetClube', display: 'standalone', start_url: '/' })
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']))
+  })
+})
+
+test.describe('accessibility of the shell screens', () => {
+  test('landing, not-found and subscription-success have no serious violations', async ({ page }) => {
+    for (const path of ['/landing', '/nao-existe', '/subscription-success']) {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+      await expectNoSeriousA11yViolations(page, path)
+    }
+  })
+
+  test('home and a coming-soon page, light and dark, desktop and mobile', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport)
+      for (const theme of ['light', 'dark']) {
+        await page.goto('/landing')
+        await page.evaluate((t) => localStorage.setItem('theme', t), theme)
+        for (const path of ['/', '/cursos']) {
+          await page.goto(path)
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+          await expect(page.getByText('Carregando...')).toHaveCount(0)
+          await expectNoSeriousA11yViolations(page, `${path} ${theme} ${viewport.width}px`)
+        }
+      }
+    }
+  })
+})

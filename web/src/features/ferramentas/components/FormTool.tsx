@@ -1,0 +1,222 @@
+import { useId, useState, type FormEvent } from 'react'
+import { Button } from '@/components/ui/Button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { Input } from '@/components/ui/Input'
+import { ApiError } from '@/lib/api'
+import { cn } from '@/lib/cn'
+import { toolFetch, type Tool, type ToolField, type ToolForm, type ToolResult } from '../api'
+import { initialValues, isVisible, payload, validate, type Values } from './validate'
+
+/** The generic renderer: every form of a form tool, chosen with tabs. */
+export function FormTool({ tool }: { tool: Tool }) {
+  const forms = tool.ui_schema?.forms ?? []
+  const [active, setActive] = useState(forms[0]?.id)
+  const form = forms.find((f) => f.id === active) ?? forms[0]
+  if (!form) return <p>Esta ferramenta não tem formulários.</p>
+  return (
+    <div className="flex flex-col gap-4">
+      {forms.length > 1 && (
+        <div role="tablist" aria-label="Calculadoras" className="flex flex-wrap gap-2 print:hidden">
+          {forms.map((f) => (
+            <button
+              key={f.id}
+              role="tab"
+              type="button"
+              aria-selected={f.id === form.id}
+              onClick={() => setActive(f.id)}
+              className={cn(
+                'rounded-full border px-3 py-1.5 text-sm font-medium',
+                f.id === form.id ? 'border-primary bg-primary text-primary-foreground' : 'border-border bg-card hover:bg-muted',
+              )}
+            >
+              {f.title}
+            </button>
+          ))}
+        </div>
+      )}
+      <RenderedForm key={form.id} toolId={tool.id} form={form} />
+    </div>
+  )
+}
+
+function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
+  const [values, setValues] = useState<Values>(() => initialValues(form.fields))
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [message, setMessage] = useState<string>()
+  const [result, setResult] = useState<ToolResult>()
+  const [pending, setPending] = useState(false)
+
+  const set = (name: string, v: string | boolean) => {
+    setValues((prev) => ({ ...prev, [name]: v }))
+    setErrors((prev) => {
+      const { [name]: _, ...rest } = prev
+      return rest
+    })
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    const found = validate(form.fields, values)
+    setErrors(found)
+    setMessage(undefined)
+    if (Object.keys(found).length > 0) {
+      setMessage('Verifique os campos destacados.')
+      return
+    }
+    setPending(true)
+    try {
+      setResult(await toolFetch<ToolResult>(toolId, form.action, { method: 'POST', body: payload(form.fields, values) }))
+    } catch (err) {
+      setResult(undefined)
+      if (err instanceof ApiError) {
+        setErrors(err.fields)
+        setMessage(err.message)
+      } else {
+        setMessage('Erro ao processar requisição. Tente novamente.')
+      }
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Card>
+        <CardHeader>
+          <CardTitle>{form.title}</CardTitle>
+          {form.description && <CardDescription>{form.description}</CardDescription>}
+        </CardHeader>
+        <CardContent>
+          <form noValidate onSubmit={submit} className="flex flex-col gap-4" aria-label={form.title}>
+            {form.fields
+              .filter((f) => isVisible(f, values))
+              .map((f) => (
+                <FieldInput key={f.name} field={f} value={values[f.name]} error={errors[f.name]} onChange={(v) => set(f.name, v)} />
+              ))}
+            {message && (
+              <p role="alert" className="text-sm text-destructive">
+                {message}
+              </p>
+            )}
+            <Button type="submit" loading={pending} className="self-start">
+              {form.submit ?? 'Calcular'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+      {result && <ResultCard result={result} />}
+    </div>
+  )
+}
+
+function FieldInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: ToolField
+  value: string | boolean | undefined
+  error?: string
+  onChange: (v: string | boolean) => void
+}) {
+  const id = useId()
+  const label = field.unit ? `${field.label} (${field.unit})` : field.label
+  if (field.type === 'select') {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <select
+          id={id}
+          value={String(value ?? '')}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="h-10 rounded-lg border border-input bg-background px-3 text-sm"
+        >
+          <option value="">Selecione…</option>
+          {field.options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        {error && (
+          <p id={`${id}-error`} className="text-sm text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
+    )
+  }
+  if (field.type === 'boolean') {
+    return (
+      <label className="flex items-center gap-2 text-sm font-medium">
+        <input type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(e.target.checked)} className="size-4" />
+        {label}
+        {error && <span className="text-destructive">{error}</span>}
+      </label>
+    )
+  }
+  return (
+    <Input
+      label={label}
+      type={field.type === 'date' ? 'date' : 'text'}
+      inputMode={field.type === 'number' ? 'decimal' : undefined}
+      value={String(value ?? '')}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      hint={field.help}
+      required={field.required}
+    />
+  )
+}
+
+function ResultCard({ result }: { result: ToolResult }) {
+  return (
+    <Card aria-live="polite">
+      <CardHeader>
+        <CardTitle>Resultado</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          {result.values.map((v) => (
+            <div key={v.label} className="rounded-xl bg-muted p-3">
+              <dt className="text-sm text-muted-foreground">{v.label}</dt>
+              <dd className="text-xl font-semibold">{v.display}</dd>
+            </div>
+          ))}
+        </dl>
+        {result.tables?.map((t) => (
+          <table key={t.title} className="w-full text-sm">
+            <caption className="mb-2 text-left font-medium">{t.title}</caption>
+            <thead>
+              <tr>
+                {t.columns.map((c) => (
+                  <th key={c} scope="col" className="border-b border-border py-1 text-left">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {t.rows.map((row, i) => (
+                <tr key={i}>
+                  {row.map((cell, j) => (
+                    <td key={j} className="border-b border-border py-1">
+                      {cell}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+        {result.explanation && <p className="text-sm">{result.explanation}</p>}
+        {result.reference && <p className="text-xs text-muted-foreground">Referência: {result.reference}</p>}
+      </CardContent>
+    </Card>
+  )
+}
