@@ -25,7 +25,8 @@ const digit = /\p{Nd}/u
 const symbol = /[\p{P}\p{S}\p{White_Space}]/u
 
 function emailLocalPart(email: string): string {
-  const normalised = email.trim().toLowerCase()
+  // Trimmed like Go's strings.TrimSpace (Unicode White_Space), not String.trim.
+  const normalised = email.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '').toLowerCase()
   const at = normalised.indexOf('@')
   return at === -1 ? normalised : normalised.slice(0, at)
 }

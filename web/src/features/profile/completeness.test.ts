@@ -56,3 +56,11 @@ describe('missingProfileFields (spec §5)', () => {
     expect(completenessPercent({ ...complete, has_crmv: false, title: '' })).toBe(80)
   })
 })
+
+describe('trimming like the server', () => {
+  it('trims U+0085 (Go White_Space) but keeps U+FEFF, as strings.TrimSpace does', () => {
+    expect(missingProfileFields({ ...complete, title: 'ab\u0085' })).toEqual(['title'])
+    expect(missingProfileFields({ ...complete, title: '\u00a0ab\u2003' })).toEqual(['title'])
+    expect(missingProfileFields({ ...complete, title: 'ab\ufeff' })).toEqual([])
+  })
+})

@@ -19,9 +19,18 @@ export type CompletenessInput = {
   crmv?: string | null
 }
 
+// Go's strings.TrimSpace trims Unicode White_Space; String.prototype.trim differs
+// (it keeps U+0085 and drops U+FEFF), so the server's notion is spelled out.
+const edgeSpace = /^\p{White_Space}+|\p{White_Space}+$/gu
+
+/** The value trimmed exactly as the server (Go strings.TrimSpace) trims it. */
+export function serverTrim(value: string | null | undefined): string {
+  return (value ?? '').replace(edgeSpace, '')
+}
+
 /** Length in characters (code points) after trimming, as the server counts it. */
 export function trimmedLength(value: string | null | undefined): number {
-  return [...(value ?? '').trim()].length
+  return [...serverTrim(value)].length
 }
 
 /** The missing fields in a fixed order; empty means the profile is complete. */

@@ -1,4 +1,4 @@
-import { MIN_BIOGRAPHY_LENGTH, MIN_TITLE_LENGTH, trimmedLength } from './completeness'
+import { MIN_BIOGRAPHY_LENGTH, MIN_TITLE_LENGTH, serverTrim, trimmedLength } from './completeness'
 import type { ProfileUpdate } from './types'
 
 // A port of core/profiles/validate.go with the same pt-BR reasons, so the edit form
@@ -32,7 +32,7 @@ type Normalised = { value: string; error?: undefined } | { value?: undefined; er
 
 /** The canonical 'CRMV-UF NUMBER' form, or the pt-BR reason. */
 export function normalizeCrmv(raw: string): Normalised {
-  const s = raw.trim().toUpperCase()
+  const s = serverTrim(raw).toUpperCase()
   if (s === '') return { error: 'Informe o CRMV.' }
   let uf: string | undefined
   let number: string | undefined
@@ -115,11 +115,11 @@ export type ProfileFieldErrors = Partial<Record<keyof ProfileUpdate, string>>
 export function validateProfile(u: ProfileUpdate): ProfileFieldErrors {
   const bad: ProfileFieldErrors = {}
 
-  if (u.first_name.trim() === '') bad.first_name = 'Informe seu nome.'
+  if (trimmedLength(u.first_name) === 0) bad.first_name = 'Informe seu nome.'
   else if (trimmedLength(u.first_name) > MAX_NAME_LENGTH) {
     bad.first_name = `O nome deve ter no máximo ${MAX_NAME_LENGTH} caracteres.`
   }
-  if (u.last_name.trim() === '') bad.last_name = 'Informe seu sobrenome.'
+  if (trimmedLength(u.last_name) === 0) bad.last_name = 'Informe seu sobrenome.'
   else if (trimmedLength(u.last_name) > MAX_NAME_LENGTH) {
     bad.last_name = `O sobrenome deve ter no máximo ${MAX_NAME_LENGTH} caracteres.`
   }
@@ -142,14 +142,14 @@ export function validateProfile(u: ProfileUpdate): ProfileFieldErrors {
     if (crmv.error) bad.crmv = crmv.error
   }
 
-  if (u.phone.trim() === '') {
+  if (trimmedLength(u.phone) === 0) {
     if (u.has_whatsapp) bad.phone = 'Informe o telefone para indicar que ele tem WhatsApp.'
   } else {
     const phone = normalizePhone(u.phone)
     if (phone.error) bad.phone = phone.error
   }
 
-  if (u.cpf.trim() !== '') {
+  if (trimmedLength(u.cpf) !== 0) {
     const cpf = normalizeCpf(u.cpf)
     if (cpf.error) bad.cpf = cpf.error
   }
