@@ -428,6 +428,12 @@ func TestRoleSources(t *testing.T) {
 	if !slices.Equal(p.Roles, []string{"user", "editor", "premium", "trial"}) {
 		t.Errorf("roles %v", p.Roles)
 	}
+	// A failing source costs only its own roles.
+	f.svc.AddRoleSource(func(context.Context, string) ([]string, error) { return nil, errors.New("subscriptions down") })
+	p, ok, err = f.svc.PrincipalForAccessToken(ctx, tok.Access)
+	if !ok || err != nil || !slices.Equal(p.Roles, []string{"user", "editor", "premium", "trial"}) {
+		t.Errorf("with a failing source: %v %v %v", p.Roles, ok, err)
+	}
 	// Repeating CreateConfirmedUser returns the same account.
 	again, created, err := f.svc.CreateConfirmedUser(ctx, auth.NewUser{Email: " ROLES@example.com", Password: goodPass})
 	if err != nil || created || again != id {

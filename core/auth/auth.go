@@ -177,7 +177,10 @@ func (s *Service) rolesOf(ctx context.Context, userID string, stored []string) (
 	for _, src := range sources {
 		more, err := src(ctx, userID)
 		if err != nil {
-			return nil, fmt.Errorf("role source: %w", err)
+			// A failing source (subscriptions down) costs only its roles,
+			// never the user's access to everything else.
+			s.log.WarnContext(ctx, "role source failed; its roles are left out", "user_id", userID, "err", err)
+			continue
 		}
 		roles = append(roles, more...)
 	}

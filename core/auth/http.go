@@ -3,6 +3,7 @@ package auth
 import (
 	"errors"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
@@ -52,6 +53,18 @@ func ClientIP(r *http.Request) string {
 	return host
 }
 
+// decodeJSON insists on a JSON content type before decoding: a cross-site
+// HTML form can post text/plain without a CORS preflight, and must not be
+// able to sign a browser in to someone else's account (login CSRF).
+func decodeJSON[T any](r *http.Request) (T, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		var zero T
+		return zero, core.Errorf(core.EINVALID, "Envie os dados em JSON (Content-Type: application/json).")
+	}
+	return httpx.Decode[T](r)
+}
+
 type messageBody struct {
 	Message string `json:"message"`
 }
@@ -59,7 +72,7 @@ type messageBody struct {
 // HandleSignup serves POST /api/auth/signup.
 func (s *Service) HandleSignup(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[SignupInput](r)
+		in, err := decodeJSON[SignupInput](r)
 		if err != nil {
 			return err
 		}
@@ -73,7 +86,7 @@ func (s *Service) HandleSignup(log *slog.Logger) http.Handler {
 // HandleConfirm serves POST /api/auth/confirm.
 func (s *Service) HandleConfirm(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[struct {
+		in, err := decodeJSON[struct {
 			Token string `json:"token"`
 		}](r)
 		if err != nil {
@@ -89,7 +102,7 @@ func (s *Service) HandleConfirm(log *slog.Logger) http.Handler {
 // HandleResendConfirmation serves POST /api/auth/confirm/resend.
 func (s *Service) HandleResendConfirmation(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[struct {
+		in, err := decodeJSON[struct {
 			Email string `json:"email"`
 		}](r)
 		if err != nil {
@@ -105,7 +118,7 @@ func (s *Service) HandleResendConfirmation(log *slog.Logger) http.Handler {
 // HandleLogin serves POST /api/auth/login.
 func (s *Service) HandleLogin(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[struct {
+		in, err := decodeJSON[struct {
 			Email    string `json:"email"`
 			Password string `json:"password"`
 		}](r)
@@ -228,7 +241,7 @@ func (s *Service) HandleRevokeSession(log *slog.Logger) http.Handler {
 // HandleForgotPassword serves POST /api/auth/password/forgot.
 func (s *Service) HandleForgotPassword(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[struct {
+		in, err := decodeJSON[struct {
 			Email string `json:"email"`
 		}](r)
 		if err != nil {
@@ -244,7 +257,7 @@ func (s *Service) HandleForgotPassword(log *slog.Logger) http.Handler {
 // HandleResetPassword serves POST /api/auth/password/reset.
 func (s *Service) HandleResetPassword(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		in, err := httpx.Decode[struct {
+		in, err := decodeJSON[struct {
 			Token    string `json:"token"`
 			Password string `json:"password"`
 		}](r)

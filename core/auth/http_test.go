@@ -129,6 +129,13 @@ func TestHTTPSignupConfirmLoginSession(t *testing.T) {
 		t.Fatalf("session: %d %s", res.Status, res.Body)
 	}
 
+	// A cross-site HTML form (text/plain, no preflight) cannot sign in.
+	form, _ := http.NewRequest("POST", srv.URL+"/api/auth/login", strings.NewReader(`{"email":"bia@example.com","password":"`+goodPass+`"}`))
+	form.Header.Set("Content-Type", "text/plain")
+	if res := srv.Client(t).Send(form); res.Status != http.StatusUnprocessableEntity || cookieFrom(res, auth.CookieAccess) != nil {
+		t.Errorf("text/plain login: %d", res.Status)
+	}
+
 	// Other clients use the access token as a bearer token, without CSRF.
 	req, _ := http.NewRequest("GET", srv.URL+"/api/auth/session", nil)
 	req.Header.Set("Authorization", "Bearer "+access.Value)
