@@ -7,6 +7,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/profiles"
 )
 
 // Development accounts. Their passwords pass the password rules and are
@@ -14,10 +15,18 @@ import (
 var demoAccounts = []struct {
 	label string
 	user  auth.NewUser
+	// profile, when set, fills an incomplete profile (never overwrites edits).
+	profile *profiles.Update
 }{
-	{"Usuário de demonstração", auth.NewUser{Email: "demo@vetclube.dev", Password: "Consulta#2026", FirstName: "Dra. Helena", LastName: "Demo"}},
+	{"Usuário de demonstração", auth.NewUser{Email: "demo@vetclube.dev", Password: "Consulta#2026", FirstName: "Dra. Helena", LastName: "Demo"},
+		&profiles.Update{
+			FirstName: "Dra. Helena", LastName: "Demo", Title: "Médica-veterinária clínica de pequenos animais",
+			Biography:   "Atendo cães e gatos há 12 anos, com foco em dermatologia e medicina preventiva. Adoro trocar casos com colegas.",
+			Specialties: []string{"clinica_geral", "dermatologia", "medicina_preventiva"},
+			HasCRMV:     true, CRMV: "CRMV-SP 12345", Phone: "(11) 98765-4321", HasWhatsApp: true,
+		}},
 	{"Super admin", auth.NewUser{Email: "admin@vetclube.dev", Password: "Painel#Gestor26", FirstName: "Admin", LastName: "VetClube",
-		Roles: []string{core.RoleSuperAdmin}}},
+		Roles: []string{core.RoleSuperAdmin}}, nil},
 }
 
 // Seed creates the development demo content on first run and prints the
@@ -33,7 +42,26 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 			// As for any confirmed account (the trial starts there).
 			a.Auth.RunEmailConfirmedHooks(ctx, id)
 		}
+		if d.profile != nil {
+			if err := a.seedProfile(ctx, id, *d.profile); err != nil {
+				return fmt.Errorf("seed profile of %s: %w", d.user.Email, err)
+			}
+		}
 		fmt.Fprintf(stdout, "  %-24s %s / %s\n", d.label+":", d.user.Email, d.user.Password)
 	}
 	return nil
+}
+
+// seedProfile fills the profile through the normal validation, only while it
+// is incomplete, so a developer's own edits survive later runs.
+func (a *App) seedProfile(ctx context.Context, userID string, u profiles.Update) error {
+	current, err := a.Profiles.Get(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if current.Completeness().Complete {
+		return nil
+	}
+	_, err = a.Profiles.Update(ctx, userID, u)
+	return err
 }
