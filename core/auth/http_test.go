@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -356,6 +357,32 @@ func TestHTTPRateLimitsAcrossInstances(t *testing.T) {
 			t.Errorf("signup statuses %v %q", statuses, third.ErrorMessage())
 		}
 	})
+
+	// The same address signed up at once on both instances: one account.
+	var wg sync.WaitGroup
+	statuses := make([]int, 6)
+	for i := range statuses {
+		c := ca
+		if i%2 == 1 {
+			c = cb
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = c.Do("POST", "/api/auth/signup", map[string]string{"first_name": "R", "last_name": "C", "email": "race@example.com", "password": goodPass}).Status
+		}()
+	}
+	wg.Wait()
+	var accounts int
+	_ = a.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users WHERE email = 'race@example.com'").Scan(&accounts)
+	if accounts != 1 {
+		t.Errorf("%d accounts after concurrent sign-ups on two instances (statuses %v)", accounts, statuses)
+	}
+	for _, st := range statuses {
+		if st != http.StatusCreated && st != http.StatusTooManyRequests {
+			t.Errorf("concurrent sign-up answered %d", st)
+		}
+	}
 
 	inOneWindow(t, 10*time.Second, func(suffix string) {
 		email := "limit" + suffix + "@example.com"
