@@ -131,6 +131,26 @@ test.describe('auth screens', () => {
     await expectNoSeriousA11yViolations(page)
   })
 
+  test('sign-up rate limit: a third sign-up of one email within a minute is refused', async ({ page, context }) => {
+    const user = newTestUser()
+    // Fixed 60 s windows: keep all three attempts inside one.
+    await page.waitForFunction(() => Date.now() % 60_000 < 45_000, undefined, { timeout: 20_000, polling: 250 })
+    for (let i = 0; i < 2; i++) {
+      const res = await apiPost(context, '/api/auth/signup', {
+        first_name: user.firstName, last_name: user.lastName, email: user.email, password: user.password,
+      })
+      expect(res.status()).toBe(201)
+    }
+    await page.goto('/register')
+    await page.getByLabel('Nome', { exact: true }).fill(user.firstName)
+    await page.getByLabel('Sobrenome').fill(user.lastName)
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Senha', { exact: true }).fill(user.password)
+    await page.getByRole('button', { name: 'Criar conta' }).click()
+    await expect(page.locator('form').getByRole('alert').getByText('Muitas tentativas de cadastro. Aguarde um momento.')).toBeVisible()
+    await expectNoSeriousA11yViolations(page)
+  })
+
   test('a visitor sent to /login comes back to the page they wanted', async ({ page, context, request }) => {
     const user = await createConfirmedUser(context, request)
     await page.goto('/profile/edit')

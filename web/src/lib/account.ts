@@ -22,13 +22,17 @@ export interface SubscriptionState {
   subscription_status?: string | null
   subscription_tier?: string | null
   trial_ends_at?: string | null
+  /** The server's own verdict (GET /api/subscription); preferred when present. */
+  is_premium?: boolean
 }
 
 const PREMIUM_TIERS = new Set(['premium', 'premium_monthly', 'premium_yearly', 'vip'])
 
 /** Spec §4: premium = status active and a premium tier. */
 export function isPremium(sub: SubscriptionState | null | undefined): boolean {
-  return !!sub && sub.subscription_status === 'active' && PREMIUM_TIERS.has(sub.subscription_tier ?? '')
+  if (!sub) return false
+  if (typeof sub.is_premium === 'boolean') return sub.is_premium
+  return sub.subscription_status === 'active' && PREMIUM_TIERS.has(sub.subscription_tier ?? '')
 }
 
 /** 'Ana Souza'; '' when neither name is set. */
@@ -67,21 +71,21 @@ async function optional<T>(path: string, signal: AbortSignal): Promise<T | null>
 export function useIsPremium(enabled = true): boolean {
   const { data } = useQuery({
     queryKey: queryKeys.subscription,
-    queryFn: ({ signal }) => optional<SubscriptionState & { subscription?: SubscriptionState }>('/api/subscription', signal),
+    queryFn: ({ signal }) => optional<SubscriptionState>('/api/subscription', signal),
     enabled,
     retry: false,
   })
-  return isPremium(data?.subscription ?? data)
+  return isPremium(data)
 }
 
 /** VetCoins balance; 0 until the points API answers. */
 export function usePointsBalance(enabled = true): number {
   const { data } = useQuery({
     queryKey: queryKeys.pointsBalance,
-    queryFn: ({ signal }) => optional<{ balance?: number; total_points?: number }>('/api/points/balance', signal),
+    queryFn: ({ signal }) => optional<{ total_points?: number }>('/api/points/balance', signal),
     enabled,
     retry: false,
   })
-  const value = data?.balance ?? data?.total_points ?? 0
+  const value = data?.total_points ?? 0
   return Number.isFinite(value) ? value : 0
 }

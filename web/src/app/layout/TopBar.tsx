@@ -78,15 +78,15 @@ export function TopBar() {
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
         <Link
           to="/pontos"
-          aria-label={`${numberFormat.format(balance)} VetCoins`}
           className="inline-flex h-9 items-center gap-1.5 rounded-full bg-amber-100 px-3 text-sm font-semibold text-amber-900 hover:bg-amber-200 dark:bg-amber-900/40 dark:text-amber-100"
         >
           <Coins aria-hidden="true" className="h-4 w-4" />
-          <span>{numberFormat.format(balance)}</span>
-          <span className="hidden sm:inline">VetCoins</span>
+          <span>{numberFormat.format(balance)}</span> <span className="sr-only sm:not-sr-only">VetCoins</span>
         </Link>
         <NotificationBell />
-        <ThemeToggle className="hidden md:inline-flex" />
+        <div className="hidden md:block">
+          <ThemeToggle />
+        </div>
         <button
           type="button"
           onClick={() => void signOut()}
