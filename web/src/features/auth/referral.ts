@@ -4,11 +4,12 @@
 export const REFERRAL_STORAGE_KEY = 'vetclube_referral_code'
 const MAX_REFERRAL_LENGTH = 64
 
-/** Stores the code found in the query string, if any; returns the stored code. */
+/** Stores the code found in the query string, if any; returns the code to send at sign-up. */
 export function captureReferralCode(search: string | URLSearchParams): string | null {
   const params = typeof search === 'string' ? new URLSearchParams(search) : search
   const code = (params.get('ref') ?? params.get('referral') ?? '').trim()
-  if (code !== '' && code.length <= MAX_REFERRAL_LENGTH) {
+  const valid = code !== '' && code.length <= MAX_REFERRAL_LENGTH
+  if (valid) {
     try {
       localStorage.setItem(REFERRAL_STORAGE_KEY, code)
     } catch {
@@ -16,7 +17,7 @@ export function captureReferralCode(search: string | URLSearchParams): string | 
       return code
     }
   }
-  return storedReferralCode() ?? (code || null)
+  return storedReferralCode() ?? (valid ? code : null)
 }
 
 export function storedReferralCode(): string | null {
