@@ -176,7 +176,7 @@ function FieldInput({
 
 function ResultCard({ result }: { result: ToolResult }) {
   return (
-    <Card aria-live="polite">
+    <Card role="region" aria-label="Resultado" aria-live="polite">
       <CardHeader>
         <CardTitle>Resultado</CardTitle>
       </CardHeader>
