@@ -119,6 +119,18 @@ func TestGoogleNewAccount(t *testing.T) {
 	if hooks.Load() != 1 {
 		t.Errorf("email-confirmed hook ran %d times", hooks.Load())
 	}
+	// The profile is auto-created from Google's claims (spec §3, core/profiles).
+	var profile struct {
+		FirstName string `json:"first_name"`
+		LastName  string `json:"last_name"`
+		AvatarURL string `json:"avatar_url"`
+		Email     string `json:"email"`
+	}
+	pr := c.Do("GET", "/api/profile", nil)
+	pr.JSON(t, &profile)
+	if pr.Status != http.StatusOK || profile.FirstName != "Carla" || profile.LastName != "Mendes" || profile.AvatarURL != carla.Picture {
+		t.Errorf("profile %d %s", pr.Status, pr.Body)
+	}
 
 	// Signing in again finds the same account through the linked identity.
 	c2 := srv.Client(t)
