@@ -130,6 +130,49 @@ test.describe('profile screens', () => {
     await expect(page.getByText('CRMV-SP 12345')).toHaveCount(0)
   })
 
+  test("the server's per-field reasons appear under the field", async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Elisa', lastName: 'Prado' })
+    await page.goto('/profile/edit')
+    await page.getByLabel('Título profissional').fill('Médica Veterinária')
+    await page.getByLabel('Biografia').fill('Atendimento de felinos em São Paulo.')
+    await page.getByRole('group', { name: 'Especialidades' }).getByRole('checkbox', { name: 'Cirurgia' }).check({ force: true })
+    // The client checks the same rules first, so only a client with a stale
+    // specialty list can reach the server's refusal: rewrite the outgoing body
+    // (the real server still answers).
+    await page.route('**/api/profile', async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue()
+      const body = { ...route.request().postDataJSON(), specialties: ['astrologia'] }
+      await route.continue({ postData: JSON.stringify(body) })
+    })
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/profile') && r.request().method() === 'PUT')
+    await page.getByRole('button', { name: 'Salvar alterações' }).click()
+    expect((await answer).status()).toBe(422)
+    await expect(page.getByText('Erro ao atualizar perfil')).toBeVisible()
+    await expect(page.getByRole('group', { name: 'Especialidades' }).getByRole('alert')).toHaveText('Especialidade inválida: "astrologia".')
+    await expect(page).toHaveURL(/\/profile\/edit$/)
+    // Nothing typed was lost.
+    await expect(page.getByLabel('Biografia')).toHaveValue('Atendimento de felinos em São Paulo.')
+  })
+
+  test('profile screens fit a phone-sized screen', async ({ page, context, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await signedInUser(context, request, { firstName: 'Fábio', lastName: 'Lima' })
+    for (const path of ['/profile', '/profile/edit']) {
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0)
+      await expectNoSeriousA11yViolations(page)
+    }
+    for (const path of ['/login', '/register', '/forgot-password']) {
+      await context.clearCookies()
+      await page.goto(path)
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      expect(overflow, `horizontal overflow on ${path}`).toBeLessThanOrEqual(0)
+    }
+  })
+
   test('public profile shows public fields only, to visitors too, and 404s an unknown id', async ({ page, context, request, browser }) => {
     await signedInUser(context, request, { firstName: 'Davi', lastName: 'Rocha' })
     const put = await context.request.put('/api/profile', {
