@@ -253,6 +253,11 @@ func TestHostAPI(t *testing.T) {
 		t.Errorf("plugin_migrations = %d, want 1", applied)
 	}
 
+	// The plugin's SQL runs as its own role: the core's tables are out of reach.
+	if res := h.call(ana, "GET", "/api/tools/fixture/steal", nil); res.Status != 403 || !strings.Contains(res.message(), "permission denied") {
+		t.Errorf("plugin read public.users: %d %s", res.Status, res.Body)
+	}
+
 	if res := h.call(ana, "GET", "/api/tools/fixture/log", nil); res.Status != 204 {
 		t.Fatalf("log: %d", res.Status)
 	}
@@ -336,5 +341,25 @@ func TestNoOrphanPluginAfterHostIsSIGKILLed(t *testing.T) {
 			t.Fatalf("plugin %d outlived its SIGKILLed host by 5 s", pluginPID)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestFailingHealthCheckRestartsThePlugin(t *testing.T) {
+	h := start(t, install(t, "fixture"), pluginhost.Options{HealthInterval: 200 * time.Millisecond})
+	user := h.newUser(t)
+	before := h.m.PID("fixture")
+	if res := h.call(user, "POST", "/api/tools/fixture/sick", nil); res.Status != 204 {
+		t.Fatalf("sick: %d", res.Status)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for h.m.PID("fixture") == before || h.m.PID("fixture") == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("an unhealthy plugin was not restarted within 5 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	waitHealthy(t, h, user, "fixture", 5*time.Second)
+	if !strings.Contains(h.logs.String(), "health check failed: fixture told to be sick") {
+		t.Errorf("restart reason not logged:\n%s", h.logs.String())
 	}
 }

@@ -19,6 +19,46 @@ func SchemaName(pluginID string) string {
 	return "plugin_" + strings.ReplaceAll(pluginID, "-", "_")
 }
 
+// RoleName is the PostgreSQL role a plugin's SQL runs as. It owns the
+// plugin's schema and holds no privilege on the core's tables, so a plugin
+// cannot read or change users, sessions or another plugin's data even by
+// naming them with their schema.
+func RoleName(pluginID string) string {
+	return "vc_plugin_" + strings.ReplaceAll(pluginID, "-", "_")
+}
+
+// ensureRoleAndSchema creates the plugin's role (cluster-wide, so created
+// once and shared by every database of the cluster) and its schema. The
+// core's database user needs CREATEROLE for this (the embedded cluster and
+// the test cluster run as a superuser).
+func ensureRoleAndSchema(ctx context.Context, tx pgx.Tx, pluginID string) error {
+	role := pgx.Identifier{RoleName(pluginID)}.Sanitize()
+	schema := pgx.Identifier{SchemaName(pluginID)}.Sanitize()
+	// Another database of the same cluster may create the role concurrently.
+	if _, err := tx.Exec(ctx, `DO $$ BEGIN
+			CREATE ROLE `+role+` NOLOGIN;
+		EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+		END $$`); err != nil {
+		return fmt.Errorf("create role: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `DO $$ BEGIN
+			EXECUTE format('GRANT %I TO %I', '`+RoleName(pluginID)+`', current_user);
+		EXCEPTION WHEN others THEN NULL;
+		END $$`); err != nil {
+		return fmt.Errorf("grant role: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+schema+` AUTHORIZATION `+role); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	return nil
+}
+
+// asPlugin switches the transaction to the plugin's role and schema.
+func asPlugin(ctx context.Context, tx pgx.Tx, pluginID string) error {
+	_, err := tx.Exec(ctx, `SET LOCAL ROLE `+pgx.Identifier{RoleName(pluginID)}.Sanitize()+`; SET LOCAL search_path TO `+pgx.Identifier{SchemaName(pluginID)}.Sanitize())
+	return err
+}
+
 // migrateSchema applies the plugin's migrations not yet recorded in
 // plugin_migrations, in version order, each in the plugin's schema. An
 // advisory lock keeps two core instances from running them twice.
@@ -26,13 +66,12 @@ func migrateSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, mig
 	if len(migs) == 0 {
 		return nil
 	}
-	schema := pgx.Identifier{SchemaName(pluginID)}.Sanitize()
 	return postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('plugin-migrations:' || $1))`, pluginID); err != nil {
 			return fmt.Errorf("lock: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+schema); err != nil {
-			return fmt.Errorf("create schema: %w", err)
+		if err := ensureRoleAndSchema(ctx, tx, pluginID); err != nil {
+			return err
 		}
 		applied := map[int32]bool{}
 		rows, err := tx.Query(ctx, `SELECT version FROM plugin_migrations WHERE plugin_id = $1`, pluginID)
@@ -60,13 +99,14 @@ func migrateSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, mig
 			if applied[m.Version] {
 				continue
 			}
-			if _, err := tx.Exec(ctx, `SET LOCAL search_path TO `+schema); err != nil {
+			// The plugin's own SQL runs with the plugin's privileges only.
+			if err := asPlugin(ctx, tx, pluginID); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, m.Sql); err != nil {
 				return fmt.Errorf("migration %d %s: %w", m.Version, m.Name, err)
 			}
-			if _, err := tx.Exec(ctx, `SET LOCAL search_path TO public`); err != nil {
+			if _, err := tx.Exec(ctx, `RESET ROLE; SET LOCAL search_path TO public`); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO plugin_migrations (plugin_id, version, name) VALUES ($1, $2, $3)`, pluginID, m.Version, m.Name); err != nil {
@@ -80,7 +120,7 @@ func migrateSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, mig
 // inSchema runs fn in a transaction whose search_path is the plugin's schema.
 func inSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, fn func(tx pgx.Tx) error) error {
 	return postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL search_path TO `+pgx.Identifier{SchemaName(pluginID)}.Sanitize()); err != nil {
+		if err := asPlugin(ctx, tx, pluginID); err != nil {
 			return err
 		}
 		return fn(tx)
