@@ -107,16 +107,27 @@ func (r row) lastDate() *Date {
 	return &d
 }
 
-func (s *Service) location(ctx context.Context, userID, stored string) (*time.Location, error) {
+// profileZone is the zone chosen on the profile, "" when none. It is read
+// before any transaction: a lookup on the pool from inside one would hold
+// two connections per check-in and can exhaust the pool under load.
+func (s *Service) profileZone(ctx context.Context, userID string) (string, error) {
+	if s.zone == nil {
+		return "", nil
+	}
+	z, ok, err := s.zone(ctx, userID)
+	if err != nil {
+		return "", fmt.Errorf("read user time zone: %w", err)
+	}
+	if !ok {
+		return "", nil
+	}
+	return z, nil
+}
+
+func (s *Service) location(userID, profile, stored string) (*time.Location, error) {
 	name := stored
-	if s.zone != nil {
-		z, ok, err := s.zone(ctx, userID)
-		if err != nil {
-			return nil, fmt.Errorf("read user time zone: %w", err)
-		}
-		if ok && z != "" {
-			name = z
-		}
+	if profile != "" {
+		name = profile
 	}
 	if name == "" {
 		name = DefaultTimeZone
@@ -171,7 +182,11 @@ func (s *Service) Get(ctx context.Context, userID string) (State, error) {
 	if err != nil && !postgres.IsNoRows(err) {
 		return State{}, fmt.Errorf("read check-in state: %w", err)
 	}
-	loc, err := s.location(ctx, userID, r.zone)
+	profile, err := s.profileZone(ctx, userID)
+	if err != nil {
+		return State{}, err
+	}
+	loc, err := s.location(userID, profile, r.zone)
 	if err != nil {
 		return State{}, err
 	}
@@ -191,8 +206,12 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 	if initialZone == "" {
 		initialZone = DefaultTimeZone
 	}
+	profile, err := s.profileZone(ctx, userID)
+	if err != nil {
+		return Result{}, err
+	}
 	var res Result
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var r row
 		// The upsert creates the row on first use and locks it either way.
 		err := tx.QueryRow(ctx, `INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
@@ -202,7 +221,7 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 		if err != nil {
 			return fmt.Errorf("lock check-in state: %w", err)
 		}
-		loc, err := s.location(ctx, userID, r.zone)
+		loc, err := s.location(userID, profile, r.zone)
 		if err != nil {
 			return err
 		}
@@ -270,7 +289,11 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 // ResetBroken sets a broken streak's sequence to 0 (spec §4); on a streak
 // that is not broken it changes nothing.
 func (s *Service) ResetBroken(ctx context.Context, userID string) (State, error) {
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	profile, err := s.profileZone(ctx, userID)
+	if err != nil {
+		return State{}, err
+	}
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var r row
 		err := tx.QueryRow(ctx, `SELECT last_checkin, sequence_count, time_zone FROM user_daily_checkin
 			WHERE user_id = $1 FOR UPDATE`, userID).Scan(&r.last, &r.seq, &r.zone)
@@ -280,7 +303,7 @@ func (s *Service) ResetBroken(ctx context.Context, userID string) (State, error)
 		if err != nil {
 			return fmt.Errorf("lock check-in state: %w", err)
 		}
-		loc, err := s.location(ctx, userID, r.zone)
+		loc, err := s.location(userID, profile, r.zone)
 		if err != nil {
 			return err
 		}
