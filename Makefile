@@ -92,6 +92,11 @@ plugin-new:
 build-temporal:
 	cd workflows/devserver && $(GO) build -o ../../bin/temporal-dev .
 
+## bench-web: Lighthouse 12.8.2 (mobile profile, Debian's Chromium) on the built PWA served by the real server
+.PHONY: bench-web
+bench-web: deps build-go build-web
+	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
+
 ## bench: check-ins per second for many users and live-event delivery latency
 bench: build-go
 	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \

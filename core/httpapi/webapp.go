@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"log/slog"
+	"mime"
 	"net/http"
 	"os"
 	"path"
@@ -45,7 +46,7 @@ func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
 	file := filepath.Join(s.dir, filepath.FromSlash(rel))
 	if fi, err := os.Stat(file); err == nil && !fi.IsDir() {
 		setCacheHeaders(w, rel)
-		http.ServeFile(w, r, file)
+		serveMaybeCompressed(w, r, file)
 		return
 	}
 	// A missing asset is a real 404, not the app shell: a stale cached page
@@ -60,7 +61,46 @@ func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	http.ServeFile(w, r, index)
+	serveMaybeCompressed(w, r, index)
+}
+
+// precompressed lists the encodings the web build writes next to each text
+// asset (web/scripts/compress.mjs), best first.
+var precompressed = []struct{ encoding, suffix string }{{"br", ".br"}, {"gzip", ".gz"}}
+
+// serveMaybeCompressed serves file.br or file.gz when the client accepts it and
+// the build produced it, so the app shell travels compressed without spending
+// CPU per request; otherwise the file itself.
+func serveMaybeCompressed(w http.ResponseWriter, r *http.Request, file string) {
+	w.Header().Add("Vary", "Accept-Encoding")
+	accept := r.Header.Get("Accept-Encoding")
+	for _, c := range precompressed {
+		if !acceptsEncoding(accept, c.encoding) {
+			continue
+		}
+		if fi, err := os.Stat(file + c.suffix); err == nil && !fi.IsDir() {
+			if ctype := mime.TypeByExtension(filepath.Ext(file)); ctype != "" {
+				w.Header().Set("Content-Type", ctype)
+			}
+			w.Header().Set("Content-Encoding", c.encoding)
+			http.ServeFile(w, r, file+c.suffix)
+			return
+		}
+	}
+	http.ServeFile(w, r, file)
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header allows enc (q=0 refuses it).
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), enc) {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
 }
 
 // setCacheHeaders: Vite's hashed assets never change; everything else (the

@@ -2,15 +2,25 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { FullScreenLoader } from '@/components/ui/Spinner'
 import { RequireAuth } from './Guard'
 import { PageLoadErrorPage, RouteErrorPage } from './ErrorBoundary'
-import { lazyPage } from './lazy'
-import { AppLayout, OptionalLayout } from './layout/AppLayout'
+import { lazyPage, retryImport } from './lazy'
 import { RootShell } from './RootShell'
-import { ComingSoonPage } from './pages/ComingSoonPage'
 import NotFoundPage from './pages/NotFoundPage'
+
+// The layout and the 'Em breve' page load with the first signed-in route, so
+// visitors on /landing or /login never download them.
+const loadLayout = () => retryImport(() => import('./layout/AppLayout'))
+const loadComingSoon = () => retryImport(() => import('./pages/ComingSoonPage'))
 
 /** A guarded route whose feature is not built yet: 'Em breve' inside the layout. */
 function soon(path: string, title: string): RouteObject {
-  return { path, element: <ComingSoonPage title={title} />, handle: { title } }
+  return {
+    path,
+    handle: { title },
+    lazy: async () => {
+      const { ComingSoonPage } = await loadComingSoon()
+      return { element: <ComingSoonPage title={title} /> }
+    },
+  }
 }
 
 // Feature teams: replace a `soon(...)` line with
@@ -105,16 +115,28 @@ export const routes: RouteObject[] = [
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
           { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },
-          { path: '/register-premium', element: <ComingSoonStandalone title="Cadastro Premium" /> },
+          {
+            path: '/register-premium',
+            lazy: async () => {
+              const { ComingSoonPage } = await loadComingSoon()
+              return {
+                element: (
+                  <main className="min-h-dvh bg-background px-4 py-10">
+                    <ComingSoonPage title="Cadastro Premium" />
+                  </main>
+                ),
+              }
+            },
+          },
           { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
           // Public, but signed-in users keep their layout around it.
           {
-            element: <OptionalLayout />,
+            lazy: async () => ({ Component: (await loadLayout()).OptionalLayout }),
             children: [{ path: '/profile/:userId', lazy: lazyPage(() => import('@/features/profile/pages/PublicProfilePage')) }],
           },
           {
             element: <RequireAuth />,
-            children: [{ path: '/', element: <AppLayout />, children: guardedRoutes }],
+            children: [{ path: '/', lazy: async () => ({ Component: (await loadLayout()).AppLayout }), children: guardedRoutes }],
           },
           { path: '*', element: <NotFoundPage /> },
         ],
@@ -122,14 +144,6 @@ export const routes: RouteObject[] = [
     ],
   },
 ]
-
-function ComingSoonStandalone({ title }: { title: string }) {
-  return (
-    <main className="min-h-dvh bg-background px-4 py-10">
-      <ComingSoonPage title={title} />
-    </main>
-  )
-}
 
 export function createAppRouter() {
   return createBrowserRouter(routes)

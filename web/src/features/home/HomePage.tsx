@@ -21,7 +21,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { usePageTitle } from '@/app/usePageTitle'
 import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
-import { fullName, useMyProfile } from '@/lib/account'
+import { fullName, useMyProfile, useProfileCompleteness } from '@/lib/account'
 import { CheckinSlot } from './CheckinSlot'
 import { ProfileCompletenessBanner } from './ProfileCompletenessBanner'
 import { pickQuote } from './quotes'
@@ -157,11 +157,22 @@ function InstallSection() {
 export default function HomePage() {
   usePageTitle('Início')
   const profile = useMyProfile()
+  const completeness = useProfileCompleteness()
+  // One render with everything in place: content arriving piecemeal would push
+  // the page around (layout shift) while the user starts reading.
+  if (profile.isPending || completeness.isPending) {
+    return (
+      <div role="status" className="flex min-h-[60vh] items-center justify-center">
+        <span aria-hidden="true" className="h-8 w-8 animate-spin rounded-full border-4 border-primary border-t-transparent" />
+        <span className="sr-only">Carregando...</span>
+      </div>
+    )
+  }
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
         <Badge variant="secondary" className="self-start px-3 py-1 text-sm">
-          Bem-vindo(a), {profile.isPending ? '…' : welcomeName(profile.data)}!
+          Bem-vindo(a), {welcomeName(profile.data)}!
         </Badge>
         <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
       </header>

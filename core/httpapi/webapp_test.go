@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWebAppServesPrecompressedAssets(t *testing.T) {
+	dist := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		path := filepath.Join(dist, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.html", "<html>shell</html>")
+	write("index.html.gz", "gzipped-shell")
+	write("assets/app-abc.js", "plain-js")
+	write("assets/app-abc.js.br", "brotli-js")
+	write("assets/app-abc.js.gz", "gzip-js")
+	h := serveWebApp(dist, t.TempDir(), slog.New(slog.DiscardHandler))
+
+	cases := []struct {
+		name, path, accept          string
+		wantBody, wantEnc, wantType string
+		wantCache                   string
+	}{
+		{"brotli preferred", "/assets/app-abc.js", "gzip, deflate, br", "brotli-js", "br", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"gzip only", "/assets/app-abc.js", "gzip", "gzip-js", "gzip", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"br refused with q=0", "/assets/app-abc.js", "br;q=0, gzip", "gzip-js", "gzip", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"no encoding accepted", "/assets/app-abc.js", "", "plain-js", "", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"client route falls back to the gzipped shell", "/cursos/42", "gzip", "gzipped-shell", "gzip", "text/html; charset=utf-8", "no-cache"},
+		{"shell without a brotli file", "/", "br", "<html>shell</html>", "", "text/html; charset=utf-8", "no-cache"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, tc.path, nil)
+			if tc.accept != "" {
+				req.Header.Set("Accept-Encoding", tc.accept)
+			}
+			rec := httptest.NewRecorder()
+			h(rec, req)
+			body, _ := io.ReadAll(rec.Body)
+			if rec.Code != http.StatusOK || string(body) != tc.wantBody {
+				t.Fatalf("status %d body %q, want 200 %q", rec.Code, body, tc.wantBody)
+			}
+			if got := rec.Header().Get("Content-Encoding"); got != tc.wantEnc {
+				t.Errorf("Content-Encoding %q, want %q", got, tc.wantEnc)
+			}
+			if got := rec.Header().Get("Content-Type"); got != tc.wantType {
+				t.Errorf("Content-Type %q, want %q", got, tc.wantType)
+			}
+			if got := rec.Header().Get("Cache-Control"); got != tc.wantCache {
+				t.Errorf("Cache-Control %q, want %q", got, tc.wantCache)
+			}
+			if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding", got)
+			}
+		})
+	}
+}
