@@ -12,6 +12,17 @@ async function expectNoSeriousA11yViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html} ${n.failureSummary ?? ''}`).join(', ')})`)).toEqual([])
 }
 
+/**
+ * Login rate-limit windows are fixed 10 s buckets (core/ratelimit truncates the
+ * clock): waiting for the start of the next one gives a test a fresh count and
+ * ~10 s before it ends. The server shares this machine's clock.
+ */
+async function waitForNextLoginWindow(page: Page) {
+  const windowMs = 10_000
+  const nextStart = (Math.floor(Date.now() / windowMs) + 1) * windowMs
+  await page.waitForTimeout(nextStart - Date.now() + 100)
+}
+
 async function fillLogin(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Senha', { exact: true }).fill(password)
@@ -105,9 +116,8 @@ test.describe('auth screens', () => {
   test('rate limit, then lockout after five failed sign-ins', async ({ page, context, request }) => {
     const user = await createConfirmedUser(context, request)
     await page.goto('/login')
-    // Rate-limit windows are fixed 10 s buckets: start right after a boundary so
-    // the four quick attempts below share one window.
-    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    // Start right after a window boundary so the four quick attempts below share one window.
+    await waitForNextLoginWindow(page)
     for (let i = 0; i < 3; i++) {
       await fillLogin(page, user.email, `Errada#${i}x`)
       await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
@@ -116,7 +126,7 @@ test.describe('auth screens', () => {
     await expect(page.getByRole('alert').getByText('Muitas tentativas de login. Aguarde um momento.')).toBeVisible()
 
     // Next window: failures four and five lock the account.
-    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    await waitForNextLoginWindow(page)
     await fillLogin(page, user.email, 'Errada#4x')
     await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()
     await fillLogin(page, user.email, 'Errada#5x')
@@ -124,7 +134,7 @@ test.describe('auth screens', () => {
     await expect(page.getByRole('alert').getByText(locked)).toBeVisible()
 
     // Even the right password is refused while locked.
-    await page.waitForFunction(() => Date.now() % 10_000 < 1_500, undefined, { timeout: 12_000, polling: 100 })
+    await waitForNextLoginWindow(page)
     await fillLogin(page, user.email, user.password)
     await expect(page.getByRole('alert').getByText(locked)).toBeVisible()
     await expect(page).toHaveURL(/\/login$/)
