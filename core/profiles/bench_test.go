@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image/jpeg"
 	"testing"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
 )
 
 // BenchmarkGetProfile measures reading one's own profile (the call every
@@ -39,4 +41,24 @@ func BenchmarkSetAvatar(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkGetProfileHTTP measures GET /api/profile through the whole server
+// (authentication, policy, handler, database) over loopback, in parallel.
+func BenchmarkGetProfileHTTP(b *testing.B) {
+	srv := apptest.Start(b, nil)
+	c, _ := srv.SignedIn(b, "bench@example.com")
+	if res := c.Do("GET", "/api/profile", nil); res.Status != 200 {
+		b.Fatalf("%d %s", res.Status, res.Body)
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if res := c.Do("GET", "/api/profile", nil); res.Status != 200 {
+				b.Errorf("%d", res.Status)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }
