@@ -231,18 +231,6 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 		if !ok {
 			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
-			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
-		if postgres.IsUniqueViolation(err, "") {
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		if err != nil {
-			return fmt.Errorf("insert check-in: %w", err)
-		}
-		if _, _, err := points.AwardTx(ctx, tx, userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
-			map[string]any{"date": today.String(), "sequence": step.Sequence}); err != nil {
-			return err
-		}
 		todayUTC := today.utc()
 		r.last, r.seq = &todayUTC, step.Stored
 		r.total++
@@ -251,11 +239,35 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 			t := now.UTC()
 			r.lastBonusAt = &t
 		}
-		_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+		award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
+			map[string]any{"date": today.String(), "sequence": step.Sequence})
+		if err != nil {
+			return err
+		}
+		// One round trip for the day's row, the state and the credit.
+		var b pgx.Batch
+		b.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
+			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
+		b.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
 			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, updated_at = now() WHERE user_id = $1`,
 			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt)
+		var credited bool
+		b.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
+			_, created, err := award.Scan(row)
+			credited = created
+			return err
+		})
+		err = tx.SendBatch(ctx, &b).Close()
+		if postgres.IsUniqueViolation(err, "") {
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
 		if err != nil {
-			return fmt.Errorf("update check-in state: %w", err)
+			return fmt.Errorf("record check-in: %w", err)
+		}
+		if !credited {
+			// The day's credit key exists without the day's row: refuse
+			// rather than pay twice.
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
 		}
 		if step.CompletesStreak {
 			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {

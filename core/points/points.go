@@ -109,66 +109,111 @@ func (l *Ledger) Award(ctx context.Context, userID string, amount int, kind Kind
 // AwardTx is Award inside the caller's transaction, so that a feature's own
 // change (a check-in row) and its credit commit together.
 func AwardTx(ctx context.Context, tx pgx.Tx, userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (Entry, bool, error) {
+	q, err := NewAward(userID, amount, kind, idempotencyKey, metadata)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if kind == KindRedemption {
+		// A debit updates an existing totals row; make sure there is one.
+		if _, err := tx.Exec(ctx, `INSERT INTO user_total_points (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
+			return Entry{}, false, fmt.Errorf("prepare totals: %w", err)
+		}
+	}
+	e, created, err := q.Scan(tx.QueryRow(ctx, q.SQL, q.Args...))
+	if err != nil || created {
+		return e, created, err
+	}
+	existing, err := entryByKey(ctx, tx, idempotencyKey)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if existing.UserID != userID || existing.Amount != amount || existing.Kind != kind {
+		return Entry{}, false, core.Errorf(core.ECONFLICT, "Esta chave de idempotência já foi usada em outro lançamento.")
+	}
+	return existing, false, nil
+}
+
+// AwardQuery is one award as a single statement: the ledger row, the totals
+// and the live event (with its NOTIFY) in one round trip. Callers that batch
+// statements (the check-in) queue SQL with Args and read the row with Scan.
+type AwardQuery struct {
+	SQL   string
+	Args  []any
+	entry Entry
+}
+
+// NewAward validates an award and builds its statement.
+func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (AwardQuery, error) {
 	if !kind.Valid() {
-		return Entry{}, false, core.Invalid("Tipo de pontuação inválido.", map[string]string{"kind": "Tipo desconhecido."})
+		return AwardQuery{}, core.Invalid("Tipo de pontuação inválido.", map[string]string{"kind": "Tipo desconhecido."})
 	}
 	if amount == 0 || (kind == KindRedemption) != (amount < 0) {
-		return Entry{}, false, core.Invalid("Quantidade de VetCoins inválida.", map[string]string{"amount": "Valor inválido para este tipo."})
+		return AwardQuery{}, core.Invalid("Quantidade de VetCoins inválida.", map[string]string{"amount": "Valor inválido para este tipo."})
 	}
 	if idempotencyKey == "" {
-		return Entry{}, false, core.Invalid("Chave de idempotência obrigatória.", map[string]string{"idempotency_key": "Obrigatória."})
+		return AwardQuery{}, core.Invalid("Chave de idempotência obrigatória.", map[string]string{"idempotency_key": "Obrigatória."})
 	}
 	if metadata == nil {
 		metadata = map[string]any{}
 	}
 	meta, err := json.Marshal(metadata)
 	if err != nil {
-		return Entry{}, false, fmt.Errorf("encode ledger metadata: %w", err)
-	}
-	e := Entry{UserID: userID, Amount: amount, Kind: kind, IdempotencyKey: idempotencyKey}
-	err = tx.QueryRow(ctx, `
-		INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata)
-		VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING
-		RETURNING id, metadata, created_at`, userID, amount, kind, idempotencyKey, meta).
-		Scan(&e.ID, &e.Metadata, &e.CreatedAt)
-	if postgres.IsNoRows(err) {
-		existing, err := entryByKey(ctx, tx, idempotencyKey)
-		if err != nil {
-			return Entry{}, false, err
-		}
-		if existing.UserID != userID || existing.Amount != amount || existing.Kind != kind {
-			return Entry{}, false, core.Errorf(core.ECONFLICT, "Esta chave de idempotência já foi usada em outro lançamento.")
-		}
-		return existing, false, nil
-	}
-	if err != nil {
-		return Entry{}, false, fmt.Errorf("insert ledger entry: %w", err)
-	}
-	delta := amount
-	if kind == KindRedemption {
-		delta = -amount // points_spent grows by the debited amount
+		return AwardQuery{}, fmt.Errorf("encode ledger metadata: %w", err)
 	}
 	col := kind.column()
-	// A debit only updates: PostgreSQL checks the insert tuple of an upsert
-	// against the non-negative constraint before it detects the conflict.
-	query := `INSERT INTO user_total_points (user_id, ` + col + `) VALUES ($1, $2)
+	totals := `INSERT INTO user_total_points (user_id, ` + col + `) SELECT user_id, amount FROM l
 		ON CONFLICT (user_id) DO UPDATE SET ` + col + ` = user_total_points.` + col + ` + EXCLUDED.` + col + `, updated_at = now()`
 	if kind == KindRedemption {
-		query = `UPDATE user_total_points SET points_spent = points_spent + $2, updated_at = now() WHERE user_id = $1`
+		// PostgreSQL checks an upsert's insert tuple against the
+		// non-negative constraint before detecting the conflict, so a
+		// debit updates the row AwardTx made sure exists.
+		totals = `UPDATE user_total_points u SET points_spent = u.points_spent - l.amount, updated_at = now()
+		FROM l WHERE u.user_id = l.user_id`
 	}
-	var b Balance
-	err = tx.QueryRow(ctx, query+`
-		RETURNING challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points`,
-		userID, delta).Scan(&b.ChallengePoints, &b.CoursePoints, &b.PostPoints, &b.CheckinPoints, &b.OtherPoints, &b.PointsSpent, &b.TotalPoints)
-	if isCheckViolation(err, "user_total_points_not_negative") || (kind == KindRedemption && postgres.IsNoRows(err)) {
+	sql := `
+WITH l AS (
+	INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata)
+	VALUES ($1, $2, $3, $4, $5)
+	ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING
+	RETURNING id, user_id, amount, kind, metadata, created_at
+), t AS (
+	` + totals + `
+	RETURNING challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points
+), e AS (
+	INSERT INTO user_events (user_id, type, data)
+	SELECT l.user_id, '` + EventBalance + `', json_build_object(
+		'balance', json_build_object('challenge_points', t.challenge_points, 'course_points', t.course_points,
+			'post_points', t.post_points, 'checkin_points', t.checkin_points, 'other_points', t.other_points,
+			'points_spent', t.points_spent, 'total_points', t.total_points),
+		'entry', json_build_object('id', l.id, 'user_id', l.user_id, 'amount', l.amount, 'kind', l.kind,
+			'metadata', l.metadata, 'created_at', l.created_at))
+	FROM l, t
+	RETURNING id, user_id, type, data, created_at
+)
+SELECT l.id, l.metadata, l.created_at,
+	pg_notify('` + events.Channel + `', CASE WHEN length(e.data::text) < 7000
+		THEN json_build_object('id', e.id, 'user_id', e.user_id, 'type', e.type, 'data', e.data, 'created_at', e.created_at)::text
+		ELSE e.id::text || ':' || e.user_id::text END)::text
+FROM l, t, e`
+	return AwardQuery{
+		SQL:   sql,
+		Args:  []any{userID, amount, kind, idempotencyKey, meta},
+		entry: Entry{UserID: userID, Amount: amount, Kind: kind, IdempotencyKey: idempotencyKey},
+	}, nil
+}
+
+// Scan reads the statement's row: created is false when the idempotency key
+// was already used (no row).
+func (q AwardQuery) Scan(row pgx.Row) (Entry, bool, error) {
+	e := q.entry
+	err := row.Scan(&e.ID, &e.Metadata, &e.CreatedAt, new(string))
+	switch {
+	case postgres.IsNoRows(err):
+		return Entry{}, false, nil
+	case isCheckViolation(err, "user_total_points_not_negative"):
 		return Entry{}, false, core.Errorf(core.ECONFLICT, "Saldo de VetCoins insuficiente.")
-	}
-	if err != nil {
-		return Entry{}, false, fmt.Errorf("update user_total_points: %w", err)
-	}
-	if _, err := events.Publish(ctx, tx, userID, EventBalance, BalanceEvent{Balance: b, Entry: e}); err != nil {
-		return Entry{}, false, err
+	case err != nil:
+		return Entry{}, false, fmt.Errorf("award VetCoins: %w", err)
 	}
 	return e, true, nil
 }

@@ -198,3 +198,39 @@ func BenchmarkEventDelivery(b *testing.B) {
 	fmt.Printf("event delivery across instances: %d events to %d streams, p50 %s, p99 %s, max %s (target p99 ≤ 50 ms; includes the commit)\n",
 		len(latencies), streams, pct(0.5).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), latencies[len(latencies)-1].Round(10*time.Microsecond))
 }
+
+// BenchmarkCheckinsPerSecondService: the same check-ins straight on the
+// service (no HTTP, no authentication), to tell the database work apart
+// from the request overhead.
+func BenchmarkCheckinsPerSecondService(b *testing.B) {
+	srv := apptest.StartOn(b, dbURL(b), nil)
+	all := createUsers(b, srv, users, "s")
+	svc := srv.App.Engagement.Checkin
+	var next, failed atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for range concurrency {
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(all)) {
+					return
+				}
+				if _, err := svc.CheckIn(context.Background(), all[i].id, ""); err != nil {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if failed.Load() > 0 {
+		b.Fatalf("%d check-ins failed", failed.Load())
+	}
+	rate := float64(len(all)) / elapsed.Seconds()
+	b.ReportMetric(rate, "checkins/s")
+	b.ReportMetric(0, "ns/op")
+	fmt.Printf("check-ins on the service (no HTTP): %d users → %.0f check-ins/s\n", len(all), rate)
+}
