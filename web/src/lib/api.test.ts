@@ -62,6 +62,13 @@ describe('apiFetch', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it('does not try to refresh without a session cookie', async () => {
+    document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
+    const calls = mockFetch([{ status: 401, body: { error: { code: 'EUNAUTHORIZED', message: 'Usuário não autenticado' } } }])
+    await expect(apiFetch('/api/profile')).rejects.toMatchObject({ status: 401 })
+    expect(calls).toHaveLength(1)
+  })
+
   it('throws ApiError with the server fields', async () => {
     mockFetch([{ status: 422, body: { error: { code: 'EINVALID', message: 'Erro ao atualizar perfil', fields: { title: 'Mínimo de 3 caracteres' } } } }])
     const err = await apiFetch('/api/profile', { method: 'PUT', body: {} }).catch((e: unknown) => e)

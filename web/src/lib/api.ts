@@ -74,7 +74,8 @@ export function refreshSession(): Promise<boolean> {
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   let res = await send(path, options)
-  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p))
+  // No vc_csrf cookie means no session (the server sets both together): nothing to refresh.
+  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p)) && readCookie('vc_csrf') !== undefined
   if (res.status === 401 && mayRefresh && (await refreshSession())) {
     res = await send(path, options)
   }
