@@ -84,7 +84,7 @@ const guardedRoutes: RouteObject[] = [
   soon('/eventos', 'Eventos'),
   soon('/vetclube-ia', 'VetClube IA'),
   soon('/oportunidades', 'Oportunidades'),
-  soon('/pontos', 'VetCoins'),
+  { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,
   soon('/indique-e-ganhe', 'Indique e Ganhe'),
   soon('/pricing', 'Planos'),

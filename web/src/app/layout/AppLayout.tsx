@@ -2,6 +2,8 @@ import { Outlet, useLocation } from 'react-router'
 import { FullScreenLoader } from '@/components/ui/Spinner'
 import { useAuth } from '@/features/auth/AuthProvider'
 import { cn } from '@/lib/cn'
+import { LiveEvents } from '@/features/pontos/LiveEvents'
+import { TrialExpiredDialog } from '@/features/subscription/TrialExpiredDialog'
 import { BottomNav } from './BottomNav'
 import { DesktopSidebar, MobileSidebar } from './Sidebar'
 import { SidebarProvider, useSidebar } from './SidebarContext'
@@ -33,6 +35,9 @@ function LayoutFrame() {
         </div>
       </main>
       <BottomNav />
+      {/* Live VetCoins/notification events and the trial-expired dialog (issue 5). */}
+      <LiveEvents />
+      <TrialExpiredDialog />
     </div>
   )
 }

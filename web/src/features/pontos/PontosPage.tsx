@@ -1,0 +1,92 @@
+import { Coins } from 'lucide-react'
+import { usePageTitle } from '@/app/usePageTitle'
+import { Button } from '@/components/ui/Button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { Spinner } from '@/components/ui/Spinner'
+import { KIND_LABELS, useBalance, useHistory, type PointsBalance } from './api'
+
+const numberFormat = new Intl.NumberFormat('pt-BR')
+const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
+
+const BREAKDOWN: { key: keyof PointsBalance; label: string; negative?: boolean }[] = [
+  { key: 'checkin_points', label: 'Check-in' },
+  { key: 'course_points', label: 'Cursos' },
+  { key: 'challenge_points', label: 'Desafios' },
+  { key: 'post_points', label: 'Publicações' },
+  { key: 'other_points', label: 'Indicações e ferramentas' },
+  { key: 'points_spent', label: 'Gastos em recompensas', negative: true },
+]
+
+/** /pontos: VetCoins balance, its breakdown by kind and the paged history. */
+export default function PontosPage() {
+  usePageTitle('VetCoins')
+  const balance = useBalance()
+  const history = useHistory()
+  const entries = history.data?.pages.flatMap((p) => p.entries) ?? []
+
+  return (
+    <div className="flex flex-col gap-6">
+      <header className="flex items-center gap-3">
+        <Coins aria-hidden="true" className="h-7 w-7 text-amber-600" />
+        <h1 className="text-2xl font-bold tracking-tight">VetCoins</h1>
+      </header>
+
+      <Card>
+        <CardHeader>
+          <CardDescription>Saldo atual</CardDescription>
+          <p className="text-4xl font-bold" data-testid="pontos-total">
+            {balance.data ? numberFormat.format(balance.data.total_points) : '…'}
+          </p>
+        </CardHeader>
+        <CardContent>
+          {balance.isError && <p className="text-sm text-destructive">Erro ao carregar VetCoins.</p>}
+          {balance.data && (
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+              {BREAKDOWN.map(({ key, label, negative }) => (
+                <div key={key} className="rounded-xl bg-muted p-3">
+                  <dt className="text-xs text-muted-foreground">{label}</dt>
+                  <dd className="text-lg font-semibold">
+                    {negative && balance.data[key] > 0 ? '−' : ''}
+                    {numberFormat.format(balance.data[key])}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Histórico</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {history.isPending && <Spinner />}
+          {history.isError && <p className="text-sm text-destructive">Erro ao carregar o histórico.</p>}
+          {history.isSuccess && entries.length === 0 && (
+            <p className="text-sm text-muted-foreground">Nenhuma movimentação ainda. Faça seu check-in diário para ganhar VetCoins!</p>
+          )}
+          <ul className="divide-y divide-border" aria-label="Histórico de VetCoins">
+            {entries.map((e) => (
+              <li key={e.id} className="flex items-center justify-between gap-3 py-3">
+                <div className="flex flex-col">
+                  <span className="font-medium">{KIND_LABELS[e.kind] ?? e.kind}</span>
+                  <span className="text-xs text-muted-foreground">{dateFormat.format(new Date(e.created_at))}</span>
+                </div>
+                <span className={e.amount < 0 ? 'font-semibold text-destructive' : 'font-semibold text-green-700 dark:text-green-400'}>
+                  {e.amount > 0 ? '+' : '−'}
+                  {numberFormat.format(Math.abs(e.amount))}
+                </span>
+              </li>
+            ))}
+          </ul>
+          {history.hasNextPage && (
+            <Button variant="outline" className="mt-3" onClick={() => void history.fetchNextPage()} loading={history.isFetchingNextPage}>
+              Carregar mais
+            </Button>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

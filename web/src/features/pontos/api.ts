@@ -1,0 +1,58 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { apiFetch } from '@/lib/api'
+import { queryKeys } from '@/lib/queryKeys'
+
+/** GET /api/points/balance (spec §3 Points). */
+export interface PointsBalance {
+  challenge_points: number
+  course_points: number
+  post_points: number
+  checkin_points: number
+  other_points: number
+  points_spent: number
+  total_points: number
+}
+
+export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'plugin' | 'redemption'
+
+export interface LedgerEntry {
+  id: number
+  amount: number
+  kind: PointsKind
+  metadata: Record<string, unknown>
+  created_at: string
+}
+
+interface HistoryPage {
+  entries: LedgerEntry[]
+  next_cursor?: number
+}
+
+export const historyKey = ['points', 'history'] as const
+
+export const KIND_LABELS: Record<PointsKind, string> = {
+  checkin: 'Check-in diário',
+  checkin_bonus: 'Bônus semanal de check-in',
+  course: 'Cursos',
+  challenge: 'Desafios',
+  post: 'Publicações',
+  referral: 'Indicação',
+  plugin: 'Ferramentas',
+  redemption: 'Resgate de recompensa',
+}
+
+export function useBalance() {
+  return useQuery({
+    queryKey: queryKeys.pointsBalance,
+    queryFn: ({ signal }) => apiFetch<PointsBalance>('/api/points/balance', { signal }),
+  })
+}
+
+export function useHistory() {
+  return useInfiniteQuery({
+    queryKey: historyKey,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) => apiFetch<HistoryPage>(`/api/points/history?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
+    getNextPageParam: (last) => last.next_cursor || undefined,
+  })
+}

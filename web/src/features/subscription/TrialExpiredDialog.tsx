@@ -1,0 +1,96 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useNavigate } from 'react-router'
+import { Check } from 'lucide-react'
+import { Button } from '@/components/ui/Button'
+import { Dialog } from '@/components/ui/Dialog'
+import { apiFetch } from '@/lib/api'
+import { queryKeys } from '@/lib/queryKeys'
+
+/** GET /api/subscription (spec §4). */
+export interface SubscriptionView {
+  subscription_status: string | null
+  subscription_tier: string | null
+  trial_ends_at: string | null
+  is_premium: boolean
+  trial_active: boolean
+  trial_expired: boolean
+  days_left: number
+}
+
+const SHOWN_KEY = 'vc_trial_expired_dialog_shown'
+
+function alreadyShown(): boolean {
+  try {
+    return sessionStorage.getItem(SHOWN_KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+function markShown(): void {
+  try {
+    sessionStorage.setItem(SHOWN_KEY, '1')
+  } catch {
+    // Private mode: the dialog may show again, which is harmless.
+  }
+}
+
+const BENEFITS = ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']
+
+/** Spec §2: shown at most once per session when the trial has expired. */
+export function TrialExpiredDialog() {
+  const navigate = useNavigate()
+  const [dismissed, setDismissed] = useState(alreadyShown)
+  const { data } = useQuery({
+    queryKey: queryKeys.subscription,
+    queryFn: ({ signal }) => apiFetch<SubscriptionView>('/api/subscription', { signal }),
+    retry: false,
+  })
+  const open = !dismissed && data?.trial_expired === true && data.is_premium !== true
+  if (open) markShown()
+  const close = () => setDismissed(true)
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => !o && close()}
+      title="Trial Premium Expirado"
+      description="Seu período de teste terminou. Assine o Premium para continuar com:"
+      footer={
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="ghost" onClick={close}>
+            Depois
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              close()
+              navigate('/pricing')
+            }}
+          >
+            Ver Planos
+          </Button>
+          <Button
+            onClick={() => {
+              close()
+              // The monthly checkout opens in a new tab once billing exists; until then, the plans page.
+              window.open('/pricing', '_blank', 'noopener')
+            }}
+          >
+            Upgrade Agora
+          </Button>
+        </div>
+      }
+    >
+      <ul className="flex flex-col gap-2">
+        {BENEFITS.map((b) => (
+          <li key={b} className="flex items-center gap-2 text-sm">
+            <Check aria-hidden="true" className="h-4 w-4 text-primary" />
+            {b}
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  )
+}
