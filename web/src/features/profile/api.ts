@@ -1,20 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
-import type { Completeness, Profile, ProfileUpdate, PublicProfile, Specialty } from './types'
+import type { Profile, ProfileUpdate, PublicProfile, Specialty } from './types'
 
 export function useMyProfile(enabled = true) {
   return useQuery({
     queryKey: queryKeys.myProfile,
     queryFn: () => apiFetch<Profile>('/api/profile'),
-    enabled,
-  })
-}
-
-export function useProfileCompleteness(enabled = true) {
-  return useQuery({
-    queryKey: queryKeys.profileCompleteness,
-    queryFn: () => apiFetch<Completeness>('/api/profile/completeness'),
     enabled,
   })
 }
