@@ -136,3 +136,40 @@ func TestEventsRequireSignIn(t *testing.T) {
 		t.Fatalf("visitor: %d", res.Status)
 	}
 }
+
+// When the instance's LISTEN connection is lost, open streams end so the
+// browser reconnects with Last-Event-ID and replays what it missed.
+func TestStreamsResumeAfterListenerLoss(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	<-srv.App.Engagement.Events.Ready()
+	c, userID := srv.SignedIn(t, "queda@example.com")
+	s := openStream(t, c, "")
+	ctx := context.Background()
+	if _, _, err := srv.App.Engagement.Points.Award(ctx, userID, 3, points.KindPost, "before", nil); err != nil {
+		t.Fatal(err)
+	}
+	first := s.next(t)
+
+	// Kill the hub's LISTEN backend, as a database failover would.
+	if _, err := srv.App.Pool.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN%'`); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, ok := <-s.events:
+		if ok {
+			t.Fatal("stream delivered instead of closing")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("stream stayed open after the listener was lost")
+	}
+	if _, _, err := srv.App.Engagement.Points.Award(ctx, userID, 4, points.KindPost, "during", nil); err != nil {
+		t.Fatal(err)
+	}
+	resumed := openStream(t, c, fmt.Sprint(first.ID))
+	var p points.BalanceEvent
+	_ = json.Unmarshal(resumed.next(t).Data, &p)
+	if p.Balance.TotalPoints != 7 {
+		t.Fatalf("replayed total %d, want 7", p.Balance.TotalPoints)
+	}
+}

@@ -62,6 +62,11 @@ func (h *Hub) Ready() <-chan struct{} { return h.ready }
 func (h *Hub) Close() error {
 	h.cancel()
 	<-h.done
+	h.closeAll()
+	return nil
+}
+
+func (h *Hub) closeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, set := range h.subs {
@@ -73,7 +78,6 @@ func (h *Hub) Close() error {
 		}
 	}
 	h.subs = map[string]map[*Subscription]struct{}{}
-	return nil
 }
 
 // Subscribe opens a subscription to userID's events.
@@ -139,6 +143,10 @@ func (h *Hub) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		// Notifications sent while no LISTEN was active are lost to this
+		// instance: end every open stream so browsers reconnect and replay
+		// the gap from user_events by Last-Event-ID.
+		h.closeAll()
 		h.log.Warn("event stream listener stopped; reconnecting", "err", err, "in", backoff)
 		select {
 		case <-ctx.Done():
