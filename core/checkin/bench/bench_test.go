@@ -72,7 +72,9 @@ func dbURL(b *testing.B) string {
 	if strings.Contains(u, "?") {
 		sep = "&"
 	}
-	return u + sep + "pool_max_conns=24"
+	// BENCH_DB_PARAMS appends connection parameters (for experiments such as
+	// synchronous_commit=off; the reported figures use the defaults).
+	return u + sep + "pool_max_conns=24" + os.Getenv("BENCH_DB_PARAMS")
 }
 
 // BenchmarkCheckinsPerSecond: one check-in for each of many users, sent by
