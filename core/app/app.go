@@ -23,6 +23,7 @@ import (
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/storage"
 )
@@ -117,7 +118,12 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		a.Mailbox = mail.NewMailbox(pool)
 		mailer = a.Mailbox
 	}
-	opts := auth.Options{PublicURL: cfg.PublicURL, Log: log}
+	opts := auth.Options{
+		PublicURL:   cfg.PublicURL,
+		Log:         log,
+		SignupPerIP: ratelimit.Rule{Max: cfg.SignupsPerIPPerMinute, Window: time.Minute},
+		LoginPerIP:  ratelimit.Rule{Max: cfg.LoginsPerIPPerMinute, Window: time.Minute},
+	}
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}
 	}

@@ -55,6 +55,12 @@ type Config struct {
 
 	TrialDuration time.Duration // TRIAL_DAYS
 
+	// Per-client-IP limits per minute (the per-email limits are the spec's
+	// and fixed). Raise them when many users share one address (a proxy
+	// that does not forward client IPs, a campus NAT, the browser tests).
+	SignupsPerIPPerMinute int // RATE_LIMIT_SIGNUPS_PER_IP
+	LoginsPerIPPerMinute  int // RATE_LIMIT_LOGINS_PER_IP
+
 	// TrialLimits is TRIAL_LIMITS: "type=n,…", limits for non-premium users (check_trial_limits).
 	TrialLimits map[string]int
 }
@@ -102,6 +108,13 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := c.LogLevel.UnmarshalText([]byte(get("LOG_LEVEL", "info"))); err != nil {
 		return c, fmt.Errorf("LOG_LEVEL: %w", err)
 	}
+	var err error
+	if c.SignupsPerIPPerMinute, err = positiveInt(get("RATE_LIMIT_SIGNUPS_PER_IP", "20")); err != nil {
+		return c, fmt.Errorf("RATE_LIMIT_SIGNUPS_PER_IP: %w", err)
+	}
+	if c.LoginsPerIPPerMinute, err = positiveInt(get("RATE_LIMIT_LOGINS_PER_IP", "60")); err != nil {
+		return c, fmt.Errorf("RATE_LIMIT_LOGINS_PER_IP: %w", err)
+	}
 	days, err := strconv.Atoi(get("TRIAL_DAYS", "7"))
 	if err != nil || days < 0 {
 		return c, fmt.Errorf("TRIAL_DAYS must be a whole number of days, got %q", getenv("TRIAL_DAYS"))
@@ -141,4 +154,12 @@ func parseLimits(v string) (map[string]int, error) {
 		limits[strings.TrimSpace(name)] = count
 	}
 	return limits, nil
+}
+
+func positiveInt(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("must be a positive whole number, got %q", v)
+	}
+	return n, nil
 }

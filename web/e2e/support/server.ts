@@ -65,6 +65,10 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     WEB_DIST: join(webDir, 'dist'),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    // Every browser test signs up from 127.0.0.1 against this one server:
+    // the per-IP limits would otherwise throttle the suite, not a user.
+    RATE_LIMIT_SIGNUPS_PER_IP: '10000',
+    RATE_LIMIT_LOGINS_PER_IP: '10000',
     ...extraEnv,
   })
   const log = createWriteStream(logFile)
