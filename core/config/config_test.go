@@ -1,0 +1,48 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func load(t *testing.T, env map[string]string) (Config, error) {
+	t.Helper()
+	return Load(func(k string) string { return env[k] })
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := load(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != "127.0.0.1:8080" || c.PublicURL != "http://127.0.0.1:8080" {
+		t.Errorf("addr %q public %q", c.HTTPAddr, c.PublicURL)
+	}
+	if c.Development() {
+		t.Error("the binary must default to production; make run sets development")
+	}
+	if c.TrialDuration != 7*24*time.Hour {
+		t.Errorf("trial %v", c.TrialDuration)
+	}
+	if c.SignupsPerIPPerMinute != 20 || c.LoginsPerIPPerMinute != 60 {
+		t.Errorf("per-IP limits %d/%d", c.SignupsPerIPPerMinute, c.LoginsPerIPPerMinute)
+	}
+	if !strings.HasPrefix(c.DataDir, "/") {
+		t.Errorf("DataDir %q must be absolute", c.DataDir)
+	}
+}
+
+func TestRejectsBadValues(t *testing.T) {
+	for key, value := range map[string]string{
+		"TRIAL_DAYS":                "sete",
+		"RATE_LIMIT_SIGNUPS_PER_IP": "0",
+		"RATE_LIMIT_LOGINS_PER_IP":  "-3",
+		"LOG_LEVEL":                 "verbose",
+		"PLUGIN_CALL_TIMEOUT":       "10",
+	} {
+		if _, err := load(t, map[string]string{key: value}); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%q: err %v, want one naming %s", key, value, err, key)
+		}
+	}
+}
