@@ -298,4 +298,3 @@ func (quiet) Debug(string, ...interface{}) {}
 func (quiet) Info(string, ...interface{})  {}
 func (quiet) Warn(string, ...interface{})  {}
 func (quiet) Error(string, ...interface{}) {}
-

@@ -1,0 +1,41 @@
+package notifications_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+)
+
+func TestCreateIsIdempotentAndPublishes(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	var user string
+	if err := pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ('n@example.com') RETURNING id`).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	s := notifications.New(pool)
+	first, created, err := s.Create(ctx, user, "checkin", "Título", "Mensagem", "key-1")
+	if err != nil || !created {
+		t.Fatalf("create: %v %v", created, err)
+	}
+	again, created, err := s.Create(ctx, user, "checkin", "Título", "Mensagem", "key-1")
+	if err != nil || created || again.ID != first.ID {
+		t.Fatalf("retry: created=%v id=%s err=%v", created, again.ID, err)
+	}
+	if _, _, err := s.Create(ctx, user, "other", "Outro", "Sem chave", ""); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.List(ctx, user, 10)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("list %+v err %v", list, err)
+	}
+	var published int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM user_events WHERE user_id = $1 AND type = $2`, user, notifications.EventCreated).Scan(&published); err != nil {
+		t.Fatal(err)
+	}
+	if published != 2 {
+		t.Fatalf("%d notification events, want 2 (one per new notification)", published)
+	}
+}
