@@ -74,6 +74,11 @@ var authorisationMatrix = map[string][]string{
 	"GET /uploads/*":                everyone,
 	"GET /api/admin/users":          superAdmin,
 
+	// Backoffice role management
+	"GET /api/admin/users/{id}":                 superAdmin,
+	"POST /api/admin/users/{id}/roles/{role}":   superAdmin,
+	"DELETE /api/admin/users/{id}/roles/{role}": superAdmin,
+
 	"GET /api/tools":           signedIn,
 	"GET /api/tools/{id}/*":    signedIn,
 	"POST /api/tools/{id}/*":   signedIn,

@@ -80,7 +80,11 @@ func (s *Service) ListUsers(ctx context.Context, q UserQuery) ([]AdminUser, int,
 	}
 	if len(users) == 0 && q.Offset > 0 {
 		// count(*) OVER () has no row to ride on past the end.
-		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM users`).Scan(&total); err != nil {
+		if err := s.pool.QueryRow(ctx, `
+			SELECT count(*) FROM users u LEFT JOIN profiles p ON p.user_id = u.id
+			WHERE ($1 = '' OR u.email LIKE $1 OR lower(p.first_name || ' ' || p.last_name) LIKE $1)
+			  AND ($2 = '' OR EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = $2))`,
+			search, q.Role).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("count users: %w", err)
 		}
 	}

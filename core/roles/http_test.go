@@ -1,11 +1,15 @@
 package roles_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
 	"github.com/vetclube/vetclube/core/roles"
 )
 
@@ -30,5 +34,114 @@ func TestAdminUsersOverHTTP(t *testing.T) {
 	}
 	if res := editor.Do("GET", "/api/admin/users", nil); res.Status != http.StatusForbidden {
 		t.Errorf("editor: %d", res.Status)
+	}
+}
+
+func TestAdminUserRolesOverHTTP(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	admin, adminID := srv.SignedIn(t, "chefe@example.com", "super_admin")
+	member, memberID := srv.SignedIn(t, "membro@example.com")
+
+	var u roles.AdminUser
+	res := admin.Do("GET", "/api/admin/users/"+memberID, nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("get: %d %s", res.Status, res.Body)
+	}
+	if res.JSON(t, &u); u.Email != "membro@example.com" || strings.Join(u.Roles, ",") != "user" {
+		t.Errorf("get: %+v", u)
+	}
+	for _, id := range []string{"nao-e-uuid", "00000000-0000-0000-0000-000000000000"} {
+		if res := admin.Do("GET", "/api/admin/users/"+id, nil); res.Status != http.StatusNotFound || res.ErrorMessage() != "Usuário não encontrado" {
+			t.Errorf("get %s: %d %s", id, res.Status, res.Body)
+		}
+	}
+
+	// Granting twice is harmless and the member gains access at once.
+	for range 2 {
+		res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/editor", nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("grant: %d %s", res.Status, res.Body)
+		}
+		if res.JSON(t, &u); strings.Join(u.Roles, ",") != "user,editor" {
+			t.Errorf("after grant: %v", u.Roles)
+		}
+	}
+	var session struct{ User struct{ Roles []string } }
+	member.Do("GET", "/api/auth/session", nil).JSON(t, &session)
+	if strings.Join(session.User.Roles, ",") != "user,editor" {
+		t.Errorf("member session roles %v", session.User.Roles)
+	}
+	// An editor still may not manage users.
+	if res := member.Do("POST", "/api/admin/users/"+memberID+"/roles/super_admin", nil); res.Status != http.StatusForbidden {
+		t.Errorf("editor granting: %d", res.Status)
+	}
+
+	for range 2 {
+		res := admin.Do("DELETE", "/api/admin/users/"+memberID+"/roles/editor", nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("revoke: %d %s", res.Status, res.Body)
+		}
+		if res.JSON(t, &u); strings.Join(u.Roles, ",") != "user" {
+			t.Errorf("after revoke: %v", u.Roles)
+		}
+	}
+
+	for _, bad := range []string{"premium", "user", "root"} {
+		res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/"+bad, nil)
+		if res.Status != http.StatusUnprocessableEntity || res.ErrorMessage() != "Papel inválido. Papéis permitidos: editor, super_admin." {
+			t.Errorf("grant %s: %d %s", bad, res.Status, res.Body)
+		}
+	}
+	if res := admin.Do("POST", "/api/admin/users/00000000-0000-0000-0000-000000000000/roles/editor", nil); res.Status != http.StatusNotFound {
+		t.Errorf("grant to nobody: %d %s", res.Status, res.Body)
+	}
+
+	res = admin.Do("DELETE", "/api/admin/users/"+adminID+"/roles/super_admin", nil)
+	if res.Status != http.StatusConflict || res.ErrorMessage() != "Você não pode remover o seu próprio papel de super administrador." {
+		t.Errorf("own super_admin: %d %s", res.Status, res.Body)
+	}
+	admin.Do("GET", "/api/admin/users/"+adminID, nil).JSON(t, &u)
+	if strings.Join(u.Roles, ",") != "user,super_admin" {
+		t.Errorf("admin lost their role: %v", u.Roles)
+	}
+}
+
+// Two super admins removing each other at the same time must leave one.
+func TestRevokeKeepsOneSuperAdmin(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	svc := roles.NewService(pool)
+	ids := make([]string, 2)
+	for i, email := range []string{"a@example.com", "b@example.com"} {
+		if err := pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ($1) RETURNING id::text`, email).Scan(&ids[i]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.GrantToUser(ctx, ids[i], "super_admin"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			_, err := svc.RevokeFromUser(ctx, ids[i], ids[1-i], "super_admin")
+			errs <- err
+		}()
+	}
+	failed := 0
+	for range 2 {
+		if err := <-errs; err != nil {
+			var ce *core.Error
+			if !errors.As(err, &ce) || ce.Message != "Não é possível remover o último super administrador." {
+				t.Fatalf("unexpected error %v", err)
+			}
+			failed++
+		}
+	}
+	var left int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM user_roles WHERE role = 'super_admin'`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if failed != 1 || left != 1 {
+		t.Errorf("failed %d, super admins left %d; want 1 and 1", failed, left)
 	}
 }

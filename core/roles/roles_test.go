@@ -53,6 +53,9 @@ func TestListUsers(t *testing.T) {
 	if total != 30 || len(page) != 0 {
 		t.Errorf("past the end: total %d, %d rows", total, len(page))
 	}
+	if page, total, _ = svc.ListUsers(ctx, roles.UserQuery{Offset: 40, Limit: 10, Role: "editor"}); total != 2 || len(page) != 0 {
+		t.Errorf("editors past the end: total %d, %d rows", total, len(page))
+	}
 	page, total, _ = svc.ListUsers(ctx, roles.UserQuery{Limit: 10, Role: "editor", SortField: "email"})
 	if total != 2 || len(page) != 2 || page[0].Email != "user03@example.com" || page[1].Email != "user05@example.com" {
 		t.Errorf("editors: total %d, %v", total, page)
