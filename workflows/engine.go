@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -15,6 +14,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/points"
 )
 
 // Dial connects to a Temporal cluster.
@@ -56,7 +56,7 @@ func started(err error) error {
 
 // StartStreakBonus starts the bonus workflow for one completed streak. Its id
 // rejects duplicates forever, so a streak is paid at most once.
-func (e Engine) StartStreakBonus(ctx context.Context, _ pgx.Tx, userID string, streakDate checkin.Date) error {
+func (e Engine) StartStreakBonus(ctx context.Context, _ points.Querier, userID string, streakDate checkin.Date) error {
 	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    StreakBonusID(userID, streakDate.String()),
 		TaskQueue:             TaskQueue,

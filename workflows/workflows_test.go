@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/testsuite"
@@ -143,7 +142,7 @@ func TestStreakReminderEndsWhenNoStreakRuns(t *testing.T) {
 // test drives the bonus workflow itself.
 type recordingWorkflows struct{ streaks []checkin.Date }
 
-func (r *recordingWorkflows) StartStreakBonus(_ context.Context, _ pgx.Tx, _ string, d checkin.Date) error {
+func (r *recordingWorkflows) StartStreakBonus(_ context.Context, _ points.Querier, _ string, d checkin.Date) error {
 	r.streaks = append(r.streaks, d)
 	return nil
 }

@@ -54,7 +54,7 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is empty: streak bonuses are credited inline; streak reminders and trial clocks do not run")
 	}
-	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profileZone(pool), Log: log})
+	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profileZone(pool), ZoneQuery: profileZoneQuery, Log: log})
 	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
 		Workflows:     subsWF,
 		TrialDuration: cfg.TrialDuration,
@@ -97,6 +97,10 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	a.onClose(func() error { stopPrune(); return nil })
 	return nil
 }
+
+// profileZoneQuery is profileZone as one statement, for the check-in's
+// first round trip.
+const profileZoneQuery = `SELECT time_zone FROM profiles WHERE user_id = $1 AND time_zone <> '` + checkin.DefaultTimeZone + `'`
 
 // profileZone reads the zone a user chose on the profile. The profile's
 // default zone is not a choice, so it defers to the zone the browser sent

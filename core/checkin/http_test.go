@@ -1,8 +1,10 @@
 package checkin_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/checkin"
@@ -50,5 +52,29 @@ func TestCheckinOverHTTP(t *testing.T) {
 	}
 	if res := c.Do("GET", "/api/points/history?limit=0", nil); res.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("bad limit: %d", res.Status)
+	}
+}
+
+// A zone chosen on the profile decides the user's day, over the zone the
+// browser sent on first use.
+func TestProfileZoneDecidesTheDay(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	c, userID := srv.SignedIn(t, "fuso@example.com")
+	if res := c.Do("GET", "/api/profile", nil); res.Status != http.StatusOK {
+		t.Fatalf("profile: %d", res.Status)
+	}
+	if _, err := srv.App.Pool.Exec(context.Background(), `UPDATE profiles SET time_zone = 'Pacific/Kiritimati' WHERE user_id = $1`, userID); err != nil {
+		t.Fatal(err)
+	}
+	res := c.Do("POST", "/api/checkin", map[string]string{"time_zone": "Pacific/Pago_Pago"})
+	if res.Status != http.StatusCreated {
+		t.Fatalf("check-in: %d %s", res.Status, res.Body)
+	}
+	var out checkin.Result
+	res.JSON(t, &out)
+	// Kiritimati (UTC+14) and Pago Pago (UTC-11) are never on the same day.
+	kiritimati, _ := time.LoadLocation("Pacific/Kiritimati")
+	if want := checkin.DateOf(time.Now(), kiritimati).String(); out.TimeZone != "Pacific/Kiritimati" || out.Today != want {
+		t.Fatalf("zone %s day %s, want Pacific/Kiritimati %s", out.TimeZone, out.Today, want)
 	}
 }

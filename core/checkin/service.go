@@ -26,7 +26,7 @@ type Workflows interface {
 	// a streak, so a failure to start rolls the check-in back and the user
 	// simply tries again. The bonus credit itself verifies that the
 	// check-in committed (CreditStreakBonus).
-	StartStreakBonus(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) error
+	StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error
 	// EnsureStreakReminder makes sure the user's reminder workflow runs.
 	EnsureStreakReminder(ctx context.Context, userID string) error
 }
@@ -37,24 +37,30 @@ type ZoneLookup func(ctx context.Context, userID string) (zone string, ok bool, 
 
 // Service performs check-ins.
 type Service struct {
-	pool *pgxpool.Pool
-	wf   Workflows
-	zone ZoneLookup
-	now  func() time.Time
-	log  *slog.Logger
+	pool      *pgxpool.Pool
+	wf        Workflows
+	zone      ZoneLookup
+	zoneQuery string
+	now       func() time.Time
+	log       *slog.Logger
 }
 
 // Options configures a Service; Now and Zone may be nil.
 type Options struct {
 	Workflows Workflows
 	Zone      ZoneLookup
+	// ZoneQuery, when set, is used instead of Zone inside check-ins: one
+	// SQL statement taking the user id as $1 and returning the profile's
+	// chosen zone (no row or "" for none), sent in the check-in's first
+	// round trip.
+	ZoneQuery string
 	Now       func() time.Time
 	Log       *slog.Logger
 }
 
 // New returns a check-in service.
 func New(pool *pgxpool.Pool, o Options) *Service {
-	s := &Service{pool: pool, wf: o.Workflows, zone: o.Zone, now: o.Now, log: o.Log}
+	s := &Service{pool: pool, wf: o.Workflows, zone: o.Zone, zoneQuery: o.ZoneQuery, now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -206,94 +212,141 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 	if initialZone == "" {
 		initialZone = DefaultTimeZone
 	}
-	profile, err := s.profileZone(ctx, userID)
+	res, err := s.checkIn(ctx, userID, initialZone)
 	if err != nil {
 		return Result{}, err
 	}
-	var res Result
-	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		var r row
-		// The upsert creates the row on first use and locks it either way.
-		err := tx.QueryRow(ctx, `INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
-			ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-			RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone`,
-			userID, initialZone).Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
-		if err != nil {
-			return fmt.Errorf("lock check-in state: %w", err)
-		}
-		loc, err := s.location(userID, profile, r.zone)
-		if err != nil {
-			return err
-		}
-		now := s.now()
-		today := DateOf(now, loc)
-		step, ok := Next(r.lastDate(), r.seq, today)
-		if !ok {
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		todayUTC := today.utc()
-		r.last, r.seq = &todayUTC, step.Stored
-		r.total++
-		r.totalPoints += Points
-		if step.CompletesStreak {
-			t := now.UTC()
-			r.lastBonusAt = &t
-		}
-		award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
-			map[string]any{"date": today.String(), "sequence": step.Sequence})
-		if err != nil {
-			return err
-		}
-		// One round trip for the day's row, the state and the credit.
-		var b pgx.Batch
-		b.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
-			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
-		b.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
-			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, updated_at = now() WHERE user_id = $1`,
-			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt)
-		var credited bool
-		b.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
-			_, created, err := award.Scan(row)
-			credited = created
-			return err
-		})
-		err = tx.SendBatch(ctx, &b).Close()
-		if postgres.IsUniqueViolation(err, "") {
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		if err != nil {
-			return fmt.Errorf("record check-in: %w", err)
-		}
-		if !credited {
-			// The day's credit key exists without the day's row: refuse
-			// rather than pay twice.
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		if step.CompletesStreak {
-			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
-				return fmt.Errorf("start streak bonus: %w", err)
-			}
-		}
-		res = Result{
-			State:           s.view(r, loc, now),
-			Sequence:        step.Sequence,
-			PointsAwarded:   Points,
-			CompletedStreak: step.CompletesStreak,
-		}
-		if step.CompletesStreak {
-			res.BonusPoints = BonusPoints
-		}
-		return nil
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	if !res.CompletedStreak {
-		// The reminder is a courtesy: failing to start it must not fail
-		// a check-in that already committed.
+	if res.Sequence == 1 {
+		// A reminder loop runs for as long as a streak does, so it only
+		// needs starting with a new streak. It is a courtesy: failing to
+		// start it must not fail a check-in that already committed.
 		if err := s.wf.EnsureStreakReminder(ctx, userID); err != nil {
 			s.log.Warn("start streak reminder", "user", userID, "err", err)
 		}
+	}
+	return res, nil
+}
+
+// checkIn is the check-in transaction in two round trips on one connection:
+// BEGIN, the profile zone and the locking upsert of the user's state; then
+// the day's row, the new state, the credit and COMMIT. (A pgx.Tx would add a
+// round trip for BEGIN and one per statement before the batch; on a busy
+// machine each round trip waits for the scheduler.)
+func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
+	var profile string
+	if s.zoneQuery == "" {
+		// Looked up before taking a connection: a second pool acquisition
+		// while holding one can exhaust the pool under load.
+		if profile, err = s.profileZone(ctx, userID); err != nil {
+			return Result{}, err
+		}
+	}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("acquire connection: %w", err)
+	}
+	// pgxpool discards a connection released inside a transaction, so even a
+	// failed ROLLBACK cannot leak an open transaction.
+	defer conn.Release()
+	open := false
+	defer func() {
+		if open {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+	}()
+
+	var r row
+	first := &pgx.Batch{}
+	first.Queue("BEGIN")
+	if s.zoneQuery != "" {
+		first.Queue(s.zoneQuery, userID).QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(&profile); err != nil && !postgres.IsNoRows(err) {
+				return fmt.Errorf("read user time zone: %w", err)
+			}
+			return nil
+		})
+	}
+	// The upsert creates the row on first use and locks it either way.
+	first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone`,
+		userID, initialZone).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
+	})
+	open = true
+	if err := conn.SendBatch(ctx, first).Close(); err != nil {
+		return Result{}, fmt.Errorf("lock check-in state: %w", err)
+	}
+	loc, err := s.location(userID, profile, r.zone)
+	if err != nil {
+		return Result{}, err
+	}
+	now := s.now()
+	today := DateOf(now, loc)
+	step, ok := Next(r.lastDate(), r.seq, today)
+	if !ok {
+		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+	}
+	todayUTC := today.utc()
+	r.last, r.seq = &todayUTC, step.Stored
+	r.total++
+	r.totalPoints += Points
+	if step.CompletesStreak {
+		t := now.UTC()
+		r.lastBonusAt = &t
+	}
+	award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
+		map[string]any{"date": today.String(), "sequence": step.Sequence})
+	if err != nil {
+		return Result{}, err
+	}
+	second := &pgx.Batch{}
+	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
+		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
+	second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, updated_at = now() WHERE user_id = $1`,
+		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt)
+	var credited bool
+	second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
+		_, created, err := award.Scan(row)
+		credited = created
+		return err
+	})
+	// The streak's bonus starts inside the transaction (see Workflows), so
+	// COMMIT then goes on its own.
+	commitInBatch := !step.CompletesStreak
+	if commitInBatch {
+		second.Queue("COMMIT")
+	}
+	err = conn.SendBatch(ctx, second).Close()
+	if postgres.IsUniqueViolation(err, "") {
+		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("record check-in: %w", err)
+	}
+	if !credited {
+		// The day's credit key exists without the day's row: refuse
+		// rather than pay twice. (COMMIT of an aborted batch is a rollback.)
+		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+	}
+	if !commitInBatch {
+		if err := s.wf.StartStreakBonus(ctx, conn, userID, today); err != nil {
+			return Result{}, fmt.Errorf("start streak bonus: %w", err)
+		}
+		if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
+			return Result{}, fmt.Errorf("commit check-in: %w", err)
+		}
+	}
+	open = false
+	res = Result{
+		State:           s.view(r, loc, now),
+		Sequence:        step.Sequence,
+		PointsAwarded:   Points,
+		CompletedStreak: step.CompletesStreak,
+	}
+	if step.CompletesStreak {
+		res.BonusPoints = BonusPoints
 	}
 	return res, nil
 }
@@ -355,7 +408,7 @@ func CreditStreakBonus(ctx context.Context, pool *pgxpool.Pool, userID string, s
 	return created, err
 }
 
-func creditBonusTx(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) (bool, error) {
+func creditBonusTx(ctx context.Context, tx points.Querier, userID string, streakDate Date) (bool, error) {
 	_, created, err := points.AwardTx(ctx, tx, userID, BonusPoints, points.KindCheckinBonus,
 		BonusKey(userID, streakDate), map[string]any{"streak_completed_on": streakDate.String()})
 	if err != nil || !created {
@@ -379,7 +432,7 @@ func BonusKey(userID string, streakDate Date) string {
 type Direct struct{}
 
 // StartStreakBonus credits the bonus in the same transaction.
-func (Direct) StartStreakBonus(ctx context.Context, tx pgx.Tx, userID string, streakDate Date) error {
+func (Direct) StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error {
 	_, err := creditBonusTx(ctx, tx, userID, streakDate)
 	return err
 }

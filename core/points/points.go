@@ -108,7 +108,7 @@ func (l *Ledger) Award(ctx context.Context, userID string, amount int, kind Kind
 
 // AwardTx is Award inside the caller's transaction, so that a feature's own
 // change (a check-in row) and its credit commit together.
-func AwardTx(ctx context.Context, tx pgx.Tx, userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (Entry, bool, error) {
+func AwardTx(ctx context.Context, tx Querier, userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (Entry, bool, error) {
 	q, err := NewAward(userID, amount, kind, idempotencyKey, metadata)
 	if err != nil {
 		return Entry{}, false, err
@@ -131,6 +131,13 @@ func AwardTx(ctx context.Context, tx pgx.Tx, userID string, amount int, kind Kin
 		return Entry{}, false, core.Errorf(core.ECONFLICT, "Esta chave de idempotência já foi usada em outro lançamento.")
 	}
 	return existing, false, nil
+}
+
+// Querier runs statements inside an open transaction: a pgx.Tx, or a
+// connection on which the caller began one.
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // AwardQuery is one award as a single statement: the ledger row, the totals
@@ -224,7 +231,7 @@ type BalanceEvent struct {
 	Entry   Entry   `json:"entry"`
 }
 
-func entryByKey(ctx context.Context, tx pgx.Tx, key string) (Entry, error) {
+func entryByKey(ctx context.Context, tx Querier, key string) (Entry, error) {
 	var e Entry
 	err := tx.QueryRow(ctx, `SELECT id, user_id, amount, kind, idempotency_key, metadata, created_at
 		FROM points_ledger WHERE idempotency_key = $1`, key).
