@@ -6,6 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, existsSync, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { chromium } from '@playwright/test'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -27,8 +28,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'vetclube-lh-'))
 const env = { ...process.env, APP_ENV: 'development', HTTP_ADDR: `127.0.0.1:${port}`, PUBLIC_URL: base, WEB_DIST: join(webDir, 'dist'), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }
 delete env.DATABASE_URL
 const server = spawn(join(repoDir, 'bin', 'vetclube'), ['serve'], { cwd: repoDir, env, stdio: 'ignore' })
-const stop = () => {
-  server.kill('SIGTERM')
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+// The server stops its PostgreSQL cluster on SIGTERM: wait for it before removing the data.
+const stop = async () => {
+  if (server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r))
+    server.kill('SIGTERM')
+    await exited
+  }
   rmSync(dataDir, { recursive: true, force: true })
 }
 
@@ -41,10 +48,22 @@ try {
     await new Promise((r) => setTimeout(r, 200))
   }
 
-  const cookie = await signedInCookie()
   const results = []
   results.push(audit('landing (visitor)', `${base}/landing`, null))
-  results.push(audit('home (signed in)', `${base}/`, cookie))
+  // The signed-in audit runs in a browser that already holds the session
+  // cookies (the app reads vc_csrf from document.cookie, so a Cookie header
+  // alone would not do): Lighthouse attaches to it over the debugging port.
+  const debugPort = await freePort()
+  const profileDir = mkdtempSync(join(tmpdir(), 'vetclube-lh-profile-'))
+  const chrome = spawn(process.env.CHROME_PATH ?? '/usr/bin/chromium', [...CHROME_FLAGS, `--remote-debugging-port=${debugPort}`, `--user-data-dir=${profileDir}`, 'about:blank'], { stdio: 'ignore' })
+  try {
+    await signIn(debugPort)
+    results.push(audit('home (signed in)', `${base}/`, debugPort))
+  } finally {
+    chrome.kill('SIGTERM')
+    await new Promise((r) => (chrome.exitCode !== null ? r() : chrome.once('exit', r)))
+    rmSync(profileDir, { recursive: true, force: true })
+  }
 
   let failed = false
   console.log('\nLighthouse 12.8.2, mobile profile')
@@ -58,10 +77,10 @@ try {
     process.exitCode = 1
   }
 } finally {
-  stop()
+  await stop()
 }
 
-function audit(name, url, cookieHeader) {
+function audit(name, url, port) {
   const file = join(outDir, `${name.replace(/\W+/g, '-')}.json`)
   const args = [
     '--yes',
@@ -71,33 +90,35 @@ function audit(name, url, cookieHeader) {
     '--output=json',
     `--output-path=${file}`,
     '--only-categories=performance,accessibility,best-practices,seo',
-    '--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync',
+    `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
   ]
-  if (cookieHeader) args.push(`--extra-headers=${JSON.stringify({ Cookie: cookieHeader })}`)
+  if (port) args.push(`--port=${port}`)
   execFileSync('npx', args, { stdio: 'inherit', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } })
   const lhr = JSON.parse(readFileSync(file, 'utf8'))
   const scores = Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, Math.round(c.score * 100)]))
+  if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {
+    throw new Error(`${name}: audited ${lhr.finalDisplayedUrl} instead of ${url} (redirected)`)
+  }
   return { name, scores, report: file }
 }
 
-// A confirmed, signed-in account: sign up, confirm through the dev mailbox, log in.
-async function signedInCookie() {
-  const jar = new Map()
-  const call = async (method, path, body) => {
-    const headers = { 'Content-Type': 'application/json', Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') }
-    if (jar.has('vc_csrf')) headers['X-CSRF-Token'] = jar.get('vc_csrf')
-    const res = await fetch(base + path, { method, headers, body: body ? JSON.stringify(body) : undefined })
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';')
-      const eq = pair.indexOf('=')
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1))
-    }
-    return res
-  }
+function freePort() {
+  return new Promise((ok) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = srv.address().port
+      srv.close(() => ok(p))
+    })
+  })
+}
+
+// A confirmed account, signed in inside the browser on `port` so the browser
+// itself stores the cookies: sign up and confirm through the dev mailbox over
+// plain HTTP, then log in from a page of the app.
+async function signIn(port) {
   const email = `lighthouse-${Date.now()}@exemplo.com.br`
   const password = 'Vet!Clube2026seguro'
-  await call('GET', '/api/auth/session')
-  const signup = await call('POST', '/api/auth/signup', { first_name: 'Lia', last_name: 'Farol', email, password })
+  const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const signup = await post('/api/auth/signup', { first_name: 'Lia', last_name: 'Farol', email, password })
   if (signup.status !== 201) throw new Error(`signup ${signup.status}`)
   let token
   for (let i = 0; i < 50 && !token; i++) {
@@ -108,8 +129,27 @@ async function signedInCookie() {
     if (!token) await new Promise((r) => setTimeout(r, 200))
   }
   if (!token) throw new Error('no confirmation mail')
-  if (!(await call('POST', '/api/auth/confirm', { token })).ok) throw new Error('confirm failed')
-  if (!(await call('POST', '/api/auth/login', { email, password })).ok) throw new Error('login failed')
-  // The access cookie lasts ~15 min, longer than the audit.
-  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+  if (!(await post('/api/auth/confirm', { token })).ok) throw new Error('confirm failed')
+
+  let browser
+  for (let i = 0; !browser; i++) {
+    try {
+      browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`)
+    } catch (err) {
+      if (i > 50) throw err
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+  try {
+    const page = await browser.contexts()[0].newPage()
+    await page.goto(`${base}/landing`)
+    const status = await page.evaluate(
+      async ([e, p]) => (await fetch('/api/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: e, password: p }) })).status,
+      [email, password],
+    )
+    if (status !== 200) throw new Error(`login ${status}`)
+    await page.close()
+  } finally {
+    await browser.close()
+  }
 }

@@ -10,6 +10,7 @@ import { AuthProvider } from '@/features/auth/AuthProvider'
 import { captureInstallEvents } from '@/features/pwa/install'
 import { registerServiceWorker } from '@/features/pwa/registerServiceWorker'
 import { queryClient } from '@/lib/queryClient'
+import { warmUpSignedInStart } from '@/app/warmUp'
 import { applyTheme, getTheme } from '@/lib/theme'
 import './index.css'
 
@@ -17,6 +18,8 @@ captureInstallEvents()
 installGlobalErrorHandlers()
 applyTheme(getTheme())
 registerServiceWorker()
+
+warmUpSignedInStart()
 
 const router = createAppRouter()
 

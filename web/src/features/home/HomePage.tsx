@@ -22,7 +22,7 @@ import { usePageTitle } from '@/app/usePageTitle'
 import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
 import { fullName, useMyProfile, useProfileCompleteness } from '@/lib/account'
-import { CheckinSlot } from './CheckinSlot'
+import { useCheckinCard } from './CheckinSlot'
 import { ProfileCompletenessBanner } from './ProfileCompletenessBanner'
 import { pickQuote } from './quotes'
 
@@ -158,9 +158,10 @@ export default function HomePage() {
   usePageTitle('Início')
   const profile = useMyProfile()
   const completeness = useProfileCompleteness()
+  const { ready: checkinReady, CheckinCard } = useCheckinCard()
   // One render with everything in place: content arriving piecemeal would push
   // the page around (layout shift) while the user starts reading.
-  if (profile.isPending || completeness.isPending) {
+  if (profile.isPending || completeness.isPending || !checkinReady) {
     return (
       <div role="status" className="flex min-h-[60vh] items-center justify-center">
         <span aria-hidden="true" className="h-8 w-8 animate-spin rounded-full border-4 border-primary border-t-transparent" />
@@ -177,7 +178,7 @@ export default function HomePage() {
         <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
       </header>
       <ProfileCompletenessBanner />
-      <CheckinSlot />
+      {CheckinCard && <CheckinCard />}
       <QuickAccessGrid />
       <AiPromoCard />
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
