@@ -14,14 +14,14 @@ BIN := bin/vetclube
 WEB_PKG := web/package.json
 ADMIN_PKG := admin/package.json
 
-.PHONY: run test deps deps-system deps-test build build-go build-temporal build-web build-admin test-go test-web clean bench
+.PHONY: run test deps deps-system deps-test build build-go build-temporal build-web build-admin test-go test-web test-admin clean bench
 
 ## run: install what is missing, build everything, then serve on http://127.0.0.1:8080
 run: deps build
 	APP_ENV=$${APP_ENV:-development} ./$(BIN) serve
 
 ## test: all Go tests against a real PostgreSQL, then the web unit and browser tests
-test: deps deps-test build test-go test-web
+test: deps deps-test build test-go test-web test-admin
 
 deps: deps-system
 	$(GO) mod download
@@ -41,7 +41,7 @@ deps-system:
 
 # Browser tests drive Debian's Chromium (no browser download).
 deps-test:
-	@if [ -f $(WEB_PKG) ] && ! command -v chromium >/dev/null 2>&1; then \
+	@if { [ -f $(WEB_PKG) ] || [ -f $(ADMIN_PKG) ]; } && ! command -v chromium >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Chromium with apt"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
@@ -54,7 +54,7 @@ web/node_modules/.package-lock.json: web/package.json
 	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) install --no-audit --no-fund
 	@touch $@
 admin/node_modules/.package-lock.json: admin/package.json
-	cd admin && $(NPM) install --no-audit --no-fund
+	cd admin && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) install --no-audit --no-fund
 	@touch $@
 
 build: build-go plugins build-temporal build-web build-admin
@@ -127,6 +127,11 @@ test-go: build-go build-temporal
 
 test-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) test; fi
+
+# Backoffice: vitest for the providers, then Playwright (Debian's Chromium)
+# against the real server; the build comes first so dist matches the sources.
+test-admin: build-go admin/node_modules/.package-lock.json build-admin
+	@if [ -f $(ADMIN_PKG) ]; then cd admin && $(NPM) test; fi
 
 clean:
 	rm -rf bin web/dist admin/dist

@@ -1,0 +1,102 @@
+import type { AuthProvider } from 'ra-core'
+import { httpClient } from './httpClient'
+
+export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
+const BACKOFFICE_ROLES = ['editor', 'super_admin']
+
+export interface SessionUser {
+  id: string
+  email: string
+  provider: string
+  roles: string[]
+  created_at: string
+}
+
+export function mayEnterBackoffice(roles: readonly string[] | undefined): boolean {
+  return !!roles?.some((role) => BACKOFFICE_ROLES.includes(role))
+}
+
+// Which roles each resource needs; a resource not listed here is open to
+// everyone who may enter the backoffice.
+const RESOURCE_ROLES: Record<string, string[]> = {
+  users: ['super_admin'],
+}
+
+export function mayAccessResource(roles: readonly string[], resource: string | undefined): boolean {
+  if (!mayEnterBackoffice(roles)) return false
+  const needed = resource ? RESOURCE_ROLES[resource] : undefined
+  return !needed || needed.some((role) => roles.includes(role))
+}
+
+async function fetchSession(): Promise<SessionUser | null> {
+  try {
+    const { json } = await httpClient('/api/auth/session')
+    return json.user as SessionUser
+  } catch (err: any) {
+    if (err?.status === 401) return null
+    throw err
+  }
+}
+
+async function endSession(): Promise<void> {
+  try {
+    await httpClient('/api/auth/logout', { method: 'POST' })
+  } catch {
+    // Signed out already, or the server is away: the cookies are the server's to clear.
+  }
+}
+
+/**
+ * The core's cookie session (BRIEF: API contract). Only accounts holding the
+ * editor or super_admin role may stay signed in: anyone else is signed out
+ * again with ACCESS_REFUSED.
+ */
+export const authProvider: AuthProvider = {
+  async login({ username, email, password }) {
+    await httpClient('/api/auth/login', { method: 'POST', body: { email: email ?? username, password } }).catch(
+      (err) => {
+        throw new Error(err?.message || 'Falha na autenticação, tente novamente')
+      },
+    )
+    const user = await fetchSession()
+    if (!mayEnterBackoffice(user?.roles)) {
+      await endSession()
+      throw new Error(ACCESS_REFUSED)
+    }
+  },
+
+  async logout() {
+    await endSession()
+  },
+
+  async checkAuth() {
+    const user = await fetchSession()
+    if (!user) throw new Error('Entre para continuar')
+    if (!mayEnterBackoffice(user.roles)) {
+      await endSession()
+      throw new Error(ACCESS_REFUSED)
+    }
+  },
+
+  async checkError(error) {
+    // 401 survives the refresh in httpClient only when the session is gone;
+    // 403 on one resource must not sign an editor out of the whole backoffice.
+    if (error?.status === 401) throw new Error('Sua sessão terminou. Entre novamente.')
+  },
+
+  async getIdentity() {
+    const user = await fetchSession()
+    if (!user) throw new Error('Entre para continuar')
+    return { id: user.id, fullName: user.email }
+  },
+
+  async getPermissions() {
+    const user = await fetchSession()
+    return user?.roles ?? []
+  },
+
+  async canAccess({ resource }) {
+    const user = await fetchSession()
+    return !!user && mayAccessResource(user.roles, resource)
+  },
+}

@@ -1,0 +1,32 @@
+import simpleRestProvider from 'ra-data-simple-rest'
+import type { DataProvider } from 'ra-core'
+import { httpClient } from './httpClient'
+import type { AdminUser } from '../users/types'
+
+const API_URL = '/api/admin'
+
+const rest = simpleRestProvider(API_URL, httpClient)
+
+export interface BackofficeDataProvider extends DataProvider {
+  grantRole(userId: string, role: string): Promise<{ data: AdminUser }>
+  revokeRole(userId: string, role: string): Promise<{ data: AdminUser }>
+}
+
+/** ra-data-simple-rest on /api/admin, plus the role grant/revoke calls. */
+export const dataProvider: BackofficeDataProvider = {
+  ...rest,
+  async grantRole(userId, role) {
+    const { json } = await httpClient(
+      `${API_URL}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`,
+      { method: 'POST' },
+    )
+    return { data: json as AdminUser }
+  },
+  async revokeRole(userId, role) {
+    const { json } = await httpClient(
+      `${API_URL}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`,
+      { method: 'DELETE' },
+    )
+    return { data: json as AdminUser }
+  },
+}
