@@ -298,3 +298,31 @@ func (quiet) Debug(string, ...interface{}) {}
 func (quiet) Info(string, ...interface{})  {}
 func (quiet) Warn(string, ...interface{})  {}
 func (quiet) Error(string, ...interface{}) {}
+
+// A trial whose clock never started (the confirmation hook failed) and whose
+// end has passed is expired when an app with a worker starts.
+func TestE2EMissedTrialIsCaughtUpOnStart(t *testing.T) {
+	dev := devServer(t, "")
+	dbURL := pgtest.NewURL(t)
+	ctx := context.Background()
+	pool, err := postgres.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	user := newUser(t, pool)
+	if _, err := pool.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at)
+		VALUES ($1, 'trial', now() - interval '1 hour')`, user); err != nil {
+		t.Fatal(err)
+	}
+	srv := apptest.StartOn(t, dbURL, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
+	eventually(t, 30*time.Second, "the missed trial to expire", func() bool {
+		var expired bool
+		_ = pool.QueryRow(ctx, `SELECT trial_expired_at IS NOT NULL FROM subscribers WHERE user_id = $1`, user).Scan(&expired)
+		return expired
+	})
+	list, err := srv.App.Engagement.Notifications.List(ctx, user, 10)
+	if err != nil || len(list) != 1 || list[0].Title != workflows.TrialExpiredTitle {
+		t.Fatalf("notifications %+v err %v", list, err)
+	}
+}

@@ -75,6 +75,12 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			return fmt.Errorf("start workflow worker: %w", err)
 		}
 		a.onClose(func() error { w.Stop(); return nil })
+		go func() {
+			n, err := e.Subscriptions.ResumeTrialClocks(context.WithoutCancel(ctx))
+			if err != nil {
+				log.Warn("resume trial clocks", "trials", n, "err", err)
+			}
+		}()
 	}
 
 	e.Events = events.StartHub(context.WithoutCancel(ctx), pool, log)

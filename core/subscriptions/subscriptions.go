@@ -7,6 +7,7 @@ package subscriptions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -246,4 +247,36 @@ func (s *Service) Roles(ctx context.Context, userID string) ([]string, error) {
 		return []string{core.RoleTrial}, nil
 	}
 	return nil, nil
+}
+
+// ResumeTrialClocks starts the clock of every trial that has not expired
+// yet: a no-op for clocks already running (the workflow id is reused), and
+// the catch-up for trials whose clock failed to start (the confirmation hook
+// only logs) or whose end passed while nothing ran. It returns how many
+// trials it looked at.
+func (s *Service) ResumeTrialClocks(ctx context.Context) (int, error) {
+	rows, err := s.pool.Query(ctx, `SELECT user_id, trial_ends_at FROM subscribers
+		WHERE subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at IS NOT NULL`)
+	if err != nil {
+		return 0, fmt.Errorf("list open trials: %w", err)
+	}
+	type trial struct {
+		userID string
+		endsAt time.Time
+	}
+	trials, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial, error) {
+		var t trial
+		err := row.Scan(&t.userID, &t.endsAt)
+		return t, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("list open trials: %w", err)
+	}
+	var errs []error
+	for _, t := range trials {
+		if err := s.wf.StartTrialClock(ctx, t.userID, t.endsAt); err != nil {
+			errs = append(errs, fmt.Errorf("trial clock for %s: %w", t.userID, err))
+		}
+	}
+	return len(trials), errors.Join(errs...)
 }
