@@ -92,6 +92,14 @@ test('a super admin sees the dashboard, lists and filters users, grants and revo
   await page.goto(`/backoffice/#/users/${adminRow[0].id}/show`)
   await expect(page.getByRole('button', { name: 'Remover Super administrador' })).toBeDisabled()
 
+  // An expired access cookie is renewed through /api/auth/refresh without a new sign-in.
+  await page.context().clearCookies({ name: 'vc_access' })
+  const refreshed = page.waitForResponse((res) => res.url().endsWith('/api/auth/refresh') && res.status() === 200)
+  // (react-admin remembers the last list filter: ask for none explicitly.)
+  await page.goto('/backoffice/#/users?filter=%7B%7D')
+  await refreshed
+  await expect(userRow(page, DEMO.email)).toBeVisible()
+
   // Sign out.
   await page.getByRole('button', { name: 'Perfil' }).click()
   await page.getByRole('menuitem', { name: 'Sair' }).click()

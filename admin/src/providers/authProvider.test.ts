@@ -55,6 +55,14 @@ describe('authProvider', () => {
     expect(calls.map((c) => c.path)).toEqual(['/api/auth/session', '/api/auth/refresh'])
   })
 
+  it('asks nothing of the server when no session cookie exists', async () => {
+    clearCookies()
+    const calls = scriptFetch(() => ({ status: 500 }))
+    await expect(authProvider.checkAuth({})).rejects.toThrow()
+    await expect(authProvider.getPermissions!({})).resolves.toEqual([])
+    expect(calls).toHaveLength(0)
+  })
+
   it('signs out on 401 but keeps an editor signed in on 403', async () => {
     await expect(authProvider.checkError({ status: 401 })).rejects.toThrow()
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined()

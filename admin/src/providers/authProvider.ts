@@ -1,5 +1,5 @@
 import type { AuthProvider } from 'ra-core'
-import { httpClient } from './httpClient'
+import { CSRF_COOKIE, httpClient, readCookie } from './httpClient'
 
 export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
 const BACKOFFICE_ROLES = ['editor', 'super_admin']
@@ -29,6 +29,9 @@ export function mayAccessResource(roles: readonly string[], resource: string | u
 }
 
 async function fetchSession(): Promise<SessionUser | null> {
+  // The server sets vc_csrf with every session and clears it on sign-out:
+  // without it there is no session to ask about.
+  if (!readCookie(CSRF_COOKIE)) return null
   try {
     const { json } = await httpClient('/api/auth/session')
     return json.user as SessionUser

@@ -51,12 +51,20 @@ describe('httpClient', () => {
   })
 
   it('gives up after one failed refresh with the server message and status', async () => {
+    setCookie('vc_csrf=c; path=/')
     const calls = scriptFetch(() => ({ status: 401, json: { error: { message: 'Usuário não autenticado' } } }))
     await expect(httpClient('/api/admin/users')).rejects.toMatchObject({ status: 401, message: 'Usuário não autenticado' })
     expect(calls.map((c) => c.path)).toEqual(['/api/admin/users', '/api/auth/refresh'])
   })
 
+  it('does not try to refresh without the vc_csrf cookie (no session to revive)', async () => {
+    const calls = scriptFetch(() => ({ status: 401, json: { error: { message: 'Usuário não autenticado' } } }))
+    await expect(httpClient('/api/admin/users')).rejects.toMatchObject({ status: 401 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/admin/users'])
+  })
+
   it('shares one refresh among parallel requests', async () => {
+    setCookie('vc_csrf=c; path=/')
     let refreshed = false
     const calls = scriptFetch((call) => {
       if (call.path === '/api/auth/refresh') {

@@ -72,7 +72,9 @@ function errorMessage(json: any, status: number, statusText: string): string {
 export async function httpClient(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
   let res = await fetch(buildRequest(url, options))
   const path = new URL(url, window.location.origin).pathname
-  if (res.status === 401 && !NO_REFRESH_PATHS.includes(path) && (await refreshSession())) {
+  // Without the CSRF cookie there is no refresh cookie either (both share one
+  // lifetime), and the server would refuse the refresh anyway.
+  if (res.status === 401 && !NO_REFRESH_PATHS.includes(path) && readCookie(CSRF_COOKIE) && (await refreshSession())) {
     // Rebuilt so the retry carries the rotated CSRF cookie.
     res = await fetch(buildRequest(url, options))
   }
