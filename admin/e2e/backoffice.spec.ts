@@ -44,6 +44,15 @@ test('a super admin sees the dashboard, lists and filters users, grants and revo
   await expect(userRow(page, SUPER_ADMIN.email).getByText('Super administrador')).toBeVisible()
   await expect(page.getByText(`1-${total} de ${total}`)).toBeVisible()
 
+  // Sorting by email, both ways (the default is newest first).
+  const firstEmail = () => page.getByRole('row').nth(1).getByRole('cell').first()
+  await page.getByRole('button', { name: 'Email' }).click()
+  await expect(page).toHaveURL(/order=ASC/)
+  await expect(firstEmail()).toHaveText(SUPER_ADMIN.email)
+  await page.getByRole('button', { name: 'Email' }).click()
+  await expect(page).toHaveURL(/order=DESC/)
+  await expect(firstEmail()).toHaveText(DEMO.email)
+
   // Role filter: only super admins.
   await page.getByRole('combobox', { name: 'Papel' }).click()
   await page.getByRole('option', { name: 'Super administrador' }).click()
