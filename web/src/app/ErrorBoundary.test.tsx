@@ -26,6 +26,7 @@ describe('route error pages', () => {
           throw new Response('', { status: 404 })
         },
         element: <p>nunca</p>,
+        hydrateFallbackElement: <p>carregando</p>,
         errorElement: <RouteErrorPage />,
       },
     ])
@@ -40,6 +41,7 @@ describe('route error pages', () => {
         lazy: async () => {
           throw new TypeError('Failed to fetch dynamically imported module')
         },
+        hydrateFallbackElement: <p>carregando</p>,
         errorElement: <PageLoadErrorPage />,
       },
     ], { initialEntries: ['/admin'] })

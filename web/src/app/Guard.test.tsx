@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { AuthProvider } from '@/features/auth/AuthProvider'
 import { createQueryClient } from '@/lib/queryClient'
-import { RequireAuth } from './Guard'
+import { RequireAuth, STANDALONE_AUTH_DELAY_MS } from './Guard'
 
 function setup(path: string) {
   const router = createMemoryRouter(
@@ -50,5 +50,16 @@ describe('guard', () => {
     expect(screen.getByText('Verificando autenticação...')).toBeInTheDocument()
     answer(new Response(JSON.stringify({ user: { id: 'u1', email: 'a@b.c', provider: 'email', roles: ['user'], created_at: '' } }), { status: 200 }))
     expect(await screen.findByText('cursos')).toBeInTheDocument()
+  })
+
+  it('in the installed app waits 200 ms more before showing the page', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('standalone'), media: query, addEventListener() {}, removeEventListener() {} }))
+    document.cookie = 'vc_csrf=abc; Path=/'
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ user: { id: 'u1', email: 'a@b.c', provider: 'email', roles: ['user'], created_at: '' } }), { status: 200 })))
+    const started = performance.now()
+    setup('/cursos')
+    expect(screen.getByText('Verificando autenticação...')).toBeInTheDocument()
+    expect(await screen.findByText('cursos', {}, { timeout: 2000 })).toBeInTheDocument()
+    expect(performance.now() - started).toBeGreaterThanOrEqual(STANDALONE_AUTH_DELAY_MS)
   })
 })
