@@ -63,6 +63,17 @@ describe('authProvider', () => {
     expect(calls).toHaveLength(0)
   })
 
+  it('asks for the session once while a request is in flight', async () => {
+    const calls = coreWithRoles(['user', 'super_admin'])
+    await Promise.all([
+      authProvider.checkAuth({}),
+      authProvider.getPermissions!({}),
+      authProvider.canAccess!({ resource: 'users', action: 'list' }),
+      authProvider.getIdentity!(),
+    ])
+    expect(calls.filter((c) => c.path === '/api/auth/session')).toHaveLength(1)
+  })
+
   it('signs out on 401 but keeps an editor signed in on 403', async () => {
     await expect(authProvider.checkError({ status: 401 })).rejects.toThrow()
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined()

@@ -28,10 +28,21 @@ export function mayAccessResource(roles: readonly string[], resource: string | u
   return !needed || needed.some((role) => roles.includes(role))
 }
 
-async function fetchSession(): Promise<SessionUser | null> {
+// react-admin asks checkAuth, canAccess, getPermissions and getIdentity at
+// once on every page: they share one request while it is in flight.
+let pendingSession: Promise<SessionUser | null> | null = null
+
+function fetchSession(): Promise<SessionUser | null> {
   // The server sets vc_csrf with every session and clears it on sign-out:
   // without it there is no session to ask about.
-  if (!readCookie(CSRF_COOKIE)) return null
+  if (!readCookie(CSRF_COOKIE)) return Promise.resolve(null)
+  pendingSession ??= loadSession().finally(() => {
+    pendingSession = null
+  })
+  return pendingSession
+}
+
+async function loadSession(): Promise<SessionUser | null> {
   try {
     const { json } = await httpClient('/api/auth/session')
     return json.user as SessionUser
