@@ -13,6 +13,8 @@ export function warmUpSignedInStart(): void {
   void import('./layout/AppLayout').catch(() => {})
   if (window.location.pathname !== '/') return
   void import('@/features/home/HomePage').catch(() => {})
+  // The home's check-in card (features/checkin) when that feature is present.
+  for (const load of Object.values(import.meta.glob('/src/features/checkin/CheckinCard.tsx'))) void load().catch(() => {})
   void queryClient.prefetchQuery({ queryKey: queryKeys.myProfile, queryFn: () => apiFetch('/api/profile') })
   void queryClient.prefetchQuery({ queryKey: queryKeys.profileCompleteness, queryFn: () => apiFetch('/api/profile/completeness') })
 }
