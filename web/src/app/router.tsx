@@ -47,8 +47,13 @@ const toolRoutes: RouteObject[] = [
 
 /** Admin screens (spec §2); the full backoffice lives at /backoffice/. */
 const adminRoutes: RouteObject[] = [
-  { ...soon('/admin', 'Painel Administrativo'), errorElement: <PageLoadErrorPage /> },
-  soon('/admin/usuarios', 'Usuários'),
+  {
+    path: '/admin',
+    handle: { title: 'Painel Administrativo' },
+    lazy: lazyPage(() => import('@/features/admin/pages/AdminHomePage')),
+    errorElement: <PageLoadErrorPage />,
+  },
+  { path: '/admin/usuarios', handle: { title: 'Usuários' }, lazy: lazyPage(() => import('@/features/admin/pages/AdminUsersPage')) },
   soon('/admin/cursos', 'Cursos'),
   soon('/admin/cursos/novo', 'Novo Curso'),
   soon('/admin/cursos/:id/preview', 'Pré-visualização do Curso'),

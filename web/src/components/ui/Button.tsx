@@ -5,11 +5,11 @@ type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'destructive' | '
 type Size = 'sm' | 'md' | 'lg' | 'icon'
 
 const variants: Record<Variant, string> = {
-  primary: 'bg-primary text-primary-foreground hover:opacity-90',
-  secondary: 'bg-accent text-accent-foreground hover:opacity-90',
+  primary: 'bg-primary text-primary-foreground hover:bg-primary-hover',
+  secondary: 'bg-accent text-accent-foreground hover:bg-accent-hover',
   outline: 'border border-border bg-card text-foreground hover:bg-muted',
   ghost: 'text-foreground hover:bg-muted',
-  destructive: 'bg-destructive text-destructive-foreground hover:opacity-90',
+  destructive: 'bg-destructive text-destructive-foreground hover:bg-destructive-hover',
   link: 'text-primary underline-offset-4 hover:underline',
 }
 

@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
+import { signInByApi, signedInUser } from './support/users'
+
+// The Admin menu entry (spec §2, §6): only super admins see it, and it leads
+// from the PWA into the react-admin backoffice with the same session.
+const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' } // dev seed, core/app/seed.go
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+test('a super admin goes from the Admin entry to the backoffice user list', async ({ page, context }) => {
+  await signInByApi(context, SUPER_ADMIN)
+  await page.goto('/')
+  const sidebar = page.getByRole('navigation', { name: 'Menu principal' })
+  await sidebar.getByRole('link', { name: 'Admin' }).click()
+
+  await expect(page).toHaveURL(/\/admin$/)
+  await expect(page.getByRole('heading', { name: 'Painel Administrativo' })).toBeVisible()
+  await expect(sidebar.getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
+  await expectNoSeriousA11yViolations(page, '/admin as super admin')
+
+  await page.getByRole('link', { name: 'Gerenciar Usuários no backoffice' }).click()
+  await expect(page).toHaveURL(/\/backoffice\/#\/users/)
+  // No second sign-in: the backoffice uses the session the PWA already has.
+  await expect(page.getByRole('row').filter({ hasText: 'demo@vetclube.dev' })).toBeVisible()
+})
+
+test('/admin/usuarios opens the backoffice list directly', async ({ page, context }) => {
+  await signInByApi(context, SUPER_ADMIN)
+  await page.goto('/admin/usuarios')
+  await expect(page).toHaveURL(/\/backoffice\/#\/users/)
+  await expect(page.getByRole('row').filter({ hasText: SUPER_ADMIN.email })).toBeVisible()
+})
+
+test('a regular user has no Admin entry and /admin tells them it is restricted', async ({ page, context, request }) => {
+  await signedInUser(context, request)
+  await page.goto('/')
+  const sidebar = page.getByRole('navigation', { name: 'Menu principal' })
+  await expect(sidebar.getByRole('link', { name: 'Início' })).toBeVisible()
+  await expect(sidebar.getByRole('link', { name: 'Admin' })).toHaveCount(0)
+
+  await page.goto('/admin')
+  await expect(page.getByRole('alert')).toContainText('Acesso restrito')
+  await expect(page.getByRole('link', { name: 'Abrir backoffice' })).toHaveCount(0)
+  await page.goto('/admin/usuarios')
+  await expect(page.getByRole('alert')).toContainText('Esta área é exclusiva para administradores do VetClube.')
+  await expect(page).toHaveURL(/\/admin\/usuarios$/)
+})

@@ -1,0 +1,61 @@
+import { ExternalLink, ShieldCheck } from 'lucide-react'
+import { Badge } from '@/components/ui/Badge'
+import { buttonClasses } from '@/components/ui/Button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
+import { usePageTitle } from '@/app/usePageTitle'
+import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { AdminAccessDenied } from '../components/AdminAccessDenied'
+import { ADMIN_SECTIONS, BACKOFFICE_URL, backofficeLink } from '../sections'
+
+/**
+ * /admin (spec §2): the entry point of the Admin menu. The editing screens live
+ * in the react-admin backoffice, a separate app under /backoffice/, so this
+ * page routes super admins there and tells everyone else the area is closed.
+ * The API enforces the roles either way (casbin); this is only the way in.
+ */
+export default function AdminHomePage() {
+  usePageTitle('Painel Administrativo')
+  const { user } = useAuth()
+
+  if (!hasRole(user, 'super_admin')) return <AdminAccessDenied />
+
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-6 py-6">
+      <header className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Painel Administrativo</h1>
+          <p className="text-sm text-muted-foreground">O conteúdo e as contas do VetClube são geridos no backoffice.</p>
+        </div>
+        <a href={BACKOFFICE_URL} className={buttonClasses('primary')}>
+          <ShieldCheck aria-hidden="true" className="h-4 w-4" />
+          Abrir backoffice
+        </a>
+      </header>
+      <ul className="grid gap-4 sm:grid-cols-2" aria-label="Áreas administrativas">
+        {ADMIN_SECTIONS.map((section) => {
+          const href = backofficeLink(section)
+          return (
+            <li key={section.title}>
+              <Card className="flex h-full flex-col">
+                <CardHeader>
+                  <CardTitle>{section.title}</CardTitle>
+                  <CardDescription>{section.description}</CardDescription>
+                </CardHeader>
+                <CardContent className="mt-auto">
+                  {href ? (
+                    <a href={href} className={buttonClasses('outline', 'sm')} aria-label={`Gerenciar ${section.title} no backoffice`}>
+                      Gerenciar
+                      <ExternalLink aria-hidden="true" className="h-4 w-4" />
+                    </a>
+                  ) : (
+                    <Badge variant="secondary">Em breve</Badge>
+                  )}
+                </CardContent>
+              </Card>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { render, screen, within } from '@testing-library/react'
+import { QueryClientProvider } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { AuthProvider, useAuth } from '@/features/auth/AuthProvider'
+import { createQueryClient } from '@/lib/queryClient'
+import AdminHomePage from './AdminHomePage'
+import AdminUsersPage from './AdminUsersPage'
+
+function signedInAs(roles: string[]) {
+  document.cookie = 'vc_csrf=t; Path=/'
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) =>
+      url === '/api/auth/session'
+        ? new Response(JSON.stringify({ user: { id: 'u1', email: 'ana@exemplo.com', provider: 'email', roles, created_at: '' } }), { status: 200 })
+        : new Response('{"error":{"code":"NOT_FOUND","message":"x"}}', { status: 404 }),
+    ),
+  )
+}
+
+/** As under RequireAuth: the page renders once the session check is over. */
+function AfterSessionCheck({ children }: { children: ReactNode }) {
+  const { loading, user } = useAuth()
+  return loading || !user ? null : children
+}
+
+function renderAt(element: ReactNode) {
+  const router = createMemoryRouter([{ path: '*', element: <AfterSessionCheck>{element}</AfterSessionCheck> }], { initialEntries: ['/admin'] })
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <AuthProvider>
+        <RouterProvider router={router} />
+      </AuthProvider>
+    </QueryClientProvider>,
+  )
+}
+
+describe('admin pages', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
+  })
+
+  it('a super admin gets the backoffice links, the areas not built yet say Em breve', async () => {
+    signedInAs(['user', 'super_admin'])
+    renderAt(<AdminHomePage />)
+    expect(await screen.findByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
+    const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
+    expect(within(areas).getByRole('link', { name: 'Gerenciar Usuários no backoffice' })).toHaveAttribute('href', '/backoffice/#/users')
+    expect(within(areas).getAllByText('Em breve')).toHaveLength(3)
+    expect(screen.queryByText('Acesso restrito')).not.toBeInTheDocument()
+  })
+
+  it('anyone else is told the area is restricted and gets no backoffice link', async () => {
+    signedInAs(['user', 'editor'])
+    renderAt(<AdminHomePage />)
+    expect(await screen.findByText('Acesso restrito')).toBeInTheDocument()
+    expect(screen.getByRole('alert')).toHaveTextContent('Esta área é exclusiva para administradores do VetClube.')
+    expect(screen.queryByRole('link', { name: 'Abrir backoffice' })).not.toBeInTheDocument()
+  })
+
+  it('/admin/usuarios sends a super admin to the backoffice user list, and nobody else', async () => {
+    const go = vi.fn()
+    signedInAs(['user', 'super_admin'])
+    renderAt(<AdminUsersPage navigate={go} />)
+    await vi.waitFor(() => expect(go).toHaveBeenCalledWith('/backoffice/#/users'))
+    expect(screen.getByRole('link', { name: 'Abrir agora' })).toHaveAttribute('href', '/backoffice/#/users')
+  })
+
+  it('/admin/usuarios refuses a regular user without leaving the app', async () => {
+    const go = vi.fn()
+    signedInAs(['user'])
+    renderAt(<AdminUsersPage navigate={go} />)
+    expect(await screen.findByText('Acesso restrito')).toBeInTheDocument()
+    expect(go).not.toHaveBeenCalled()
+  })
+})

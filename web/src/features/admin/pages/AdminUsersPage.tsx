@@ -1,0 +1,29 @@
+import { useEffect } from 'react'
+import { Spinner } from '@/components/ui/Spinner'
+import { usePageTitle } from '@/app/usePageTitle'
+import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { AdminAccessDenied } from '../components/AdminAccessDenied'
+import { ADMIN_SECTIONS, backofficeLink } from '../sections'
+
+const usersLink = backofficeLink(ADMIN_SECTIONS.find((s) => s.title === 'Usuários')!)!
+
+/** /admin/usuarios (spec §2): user management lives in the backoffice, so go there. */
+export default function AdminUsersPage({ navigate = (url: string) => window.location.assign(url) }: { navigate?: (url: string) => void }) {
+  usePageTitle('Usuários')
+  const { user } = useAuth()
+  const allowed = hasRole(user, 'super_admin')
+
+  useEffect(() => {
+    if (allowed) navigate(usersLink)
+  }, [allowed, navigate])
+
+  if (!allowed) return <AdminAccessDenied />
+  return (
+    <div className="flex flex-col items-center gap-3 py-12 text-center">
+      <Spinner label="Abrindo o backoffice..." />
+      <p className="text-sm text-muted-foreground">
+        Abrindo a gestão de usuários no backoffice… <a className="text-primary underline" href={usersLink}>Abrir agora</a>
+      </p>
+    </div>
+  )
+}
