@@ -4,6 +4,7 @@ import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
+import { signedInPreload } from './build-plugins/signedInPreload'
 
 export default defineConfig({
   resolve: {
@@ -12,13 +13,17 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    signedInPreload(
+      ['src/app/layout/AppLayout.tsx', 'src/features/home/HomePage.tsx', 'src/features/checkin/CheckinCard.tsx'],
+      ['/api/auth/session', '/api/profile', '/api/profile/completeness'],
+    ),
     VitePWA({
       // The spec (§7) names the worker /sw-unified.js; the Go server serves it no-cache.
       filename: 'sw-unified.js',
       strategies: 'generateSW',
       registerType: 'autoUpdate',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'theme-init.js', 'icons/apple-touch-icon.png'],
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
       manifest: {
         id: '/',
         name: 'VetClube',
