@@ -53,7 +53,7 @@ type Config struct {
 	PluginCallTimeout    time.Duration // PLUGIN_CALL_TIMEOUT: a plugin call running longer is cut and the plugin restarted
 	PluginHealthInterval time.Duration // PLUGIN_HEALTH_INTERVAL: how often each plugin's health is checked
 
-	TrialDuration time.Duration // TRIAL_DAYS
+	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
 
 	// Per-client-IP limits per minute (the per-email limits are the spec's
 	// and fixed). Raise them when many users share one address (a proxy
@@ -120,6 +120,13 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("TRIAL_DAYS must be a whole number of days, got %q", getenv("TRIAL_DAYS"))
 	}
 	c.TrialDuration = time.Duration(days) * 24 * time.Hour
+	// A Go duration for demos, staging and browser tests that need to see a
+	// trial end without waiting days ("90s", "2h").
+	if v := getenv("TRIAL_DURATION"); v != "" {
+		if c.TrialDuration, err = time.ParseDuration(v); err != nil || c.TrialDuration <= 0 {
+			return c, fmt.Errorf("TRIAL_DURATION must be a positive duration such as 90s or 2h, got %q", v)
+		}
+	}
 	if c.PluginCallTimeout, err = time.ParseDuration(get("PLUGIN_CALL_TIMEOUT", "10s")); err != nil || c.PluginCallTimeout <= 0 {
 		return c, fmt.Errorf("PLUGIN_CALL_TIMEOUT must be a positive duration such as 10s, got %q", getenv("PLUGIN_CALL_TIMEOUT"))
 	}

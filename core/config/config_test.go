@@ -33,6 +33,16 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+func TestTrialDurationOverridesTrialDays(t *testing.T) {
+	c, err := load(t, map[string]string{"TRIAL_DAYS": "7", "TRIAL_DURATION": "90s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TrialDuration != 90*time.Second {
+		t.Errorf("trial %v, want 90s", c.TrialDuration)
+	}
+}
+
 func TestRejectsBadValues(t *testing.T) {
 	for key, value := range map[string]string{
 		"TRIAL_DAYS":                "sete",
@@ -40,6 +50,7 @@ func TestRejectsBadValues(t *testing.T) {
 		"RATE_LIMIT_LOGINS_PER_IP":  "-3",
 		"LOG_LEVEL":                 "verbose",
 		"PLUGIN_CALL_TIMEOUT":       "10",
+		"TRIAL_DURATION":            "0s",
 	} {
 		if _, err := load(t, map[string]string{key: value}); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%s=%q: err %v, want one naming %s", key, value, err, key)

@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
+import { startServer, type RunningServer } from './support/server'
+
+// The trial-expired dialog (spec §2, issue 5) against a server whose trials
+// last one second (TRIAL_DURATION=1s): the seeded demo account's trial has
+// ended by the time it signs in, with no clock tricks in the browser or the database.
+const DEMO = { email: 'demo@vetclube.dev', password: 'Consulta#2026' } // dev seed, core/app/seed.go
+
+let server: RunningServer | undefined
+
+test.describe('trial expired', () => {
+  test.use({ viewport: { width: 1280, height: 800 } })
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    server = await startServer({ TRIAL_DURATION: '1s' })
+  })
+  test.afterAll(async () => {
+    await server?.stop()
+  })
+
+  // Each test signs the demo account in once; sign-in allows 3 per 10 s per
+  // email (spec §4), so a fourth test here would need another account.
+  async function signIn(page: Page) {
+    await page.goto(`${server!.baseURL}/login`)
+    await page.getByLabel('Email').fill(DEMO.email)
+    await page.getByLabel('Senha', { exact: true }).fill(DEMO.password)
+    await page.getByRole('button', { name: 'Entrar' }).click()
+    await expect(page).toHaveURL(`${server!.baseURL}/`)
+  }
+
+  test('shows once per session, with the plans and the three buttons', async ({ page }) => {
+    const sub = await (await page.request.get(`${server!.baseURL}/api/subscription`)).status()
+    expect(sub).toBe(401) // not signed in yet: nothing leaks
+    await signIn(page)
+
+    const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
+    await expect(dialog).toBeVisible()
+    await expect(dialog).toContainText('Seu período de teste terminou.')
+    for (const benefit of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']) {
+      await expect(dialog.getByRole('listitem').filter({ hasText: benefit })).toBeVisible()
+    }
+    await expect(dialog.getByRole('button', { name: 'Depois' })).toBeVisible()
+    await expect(dialog.getByRole('button', { name: 'Upgrade Agora' })).toBeVisible()
+    await expectNoSeriousA11yViolations(page, 'trial-expired dialog')
+    const view = await (await page.request.get(`${server!.baseURL}/api/subscription`)).json()
+    expect(view).toMatchObject({ trial_expired: true, trial_active: false, is_premium: false, days_left: 0 })
+
+    await dialog.getByRole('button', { name: 'Ver Planos' }).click()
+    await expect(page).toHaveURL(`${server!.baseURL}/pricing`)
+    await expect(dialog).toBeHidden()
+
+    // Once per session: neither a reload nor another page brings it back.
+    await page.reload()
+    await page.goto(`${server!.baseURL}/`)
+    await expect(page.getByRole('navigation', { name: 'Menu principal' })).toBeVisible()
+    await expect(page.getByRole('dialog', { name: 'Trial Premium Expirado' })).toHaveCount(0)
+  })
+
+  test('Depois closes it and keeps the user where they were', async ({ page }) => {
+    await signIn(page)
+    const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
+    await expect(dialog).toBeVisible()
+    await dialog.getByRole('button', { name: 'Depois' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page).toHaveURL(`${server!.baseURL}/`)
+  })
+
+  test('Upgrade Agora opens the plans in a new tab and closes the dialog', async ({ page, context }) => {
+    await signIn(page)
+    const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
+    await expect(dialog).toBeVisible()
+    const [tab] = await Promise.all([context.waitForEvent('page'), dialog.getByRole('button', { name: 'Upgrade Agora' }).click()])
+    await tab.waitForLoadState()
+    expect(new URL(tab.url()).pathname).toBe('/pricing')
+    await expect(dialog).toBeHidden()
+    await expect(page).toHaveURL(`${server!.baseURL}/`)
+  })
+})
