@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { render, screen } from '@testing-library/react'
-import { QueryClientProvider } from '@tanstack/react-query'
-import { createMemoryRouter, RouterProvider } from 'react-router'
-import { AuthProvider } from '@/features/auth/AuthProvider'
-import { createQueryClient } from '@/lib/queryClient'
+import { screen } from '@testing-library/react'
+import { createMemoryRouter } from 'react-router'
+import { renderWithApp } from '@/test/renderWithApp'
 import { RequireAuth, STANDALONE_AUTH_DELAY_MS } from './Guard'
 
 function setup(path: string) {
@@ -15,13 +13,7 @@ function setup(path: string) {
     ],
     { initialEntries: [path] },
   )
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-      </AuthProvider>
-    </QueryClientProvider>,
-  )
+  renderWithApp(router)
   return router
 }
 

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { render, screen, within } from '@testing-library/react'
-import { QueryClientProvider } from '@tanstack/react-query'
-import { createMemoryRouter, RouterProvider } from 'react-router'
-import { AuthProvider } from '@/features/auth/AuthProvider'
-import { createQueryClient } from '@/lib/queryClient'
+import { screen, within } from '@testing-library/react'
+import { createMemoryRouter } from 'react-router'
+import { renderWithApp } from '@/test/renderWithApp'
 import { DesktopSidebar } from './Sidebar'
 import { SidebarProvider } from './SidebarContext'
 
@@ -35,13 +33,7 @@ function renderSidebar(path = '/cursos/7') {
     ],
     { initialEntries: [path] },
   )
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-      </AuthProvider>
-    </QueryClientProvider>,
-  )
+  renderWithApp(router)
 }
 
 const user = (roles: string[]) => ({ user: { id: 'u1', email: 'ana@exemplo.com', provider: 'email', roles, created_at: '' } })

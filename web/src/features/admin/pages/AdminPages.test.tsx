@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { render, screen, within } from '@testing-library/react'
-import { QueryClientProvider } from '@tanstack/react-query'
+import { screen, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { createMemoryRouter, RouterProvider } from 'react-router'
-import { AuthProvider, useAuth } from '@/features/auth/AuthProvider'
-import { createQueryClient } from '@/lib/queryClient'
+import { createMemoryRouter } from 'react-router'
+import { useAuth } from '@/features/auth/AuthProvider'
+import { renderWithApp } from '@/test/renderWithApp'
 import AdminHomePage from './AdminHomePage'
 import AdminUsersPage from './AdminUsersPage'
 
@@ -28,13 +27,7 @@ function AfterSessionCheck({ children }: { children: ReactNode }) {
 
 function renderAt(element: ReactNode) {
   const router = createMemoryRouter([{ path: '*', element: <AfterSessionCheck>{element}</AfterSessionCheck> }], { initialEntries: ['/admin'] })
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-      </AuthProvider>
-    </QueryClientProvider>,
-  )
+  renderWithApp(router)
 }
 
 describe('admin pages', () => {
