@@ -1,10 +1,12 @@
 // Writes .br and .gz next to every text asset of dist/ once at build time; the
 // Go server (core/httpapi/webapp.go) serves them to clients that accept them.
+// Usage: node scripts/compress.mjs [dir] (default: web/dist; the backoffice
+// build passes its own dist, so both apps share this one script).
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-const dist = new URL('../dist/', import.meta.url).pathname
+const dist = process.argv[2] ? resolve(process.argv[2]) : new URL('../dist/', import.meta.url).pathname
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt|map)$/
 const MIN_BYTES = 1024
 
