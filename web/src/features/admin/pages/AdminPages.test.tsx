@@ -60,6 +60,7 @@ describe('admin pages', () => {
     renderAt(<AdminUsersPage navigate={go} />)
     await vi.waitFor(() => expect(go).toHaveBeenCalledWith('/backoffice/#/users'))
     expect(screen.getByRole('link', { name: 'Abrir agora' })).toHaveAttribute('href', '/backoffice/#/users')
+    expect(go).toHaveBeenCalledTimes(1)
   })
 
   it('/admin/usuarios refuses a regular user without leaving the app', async () => {

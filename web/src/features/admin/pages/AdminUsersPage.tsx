@@ -7,8 +7,11 @@ import { ADMIN_SECTIONS, backofficeLink } from '../sections'
 
 const usersLink = backofficeLink(ADMIN_SECTIONS.find((s) => s.title === 'Usuários')!)!
 
+// Module-level so the effect below sees the same function on every render.
+const leaveTo = (url: string) => window.location.assign(url)
+
 /** /admin/usuarios (spec §2): user management lives in the backoffice, so go there. */
-export default function AdminUsersPage({ navigate = (url: string) => window.location.assign(url) }: { navigate?: (url: string) => void }) {
+export default function AdminUsersPage({ navigate = leaveTo }: { navigate?: (url: string) => void }) {
   usePageTitle('Usuários')
   const { user } = useAuth()
   const allowed = hasRole(user, 'super_admin')
