@@ -31,16 +31,20 @@ test.describe('trial expired', () => {
   }
 
   test('shows once per session, with the plans and the three buttons', async ({ page }) => {
-    const sub = await (await page.request.get(`${server!.baseURL}/api/subscription`)).status()
-    expect(sub).toBe(401) // not signed in yet: nothing leaks
+    // Not signed in yet: the subscription view is not served to anyone.
+    expect((await page.request.get(`${server!.baseURL}/api/subscription`)).status()).toBe(401)
     await signIn(page)
 
     const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
     await expect(dialog).toBeVisible()
     await expect(dialog).toContainText('Seu período de teste terminou.')
-    for (const benefit of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']) {
-      await expect(dialog.getByRole('listitem').filter({ hasText: benefit })).toBeVisible()
-    }
+    // Spec §2's four benefits, exactly these and in this order.
+    await expect(dialog.getByRole('listitem')).toHaveText([
+      'Pacientes ilimitados',
+      'Todos os desafios profissionais',
+      'Consultas ilimitadas à IA',
+      'Todos os cursos e certificados',
+    ])
     await expect(dialog.getByRole('button', { name: 'Depois' })).toBeVisible()
     await expect(dialog.getByRole('button', { name: 'Upgrade Agora' })).toBeVisible()
     await expectNoSeriousA11yViolations(page, 'trial-expired dialog')

@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { usePageTitle } from '@/app/usePageTitle'
 import { hasRole, useAuth } from '@/features/auth/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
-import { ADMIN_SECTIONS, BACKOFFICE_URL, backofficeLink } from '../sections'
+import { ADMIN_SECTIONS, BACKOFFICE_URL } from '../sections'
 
 /**
  * /admin (spec §2): the entry point of the Admin menu. The editing screens live
@@ -32,29 +32,26 @@ export default function AdminHomePage() {
         </a>
       </header>
       <ul className="grid gap-4 sm:grid-cols-2" aria-label="Áreas administrativas">
-        {ADMIN_SECTIONS.map((section) => {
-          const href = backofficeLink(section)
-          return (
-            <li key={section.title}>
-              <Card className="flex h-full flex-col">
-                <CardHeader>
-                  <CardTitle>{section.title}</CardTitle>
-                  <CardDescription>{section.description}</CardDescription>
-                </CardHeader>
-                <CardContent className="mt-auto">
-                  {href ? (
-                    <a href={href} className={buttonClasses('outline', 'sm')} aria-label={`Gerenciar ${section.title} no backoffice`}>
-                      Gerenciar
-                      <ExternalLink aria-hidden="true" className="h-4 w-4" />
-                    </a>
-                  ) : (
-                    <Badge variant="secondary">Em breve</Badge>
-                  )}
-                </CardContent>
-              </Card>
-            </li>
-          )
-        })}
+        {ADMIN_SECTIONS.map(({ title, description, href }) => (
+          <li key={title}>
+            <Card className="flex h-full flex-col">
+              <CardHeader>
+                <CardTitle>{title}</CardTitle>
+                <CardDescription>{description}</CardDescription>
+              </CardHeader>
+              <CardContent className="mt-auto">
+                {href ? (
+                  <a href={href} className={buttonClasses('outline', 'sm')} aria-label={`Gerenciar ${title} no backoffice`}>
+                    Gerenciar
+                    <ExternalLink aria-hidden="true" className="h-4 w-4" />
+                  </a>
+                ) : (
+                  <Badge variant="secondary">Em breve</Badge>
+                )}
+              </CardContent>
+            </Card>
+          </li>
+        ))}
       </ul>
     </div>
   )

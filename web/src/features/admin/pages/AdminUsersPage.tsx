@@ -3,9 +3,7 @@ import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/app/usePageTitle'
 import { hasRole, useAuth } from '@/features/auth/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
-import { ADMIN_SECTIONS, backofficeLink } from '../sections'
-
-const usersLink = backofficeLink(ADMIN_SECTIONS.find((s) => s.title === 'Usuários')!)!
+import { BACKOFFICE_USERS_URL } from '../sections'
 
 // Module-level so the effect below sees the same function on every render.
 const leaveTo = (url: string) => window.location.assign(url)
@@ -17,7 +15,7 @@ export default function AdminUsersPage({ navigate = leaveTo }: { navigate?: (url
   const allowed = hasRole(user, 'super_admin')
 
   useEffect(() => {
-    if (allowed) navigate(usersLink)
+    if (allowed) navigate(BACKOFFICE_USERS_URL)
   }, [allowed, navigate])
 
   if (!allowed) return <AdminAccessDenied />
@@ -25,7 +23,7 @@ export default function AdminUsersPage({ navigate = leaveTo }: { navigate?: (url
     <div className="flex flex-col items-center gap-3 py-12 text-center">
       <Spinner label="Abrindo o backoffice..." />
       <p className="text-sm text-muted-foreground">
-        Abrindo a gestão de usuários no backoffice… <a className="text-primary underline" href={usersLink}>Abrir agora</a>
+        Abrindo a gestão de usuários no backoffice… <a className="text-primary underline" href={BACKOFFICE_USERS_URL}>Abrir agora</a>
       </p>
     </div>
   )
