@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/jackc/pgx/v5"
@@ -126,15 +127,59 @@ func unexpectedGoogle(err error) *GoogleError {
 	return &GoogleError{Code: "unexpected", Message: MsgGoogleUnexpected, Err: err}
 }
 
-// safeRedirect keeps post-sign-in redirects on this site.
-func safeRedirect(path string) string {
-	if path == "" || !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\") {
+// maxRedirectLen bounds the stored post-sign-in path.
+const maxRedirectLen = 2048
+
+// safeRedirect returns p when it is a path on this site that every browser
+// reads the same way, and "/" otherwise. The checked string is returned as is
+// and must be sent as is (never cleaned or resolved again): cleaning
+// "/../\evil.example" after the check produced "/\evil.example", which
+// browsers follow to another host. Refused: anything not starting with exactly
+// one "/", a backslash, a control character or invalid UTF-8 anywhere (raw or
+// percent-encoded), "." or ".." path segments, and a decoded path that starts
+// with "//".
+func safeRedirect(p string) string {
+	if p == "" || len(p) > maxRedirectLen || p[0] != '/' || strings.HasPrefix(p, "//") || !cleanURLText(p) {
 		return "/"
 	}
-	if u, err := url.Parse(path); err != nil || u.Host != "" || u.Scheme != "" {
+	u, err := url.Parse(p)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return "/"
 	}
-	return path
+	decoded := []string{u.Path, u.Fragment}
+	if q, err := url.QueryUnescape(u.RawQuery); err == nil {
+		decoded = append(decoded, q)
+	} else {
+		return "/"
+	}
+	for _, d := range decoded {
+		if !cleanURLText(d) {
+			return "/"
+		}
+	}
+	if !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return "/"
+	}
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == "." || seg == ".." {
+			return "/"
+		}
+	}
+	return p
+}
+
+// cleanURLText reports whether s is valid UTF-8 without backslashes or
+// control characters, which browsers strip or treat as "/" when reading a URL.
+func cleanURLText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r == '\\' || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return false
+		}
+	}
+	return true
 }
 
 // GoogleStart begins a sign-in: it records state, nonce and PKCE verifier
@@ -246,7 +291,9 @@ func (s *Service) GoogleCallback(ctx context.Context, q url.Values, cookieState,
 	if err != nil {
 		return "", LoginResult{}, unexpectedGoogle(err)
 	}
-	return redirect, LoginResult{User: u, Tokens: tokens}, nil
+	// Checked again on the way out: a row stored by an older version may not
+	// have passed today's rule.
+	return safeRedirect(redirect), LoginResult{User: u, Tokens: tokens}, nil
 }
 
 // googleAccount finds the account for a Google identity: by its subject, else

@@ -288,3 +288,20 @@ func mustQuery(t *testing.T, raw, key string) string {
 	}
 	return u.Query().Get(key)
 }
+
+// The reported open redirect: /api/auth/google/start?redirect=%2F..%2F%5Cevil.example
+// used to end at Location: /\evil.example.
+func TestGoogleRedirectStaysOnSite(t *testing.T) {
+	srv, _ := googleServer(t, carla)
+	for redirect, want := range map[string]string{
+		"/../\\evil.example": "/",
+		"/%5Cevil.example":   "/",
+		"//evil.example":     "/",
+		"/cursos//aula":      "/cursos//aula",
+	} {
+		res := googleFlow(t, srv, srv.Client(t), redirect, nil)
+		if res.Status != http.StatusFound || res.Header.Get("Location") != want {
+			t.Errorf("redirect %q: %d → %q, want %q", redirect, res.Status, res.Header.Get("Location"), want)
+		}
+	}
+}

@@ -321,7 +321,10 @@ func (s *Service) HandleGoogleCallback(log *slog.Logger) http.Handler {
 		}
 		s.endCookieSession(r)
 		s.setSessionCookies(w, res.Tokens)
-		http.Redirect(w, r, redirect, http.StatusFound)
+		// Not http.Redirect: it cleans relative paths again, which would undo
+		// safeRedirect's check.
+		w.Header().Set("Location", redirect)
+		w.WriteHeader(http.StatusFound)
 	})
 }
 
