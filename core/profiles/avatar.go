@@ -7,27 +7,20 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"image"
 	"image/jpeg"
 	"image/png"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"golang.org/x/image/draw"
-	"golang.org/x/image/webp"
-
 	"github.com/vetclube/vetclube/core"
 )
 
-// Avatar limits.
+// Avatar limits. The pixel limits are core/imaging's, shared with every
+// image the platform accepts.
 const (
 	MaxAvatarBytes = 5 << 20 // 5 MB, as the upload form says
 	AvatarSize     = 512     // longest side after resizing, in pixels
-	// maxAvatarPixels refuses images whose header promises a huge canvas: a
-	// small file can decode into gigabytes of pixels.
-	maxAvatarPixels = 50_000_000
 )
 
 func avatarError(msg string) error {
@@ -36,10 +29,10 @@ func avatarError(msg string) error {
 
 var (
 	errAvatarTooLarge = "A imagem deve ter no máximo 5 MB."
-	errAvatarNotImage = "O arquivo enviado não é uma imagem válida."
-	errAvatarType     = "Formato de imagem não suportado. Envie uma imagem JPEG, PNG ou WebP."
-	errAvatarHuge     = "A imagem tem dimensões grandes demais."
 	errAvatarMissing  = "Selecione uma imagem para enviar."
+	// errAvatarRead is any failure reading the upload itself (a cut
+	// connection, a malformed multipart body): the client's side, so a 422.
+	errAvatarRead = "Não foi possível ler o envio da imagem. Tente novamente."
 )
 
 // processedAvatar is an avatar ready to store: re-encoded from its pixels
@@ -50,7 +43,9 @@ type processedAvatar struct {
 	ext         string
 }
 
-// readAvatar reads the upload, refusing it as soon as it passes 5 MB.
+// readAvatar reads the upload, refusing it as soon as it passes 5 MB. Every
+// read error is the upload's fault (truncated body, broken multipart) and is
+// answered as invalid input, never as a server error.
 func readAvatar(r io.Reader) ([]byte, error) {
 	raw, err := io.ReadAll(io.LimitReader(r, MaxAvatarBytes+1))
 	if err != nil {
@@ -58,7 +53,8 @@ func readAvatar(r io.Reader) ([]byte, error) {
 		if errors.As(err, &maxErr) {
 			return nil, avatarError(errAvatarTooLarge)
 		}
-		return nil, fmt.Errorf("read avatar: %w", err)
+		return nil, &core.Error{Code: core.EINVALID, Message: errAvatarRead,
+			Fields: map[string]string{"avatar": errAvatarRead}, Err: fmt.Errorf("read avatar: %w", err)}
 	}
 	if len(raw) > MaxAvatarBytes {
 		return nil, avatarError(errAvatarTooLarge)
@@ -69,52 +65,22 @@ func readAvatar(r io.Reader) ([]byte, error) {
 	return raw, nil
 }
 
-// processAvatar proves raw is a JPEG, PNG or WebP image by decoding it,
-// scales it down to fit 512×512 and encodes it again: JPEG when opaque, PNG
-// when it has transparency.
-func processAvatar(raw []byte) (processedAvatar, error) {
-	var decodeConfig func(io.Reader) (image.Config, error)
-	var decode func(io.Reader) (image.Image, error)
-	switch sniffed := http.DetectContentType(raw); sniffed {
-	case "image/jpeg":
-		decodeConfig, decode = jpeg.DecodeConfig, jpeg.Decode
-	case "image/png":
-		decodeConfig, decode = png.DecodeConfig, png.Decode
-	case "image/webp":
-		decodeConfig, decode = webp.DecodeConfig, webp.Decode
-	default:
-		if strings.HasPrefix(sniffed, "image/") {
-			return processedAvatar{}, avatarError(errAvatarType)
-		}
-		return processedAvatar{}, avatarError(errAvatarNotImage)
-	}
-	cfg, err := decodeConfig(bytes.NewReader(raw))
+// processAvatar proves raw is a JPEG, PNG or WebP image within the shared
+// image limits (judged from its header before decoding), scales it down to
+// fit 512×512 and encodes it again: JPEG when opaque, PNG when it has
+// transparency.
+func (s *Service) processAvatar(ctx context.Context, raw []byte) (processedAvatar, error) {
+	dst, _, err := s.images.Thumbnail(ctx, raw, AvatarSize)
 	if err != nil {
-		return processedAvatar{}, avatarError(errAvatarNotImage)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return processedAvatar{}, avatarError(errAvatarNotImage)
-	}
-	if cfg.Width*cfg.Height > maxAvatarPixels {
-		return processedAvatar{}, avatarError(errAvatarHuge)
-	}
-	src, err := decode(bytes.NewReader(raw))
-	if err != nil {
-		return processedAvatar{}, avatarError(errAvatarNotImage)
-	}
-
-	b := src.Bounds()
-	w, h := b.Dx(), b.Dy()
-	if w > AvatarSize || h > AvatarSize {
-		if w >= h {
-			w, h = AvatarSize, max(1, h*AvatarSize/b.Dx())
-		} else {
-			w, h = max(1, w*AvatarSize/b.Dy()), AvatarSize
+		var e *core.Error
+		if errors.As(err, &e) && e.Code == core.EINVALID {
+			// The message names the file's problem; the form shows it
+			// under the avatar field.
+			return processedAvatar{}, &core.Error{Code: e.Code, Message: e.Message,
+				Fields: map[string]string{"avatar": e.Message}, Err: e.Err}
 		}
+		return processedAvatar{}, err
 	}
-	dst := image.NewNRGBA(image.Rect(0, 0, w, h))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
-
 	var out bytes.Buffer
 	if dst.Opaque() {
 		if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: 85}); err != nil {
@@ -143,13 +109,7 @@ func (s *Service) SetAvatar(ctx context.Context, userID string, r io.Reader) (st
 	if err != nil {
 		return "", err
 	}
-	select {
-	case s.imageSlots <- struct{}{}:
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-	img, err := processAvatar(raw)
-	<-s.imageSlots
+	img, err := s.processAvatar(ctx, raw)
 	if err != nil {
 		return "", err
 	}

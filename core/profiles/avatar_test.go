@@ -10,11 +10,14 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/imaging"
+	"github.com/vetclube/vetclube/core/imaging/imagingtest"
 	"github.com/vetclube/vetclube/core/profiles"
 )
 
@@ -158,7 +161,12 @@ func TestAvatarRejections(t *testing.T) {
 		{"corrupt png", truncatedPNG, "O arquivo enviado não é uma imagem válida."},
 		{"over 5 MB", oversized, "A imagem deve ter no máximo 5 MB."},
 		{"empty", nil, "Selecione uma imagem para enviar."},
-		{"decompression bomb", bomb, "A imagem tem dimensões grandes demais."},
+		{"decompression bomb", bomb, imaging.DefaultLimits.MsgTooLarge()},
+		// The probe's images: tiny files, enormous or deep canvases.
+		{"png 50000000x1", imagingtest.PNG(50_000_000, 1, 8, imagingtest.Gray, -1), imaging.DefaultLimits.MsgTooLarge()},
+		{"png 7071x7071 16-bit", imagingtest.PNG(7071, 7071, 16, imagingtest.RGBA, 64), imaging.DefaultLimits.MsgTooLarge()},
+		{"png 9000x10", imagingtest.PNG(9000, 10, 8, imagingtest.RGB, -1), imaging.DefaultLimits.MsgTooLarge()},
+		{"png 5000x5000 16-bit", imagingtest.PNG(5000, 5000, 16, imagingtest.RGBA, 4), imaging.MsgTooHeavy},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -238,3 +246,26 @@ func TestAvatarReplacementDeletesOldFile(t *testing.T) {
 }
 
 func crc32IEEE(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
+
+// Refusing a hostile avatar costs the server almost nothing: the canvas is
+// judged from the header, so a 50,000,000×1 PNG (which used to take 47 s and
+// ~3 GiB) and a 7071×7071 16-bit PNG (~500 MB) allocate next to nothing.
+func TestHostileAvatarsCostNothing(t *testing.T) {
+	f := newFixture(t)
+	id := f.newUser(t, "bomb@example.com", nil)
+	for name, raw := range map[string][]byte{
+		"50000000x1":   imagingtest.PNG(50_000_000, 1, 8, imagingtest.Gray, -1),
+		"7071x7071x16": imagingtest.PNG(7071, 7071, 16, imagingtest.RGBA, 64),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := f.svc.SetAvatar(f.ctx, id, bytes.NewReader(raw))
+		runtime.ReadMemStats(&after)
+		if core.ErrorCode(err) != core.EINVALID {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%s: refusing allocated %d MB", name, grew>>20)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func HandleAvatar(log *slog.Logger, svc *Service) http.Handler {
 				if errors.As(err, &maxErr) {
 					return avatarError(errAvatarTooLarge)
 				}
-				return avatarError("Não foi possível ler o envio. Tente novamente.")
+				return avatarError(errAvatarRead)
 			}
 			if part.FormName() != "avatar" {
 				part.Close()

@@ -2,14 +2,19 @@ package profiles_test
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/imaging"
+	"github.com/vetclube/vetclube/core/imaging/imagingtest"
 	"github.com/vetclube/vetclube/core/profiles"
 )
 
@@ -246,5 +251,110 @@ func TestAvatarUploadOverHTTP(t *testing.T) {
 	}
 	if res := multipartAvatar(t, srv.Client(t), "avatar", buf.Bytes()); res.Status != http.StatusUnauthorized {
 		t.Errorf("visitor upload: %d", res.Status)
+	}
+}
+
+// cutConn forwards the request line, the headers and the first bodyLimit
+// bytes of the body, then half-closes the connection: the server sees the
+// body end early, as when a phone loses signal mid-upload, while the
+// answer can still be read.
+type cutConn struct {
+	net.Conn
+	bodyLimit int
+	mu        sync.Mutex
+	sent      []byte
+	closed    bool
+}
+
+func (c *cutConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return len(p), nil
+	}
+	start := len(c.sent)
+	c.sent = append(c.sent, p...)
+	end := bytes.Index(c.sent, []byte("\r\n\r\n"))
+	if end < 0 || len(c.sent) <= end+4+c.bodyLimit {
+		_, err := c.Conn.Write(p)
+		return len(p), err
+	}
+	keep := end + 4 + c.bodyLimit - start
+	if _, err := c.Conn.Write(p[:max(0, keep)]); err != nil {
+		return 0, err
+	}
+	c.closed = true
+	_ = c.Conn.(*net.TCPConn).CloseWrite()
+	return len(p), nil
+}
+
+// Every way an upload can arrive broken is the client's problem: a 422 with
+// a pt-BR message under the avatar field, never a 500.
+func TestAvatarTruncatedUploadIs422(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	ana, _ := srv.SignedIn(t, "ana@example.com")
+	var img bytes.Buffer
+	if err := png.Encode(&img, testImage(300, 300, 255)); err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("avatar", "foto.png")
+	fw.Write(img.Bytes())
+	mw.Close()
+	const msg = "Não foi possível ler o envio da imagem. Tente novamente."
+	check := func(t *testing.T, res apptest.Response) {
+		t.Helper()
+		var e apiError
+		res.JSON(t, &e)
+		if res.Status != http.StatusUnprocessableEntity || e.Error.Message != msg || e.Error.Fields["avatar"] != msg {
+			t.Errorf("%d %s", res.Status, res.Body)
+		}
+	}
+
+	t.Run("multipart cut inside the file", func(t *testing.T) {
+		// A complete HTTP body holding a multipart stream that stops in the
+		// middle of the image, with no closing boundary.
+		cut := body.Bytes()[:body.Len()/2]
+		req, _ := http.NewRequest("POST", ana.URLFor("/api/profile/avatar"), bytes.NewReader(cut))
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		check(t, ana.Send(req))
+	})
+
+	t.Run("connection cut before Content-Length", func(t *testing.T) {
+		cutClient := *ana
+		cutClient.HTTP = &http.Client{Jar: ana.HTTP.Jar, Transport: &http.Transport{
+			DisableKeepAlives: true,
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				conn, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &cutConn{Conn: conn, bodyLimit: body.Len() / 2}, nil
+			},
+		}}
+		req, _ := http.NewRequest("POST", ana.URLFor("/api/profile/avatar"), bytes.NewReader(body.Bytes()))
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		check(t, cutClient.Send(req))
+	})
+
+	// Nothing was saved by either attempt.
+	var p profiles.Profile
+	ana.Do("GET", "/api/profile", nil).JSON(t, &p)
+	if p.AvatarURL != "" {
+		t.Errorf("avatar %q saved from a truncated upload", p.AvatarURL)
+	}
+}
+
+// The probe's hostile images over HTTP: a 422 in pt-BR from the header
+// check.
+func TestHostileAvatarOverHTTP(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	ana, _ := srv.SignedIn(t, "ana@example.com")
+	res := multipartAvatar(t, ana, "avatar", imagingtest.PNG(50_000_000, 1, 8, imagingtest.Gray, -1))
+	var e apiError
+	res.JSON(t, &e)
+	if want := imaging.DefaultLimits.MsgTooLarge(); res.Status != http.StatusUnprocessableEntity || e.Error.Message != want || e.Error.Fields["avatar"] != want {
+		t.Errorf("%d %s", res.Status, res.Body)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/imaging"
 	"github.com/vetclube/vetclube/core/storage"
 )
 
@@ -99,14 +99,14 @@ type Service struct {
 	pool  *pgxpool.Pool
 	store storage.Store
 	log   *slog.Logger
-	// imageSlots bounds concurrent avatar decoding: a 5 MB JPEG can expand
-	// to ~200 MB of pixels and takes most of a second of CPU.
-	imageSlots chan struct{}
+	// images vets and decodes avatars within the process-wide image
+	// limits and decoding slots.
+	images *imaging.Decoder
 }
 
 // NewService returns a Service storing avatars in store.
 func NewService(pool *pgxpool.Pool, store storage.Store, log *slog.Logger) *Service {
-	return &Service{pool: pool, store: store, log: log, imageSlots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	return &Service{pool: pool, store: store, log: log, images: imaging.Shared()}
 }
 
 func errUserNotFound() error { return core.Errorf(core.ENOTFOUND, "Usuário não encontrado") }
