@@ -1,0 +1,609 @@
+package content
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/postgres"
+)
+
+// Status is an item's editorial state.
+type Status string
+
+const (
+	StatusDraft            Status = "rascunho"
+	StatusInReview         Status = "em_revisao"
+	StatusApproved         Status = "aprovado"
+	StatusScheduled        Status = "agendado"
+	StatusPublished        Status = "publicado"
+	StatusArchived         Status = "arquivado"
+	StatusChangesRequested Status = "alteracoes_solicitadas"
+)
+
+// Statuses lists every state, in workflow order.
+var Statuses = []Status{StatusDraft, StatusInReview, StatusChangesRequested, StatusApproved, StatusScheduled, StatusPublished, StatusArchived}
+
+// Label is the state's pt-BR name.
+func (s Status) Label() string {
+	switch s {
+	case StatusDraft:
+		return "Rascunho"
+	case StatusInReview:
+		return "Em revisão"
+	case StatusApproved:
+		return "Aprovado"
+	case StatusScheduled:
+		return "Agendado"
+	case StatusPublished:
+		return "Publicado"
+	case StatusArchived:
+		return "Arquivado"
+	case StatusChangesRequested:
+		return "Alterações solicitadas"
+	}
+	return string(s)
+}
+
+// Channel is where a write came from; every revision records it.
+type Channel string
+
+const (
+	ChannelBackoffice Channel = "backoffice"
+	ChannelAPI        Channel = "api"
+	ChannelImport     Channel = "import"
+	ChannelPlugin     Channel = "plugin"
+	// ChannelSystem is the platform itself (a fired schedule).
+	ChannelSystem Channel = "system"
+)
+
+// Actor is who writes and through which channel. UserID is empty for
+// writes without a person behind them (imports, the scheduler).
+type Actor struct {
+	UserID  string
+	Channel Channel
+}
+
+func (a Actor) check() error {
+	switch a.Channel {
+	case ChannelBackoffice, ChannelAPI, ChannelImport, ChannelPlugin, ChannelSystem:
+	default:
+		return fmt.Errorf("content: unknown channel %q", a.Channel)
+	}
+	if a.UserID != "" && uuid.Validate(a.UserID) != nil {
+		return fmt.Errorf("content: actor user id %q is not a uuid", a.UserID)
+	}
+	return nil
+}
+
+// Item is the working copy of an item, as the backoffice sees it.
+type Item struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Status   Status          `json:"status"`
+	Version  int             `json:"version"`
+	Slug     string          `json:"slug"`
+	Title    string          `json:"title"`
+	Summary  string          `json:"summary"`
+	Fields   json.RawMessage `json:"fields"`
+	AuthorID string          `json:"author_id,omitempty"`
+	// Published says readers can see the item; HasDraft that the working
+	// copy has changes they do not see yet.
+	Published   bool       `json:"published"`
+	HasDraft    bool       `json:"has_draft"`
+	CreatedAt   time.Time  `json:"created_at"`
+	UpdatedAt   time.Time  `json:"updated_at"`
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+}
+
+// Messages users read.
+const (
+	MsgTypeNotFound   = "Tipo de conteúdo não encontrado."
+	MsgItemNotFound   = "Conteúdo não encontrado."
+	MsgStaleVersion   = "Este conteúdo foi alterado por outra pessoa desde que você o abriu. Recarregue a página para ver a versão atual."
+	MsgSlugTaken      = "Já existe outro conteúdo com este endereço (slug)."
+	MsgNoDraft        = "Não há alterações para descartar."
+	MsgIdempotencyKey = "Esta chave de idempotência já foi usada em outro conteúdo."
+)
+
+// Store reads and writes content items.
+type Store struct {
+	pool  *pgxpool.Pool
+	types *Registry
+	now   func() time.Time
+}
+
+// Options configures a Store.
+type Options struct {
+	// Now is the clock (tests move it); time.Now when nil.
+	Now func() time.Time
+}
+
+// New returns a store on pool serving the types in reg.
+func New(pool *pgxpool.Pool, reg *Registry, opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{pool: pool, types: reg, now: opts.Now}
+}
+
+// Types is the registry the store serves.
+func (s *Store) Types() *Registry { return s.types }
+
+func (s *Store) typeOf(id string) (*Type, error) {
+	t, ok := s.types.Get(id)
+	if !ok {
+		return nil, core.Errorf(core.ENOTFOUND, MsgTypeNotFound)
+	}
+	return t, nil
+}
+
+const itemColumns = `i.id::text, i.type, i.status, i.version, i.slug, i.title, i.summary, i.fields,
+	coalesce(i.author_id::text, ''), p.item_id IS NOT NULL, i.has_draft, i.created_at, i.updated_at, i.published_at`
+
+const itemFrom = ` FROM content_items i LEFT JOIN content_published p ON p.item_id = i.id `
+
+func scanItem(row pgx.Row) (Item, error) {
+	var it Item
+	var fields []byte
+	err := row.Scan(&it.ID, &it.Type, &it.Status, &it.Version, &it.Slug, &it.Title, &it.Summary, &fields,
+		&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt)
+	it.Fields = fields
+	return it, err
+}
+
+// Get returns the working copy of item id.
+func (s *Store) Get(ctx context.Context, id string) (Item, error) {
+	return getItem(ctx, s.pool, id)
+}
+
+type queryer interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func getItem(ctx context.Context, q queryer, id string) (Item, error) {
+	if uuid.Validate(id) != nil {
+		return Item{}, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	it, err := scanItem(q.QueryRow(ctx, `SELECT `+itemColumns+itemFrom+`WHERE i.id = $1`, id))
+	if postgres.IsNoRows(err) {
+		return Item{}, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	if err != nil {
+		return Item{}, fmt.Errorf("get content item: %w", err)
+	}
+	return it, nil
+}
+
+// searchSQL builds the item's search vector from the title (weight A), the
+// summary (B) and the searchable fields (C), with accent-insensitive
+// Portuguese stemming.
+const searchSQL = `setweight(to_tsvector('vetclube_pt', $title), 'A') || setweight(to_tsvector('vetclube_pt', $summary), 'B') || setweight(to_tsvector('vetclube_pt', $body), 'C')`
+
+func searchExpr(title, summary, body int) string {
+	r := strings.NewReplacer("$title", fmt.Sprintf("$%d", title), "$summary", fmt.Sprintf("$%d", summary), "$body", fmt.Sprintf("$%d", body))
+	return r.Replace(searchSQL)
+}
+
+// searchText joins the values of t's searchable fields (option labels for
+// selects, so that "Clínica" finds the category clinica).
+func searchText(t *Type, fields map[string]any) string {
+	var b strings.Builder
+	for i := range t.Fields {
+		f := &t.Fields[i]
+		if !f.Searchable {
+			continue
+		}
+		switch v := fields[f.Name].(type) {
+		case string:
+			if f.Kind == KindSelect {
+				v = f.optionLabel(v)
+			}
+			b.WriteString(v)
+			b.WriteString("\n")
+		case []string:
+			for _, s := range v {
+				if f.Kind == KindMultiSelect {
+					s = f.optionLabel(s)
+				}
+				b.WriteString(s)
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func (f *Field) optionLabel(v string) string {
+	for _, o := range f.Options {
+		if o.Value == v {
+			return o.Label
+		}
+	}
+	return v
+}
+
+// checkReferences makes sure every reference and child points to an
+// existing item of the field's target type.
+func checkReferences(ctx context.Context, tx pgx.Tx, t *Type, fields map[string]any) error {
+	errs := FieldErrors{}
+	for i := range t.Fields {
+		f := &t.Fields[i]
+		if f.Kind != KindReference && f.Kind != KindChildren {
+			continue
+		}
+		var ids []string
+		switch v := fields[f.Name].(type) {
+		case string:
+			ids = []string{v}
+		case []string:
+			ids = v
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		var found int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM content_items WHERE id = ANY($1::uuid[]) AND type = $2`,
+			ids, f.Target).Scan(&found); err != nil {
+			return fmt.Errorf("check references: %w", err)
+		}
+		if found != len(ids) {
+			if len(ids) == 1 {
+				errs[f.Name] = fmt.Sprintf("O item escolhido no campo %s não existe mais.", f.Label)
+			} else {
+				errs[f.Name] = fmt.Sprintf("Um dos itens escolhidos no campo %s não existe mais.", f.Label)
+			}
+		}
+	}
+	return errs.Err()
+}
+
+// freeSlug returns base, or base with the first free "-N" suffix, among the
+// type's items.
+func freeSlug(ctx context.Context, tx pgx.Tx, typeID, base string) (string, error) {
+	rows, err := tx.Query(ctx, `SELECT slug FROM content_items WHERE type = $1 AND (slug = $2 OR slug LIKE $2 || '-%')`, typeID, base)
+	if err != nil {
+		return "", fmt.Errorf("free slug: %w", err)
+	}
+	taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", fmt.Errorf("free slug: %w", err)
+	}
+	if !slices.Contains(taken, base) {
+		return base, nil
+	}
+	for n := 2; ; n++ {
+		s := fmt.Sprintf("%s-%d", base, n)
+		if !slices.Contains(taken, s) {
+			return s, nil
+		}
+	}
+}
+
+func slugTaken(err error) error {
+	if postgres.IsUniqueViolation(err, "content_items_type_slug") {
+		return core.Invalid(MsgInvalidFields, map[string]string{"slug": MsgSlugTaken})
+	}
+	return nil
+}
+
+// Create validates in and stores a new item of typeID, with revision 1.
+// Items of a publish-on-create type are published at once; others start as
+// drafts. A non-empty idempotencyKey makes the call safe to retry: a repeated
+// key returns the item it created first and created=false.
+func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, idempotencyKey string) (it Item, created bool, err error) {
+	if err := a.check(); err != nil {
+		return Item{}, false, err
+	}
+	t, err := s.typeOf(typeID)
+	if err != nil {
+		return Item{}, false, err
+	}
+	in, errs := t.CheckInput(in)
+	if err := errs.Err(); err != nil {
+		return Item{}, false, err
+	}
+	fields, err := json.Marshal(in.Fields)
+	if err != nil {
+		return Item{}, false, fmt.Errorf("encode fields: %w", err)
+	}
+	status := StatusDraft
+	if t.Workflow == WorkflowPublishOnCreate {
+		status = StatusPublished
+	}
+	now := s.now()
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if idempotencyKey != "" {
+			// Serialise retries of one key, so that the second sees the first's item.
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('content:' || $1, 0))`, idempotencyKey); err != nil {
+				return fmt.Errorf("lock idempotency key: %w", err)
+			}
+			var id, existingType, author string
+			err := tx.QueryRow(ctx, `SELECT id::text, type, coalesce(author_id::text, '') FROM content_items WHERE idempotency_key = $1`,
+				idempotencyKey).Scan(&id, &existingType, &author)
+			if err == nil {
+				if existingType != typeID || author != a.UserID {
+					return core.Errorf(core.ECONFLICT, MsgIdempotencyKey)
+				}
+				it, err = getItem(ctx, tx, id)
+				return err
+			}
+			if !postgres.IsNoRows(err) {
+				return fmt.Errorf("find idempotency key: %w", err)
+			}
+		}
+		if err := checkReferences(ctx, tx, t, in.Fields); err != nil {
+			return err
+		}
+		if in.Slug == "" {
+			if in.Slug, err = freeSlug(ctx, tx, typeID, Slugify(in.Title)); err != nil {
+				return err
+			}
+		}
+		var publishedAt *time.Time
+		if status == StatusPublished {
+			publishedAt = &now
+		}
+		var id string
+		err := tx.QueryRow(ctx, `INSERT INTO content_items
+			(type, status, slug, title, summary, fields, search, author_id, idempotency_key, created_at, updated_at, published_at)
+			VALUES ($1, $2, $3, $4, $5, $6, `+searchExpr(4, 5, 7)+`, nullif($8, '')::uuid, nullif($9, ''), $10, $10, $11)
+			RETURNING id::text`,
+			typeID, status, in.Slug, in.Title, in.Summary, fields, searchText(t, in.Fields), a.UserID, idempotencyKey, now, publishedAt).Scan(&id)
+		if e := slugTaken(err); e != nil {
+			return e
+		}
+		if err != nil {
+			return fmt.Errorf("insert content item: %w", err)
+		}
+		if status == StatusPublished {
+			if err := copyToPublished(ctx, tx, id, now); err != nil {
+				return err
+			}
+		}
+		if err := appendRevision(ctx, tx, id, "create", a, nil, now); err != nil {
+			return err
+		}
+		created = true
+		it, err = getItem(ctx, tx, id)
+		return err
+	})
+	return it, created, err
+}
+
+// lockItem locks item id for a write and checks the caller's version
+// (version 0 skips the check, for writers that hold no version, like a
+// fired schedule, and guard with a state instead).
+func lockItem(ctx context.Context, tx pgx.Tx, id string, version int) (typeID string, status Status, published, hasDraft bool, err error) {
+	if uuid.Validate(id) != nil {
+		return "", "", false, false, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	var current int
+	err = tx.QueryRow(ctx, `SELECT i.type, i.status, i.version, EXISTS (SELECT 1 FROM content_published p WHERE p.item_id = i.id), i.has_draft
+		FROM content_items i WHERE i.id = $1 FOR UPDATE`, id).Scan(&typeID, &status, &current, &published, &hasDraft)
+	if postgres.IsNoRows(err) {
+		return "", "", false, false, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	if err != nil {
+		return "", "", false, false, fmt.Errorf("lock content item: %w", err)
+	}
+	if version != 0 && version != current {
+		return "", "", false, false, core.Errorf(core.ECONFLICT, MsgStaleVersion)
+	}
+	return typeID, status, published, hasDraft, nil
+}
+
+// appendRevision records the item's current row as revision = its version.
+func appendRevision(ctx context.Context, tx pgx.Tx, id, action string, a Actor, restoredFrom *int, at time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO content_revisions (item_id, revision, action, channel, author_id, snapshot, restored_from, created_at)
+		SELECT id, version, $2, $3, nullif($4, '')::uuid,
+			jsonb_build_object('slug', slug, 'title', title, 'summary', summary, 'status', status, 'fields', fields), $5, $6
+		FROM content_items WHERE id = $1`, id, action, a.Channel, a.UserID, restoredFrom, at)
+	if err != nil {
+		return fmt.Errorf("append revision: %w", err)
+	}
+	return nil
+}
+
+// copyToPublished makes the working copy the public snapshot.
+func copyToPublished(ctx context.Context, tx pgx.Tx, id string, now time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO content_published
+			(item_id, type, slug, title, summary, fields, search, author_id, revision, published_at, last_published_at)
+		SELECT id, type, slug, title, summary, fields, search, author_id, version, coalesce(published_at, $2), $2
+		FROM content_items WHERE id = $1
+		ON CONFLICT (item_id) DO UPDATE SET slug = EXCLUDED.slug, title = EXCLUDED.title, summary = EXCLUDED.summary,
+			fields = EXCLUDED.fields, search = EXCLUDED.search, author_id = EXCLUDED.author_id,
+			revision = EXCLUDED.revision, last_published_at = EXCLUDED.last_published_at`, id, now)
+	if postgres.IsUniqueViolation(err, "content_published_type_slug") {
+		return core.Errorf(core.ECONFLICT, "Já existe outro conteúdo publicado com este endereço (slug). Mude o endereço antes de publicar.")
+	}
+	if err != nil {
+		return fmt.Errorf("publish snapshot: %w", err)
+	}
+	return nil
+}
+
+// Update replaces the working copy of item id, which the caller read at
+// version. A published item keeps its public snapshot: the change is a draft
+// until the next publish. An empty slug keeps the current one.
+func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in Input) (it Item, err error) {
+	if err := a.check(); err != nil {
+		return Item{}, err
+	}
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		typeID, _, published, _, err := lockItem(ctx, tx, id, version)
+		if err != nil {
+			return err
+		}
+		if version == 0 {
+			return core.Errorf(core.ECONFLICT, MsgStaleVersion)
+		}
+		return s.writeWorkingCopy(ctx, tx, a, id, typeID, published, in, "update", nil)
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id, typeID string, published bool, in Input, action string, restoredFrom *int) error {
+	t, err := s.typeOf(typeID)
+	if err != nil {
+		return err
+	}
+	in, errs := t.CheckInput(in)
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	if err := checkReferences(ctx, tx, t, in.Fields); err != nil {
+		return err
+	}
+	fields, err := json.Marshal(in.Fields)
+	if err != nil {
+		return fmt.Errorf("encode fields: %w", err)
+	}
+	now := s.now()
+	_, err = tx.Exec(ctx, `UPDATE content_items SET slug = coalesce(nullif($2, ''), slug), title = $3, summary = $4, fields = $5,
+			search = `+searchExpr(3, 4, 6)+`, version = version + 1, updated_at = $7, has_draft = $8
+		WHERE id = $1`, id, in.Slug, in.Title, in.Summary, fields, searchText(t, in.Fields), now, published)
+	if e := slugTaken(err); e != nil {
+		return e
+	}
+	if err != nil {
+		return fmt.Errorf("update content item: %w", err)
+	}
+	return appendRevision(ctx, tx, id, action, a, restoredFrom, now)
+}
+
+// Effect is what a transition does to the public snapshot.
+type Effect int
+
+const (
+	EffectNone      Effect = iota
+	EffectPublish          // the working copy becomes the public snapshot
+	EffectUnpublish        // readers no longer see the item
+)
+
+// Transition moves an item between states. The editorial workflow decides
+// which moves a role may make; the store applies one atomically, refusing it
+// when the item is not in one of From (a concurrent move won) or not at
+// Version (0: no version check).
+type Transition struct {
+	ID      string
+	Version int
+	From    []Status
+	To      Status
+	Effect  Effect
+}
+
+// Transition applies tr and appends a revision.
+func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, error) {
+	if err := a.check(); err != nil {
+		return Item{}, err
+	}
+	if !slices.Contains(Statuses, tr.To) {
+		return Item{}, fmt.Errorf("content: unknown status %q", tr.To)
+	}
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		typeID, status, _, _, err := lockItem(ctx, tx, tr.ID, tr.Version)
+		if err != nil {
+			return err
+		}
+		if len(tr.From) > 0 && !slices.Contains(tr.From, status) {
+			return core.Errorf(core.ECONFLICT, "Este conteúdo está em \u201c%s\u201d e não pode passar para \u201c%s\u201d.", status.Label(), tr.To.Label())
+		}
+		now := s.now()
+		action := "transition"
+		switch tr.Effect {
+		case EffectPublish:
+			// The type may have changed since the item was written: publish
+			// only what is valid today.
+			t, err := s.typeOf(typeID)
+			if err != nil {
+				return err
+			}
+			var raw []byte
+			if err := tx.QueryRow(ctx, `SELECT fields FROM content_items WHERE id = $1`, tr.ID).Scan(&raw); err != nil {
+				return fmt.Errorf("read fields: %w", err)
+			}
+			var values map[string]any
+			if err := json.Unmarshal(raw, &values); err != nil {
+				return fmt.Errorf("decode fields: %w", err)
+			}
+			if errs := ValidateFields(t, values); len(errs) > 0 {
+				return errs.Err()
+			}
+			action = "publish"
+		case EffectUnpublish:
+			action = "unpublish"
+		}
+		if _, err := tx.Exec(ctx, `UPDATE content_items SET status = $2, version = version + 1, updated_at = $3,
+				has_draft = CASE WHEN $4 THEN false ELSE has_draft END,
+				published_at = CASE WHEN $5 THEN coalesce(published_at, $3) ELSE published_at END
+			WHERE id = $1`, tr.ID, tr.To, now, tr.Effect != EffectNone, tr.Effect == EffectPublish); err != nil {
+			return fmt.Errorf("move content item: %w", err)
+		}
+		switch tr.Effect {
+		case EffectPublish:
+			if err := copyToPublished(ctx, tx, tr.ID, now); err != nil {
+				return err
+			}
+		case EffectUnpublish:
+			if _, err := tx.Exec(ctx, `DELETE FROM content_published WHERE item_id = $1`, tr.ID); err != nil {
+				return fmt.Errorf("unpublish: %w", err)
+			}
+		}
+		return appendRevision(ctx, tx, tr.ID, action, a, nil, now)
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	return s.Get(ctx, tr.ID)
+}
+
+// Publish makes the working copy public now (a transition to publicado
+// from any state listed in from; none means any state).
+func (s *Store) Publish(ctx context.Context, a Actor, id string, version int, from ...Status) (Item, error) {
+	return s.Transition(ctx, a, Transition{ID: id, Version: version, From: from, To: StatusPublished, Effect: EffectPublish})
+}
+
+// DiscardDraft drops the unpublished changes of a published item: the
+// working copy goes back to the public snapshot (as a new revision) and the
+// item back to publicado.
+func (s *Store) DiscardDraft(ctx context.Context, a Actor, id string, version int) (Item, error) {
+	if err := a.check(); err != nil {
+		return Item{}, err
+	}
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		_, _, published, hasDraft, err := lockItem(ctx, tx, id, version)
+		if err != nil {
+			return err
+		}
+		if !published || !hasDraft {
+			return core.Errorf(core.ECONFLICT, MsgNoDraft)
+		}
+		now := s.now()
+		if _, err := tx.Exec(ctx, `UPDATE content_items i SET slug = p.slug, title = p.title, summary = p.summary,
+				fields = p.fields, search = p.search, status = 'publicado', has_draft = false,
+				version = i.version + 1, updated_at = $2
+			FROM content_published p WHERE p.item_id = i.id AND i.id = $1`, id, now); err != nil {
+			if e := slugTaken(err); e != nil {
+				return core.Errorf(core.ECONFLICT, MsgSlugTaken)
+			}
+			return fmt.Errorf("discard draft: %w", err)
+		}
+		return appendRevision(ctx, tx, id, "discard", a, nil, now)
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	return s.Get(ctx, id)
+}
