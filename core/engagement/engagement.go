@@ -111,9 +111,9 @@ func (s *Service) begin(ctx context.Context, userID, itemID string, fn func(tx p
 	}
 	return postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var published bool
-		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM content_published WHERE item_id = $2)
-			FROM (SELECT pg_advisory_xact_lock(hashtextextended('engagement:' || $1 || ':' || $2, 0))) AS lock`,
-			userID, itemID).Scan(&published)
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM content_published WHERE item_id = $1)
+			FROM (SELECT pg_advisory_xact_lock(hashtextextended($2, 0))) AS lock`,
+			itemID, "engagement:"+userID+":"+itemID).Scan(&published)
 		if err != nil {
 			return fmt.Errorf("lock engagement: %w", err)
 		}
