@@ -126,3 +126,39 @@ func TestToolsRequireSignIn(t *testing.T) {
 		t.Errorf("tools = %+v", list.Tools)
 	}
 }
+
+// NUL and other control characters cannot be stored (PostgreSQL refuses NUL
+// in text and jsonb): the SDK refuses them while decoding, with the field.
+func TestControlCharactersAreRefusedWithTheField(t *testing.T) {
+	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": pluginsDir})
+	ana, _ := srv.SignedIn(t, "ana@exemplo.com.br")
+	const base = "/api/tools/analise-swot/analyses"
+	cases := []struct {
+		body  map[string]any
+		field string
+	}{
+		{map[string]any{"title": "Clínica\x002027"}, "title"},
+		{map[string]any{"title": "Clínica 2027", "quadrants": map[string]any{"strengths": []string{"Equipe", "Boa\x00localização"}}}, "strengths"},
+		{map[string]any{"title": "Clínica 2027", "quadrants": map[string]any{"threats": []string{"Concorrência\x1b[2J"}}}, "threats"},
+	}
+	for _, c := range cases {
+		res := ana.Do("POST", base, c.body)
+		var e struct {
+			Error struct{ Fields map[string]string }
+		}
+		res.JSON(t, &e)
+		if res.Status != 422 || e.Error.Fields[c.field] != "Este campo contém caracteres de controle não permitidos." {
+			t.Errorf("%v: %d %s", c.body, res.Status, res.Body)
+		}
+	}
+	// Nothing was saved, and text with line breaks is still accepted.
+	res := ana.Do("POST", base, map[string]any{"title": "Clínica 2027", "quadrants": map[string]any{"strengths": []string{"Equipe\nexperiente"}}})
+	if res.Status != 201 {
+		t.Fatalf("line break refused: %d %s", res.Status, res.Body)
+	}
+	var list struct{ Analyses []analysis }
+	ana.Do("GET", base, nil).JSON(t, &list)
+	if len(list.Analyses) != 1 || list.Analyses[0].Quadrants.Strengths[0] != "Equipe\nexperiente" {
+		t.Fatalf("saved %+v", list.Analyses)
+	}
+}

@@ -149,3 +149,30 @@ func TestConversions(t *testing.T) {
 		t.Errorf("negative weight conversion: %d %v", status, f)
 	}
 }
+
+// Extreme inputs overflow a formula into ±Inf; JSON cannot carry it, and no
+// vet can use it. Each calculator answers 422 naming the input to check.
+func TestExtremeInputsAreRefusedWithAFieldMessage(t *testing.T) {
+	cases := []struct {
+		path  string
+		body  map[string]any
+		field string
+		msg   string
+	}{
+		{"/dose", map[string]any{"peso": 100, "dose_mg_kg": 1e308, "concentracao": 50}, "dose_mg_kg", "A dose é grande demais para este cálculo."},
+		{"/dose", map[string]any{"peso": 10, "dose_mg_kg": 1000, "concentracao": 1e-320}, "concentracao", "A concentração é pequena demais para este cálculo."},
+		{"/fluidoterapia", map[string]any{"especie": "cao", "peso": 1e308, "desidratacao": 10}, "peso", "O peso é grande demais para este cálculo."},
+		{"/fluidoterapia", map[string]any{"especie": "cao", "peso": 1e306, "desidratacao": 10, "perdas": 1e308}, "perdas", "As perdas contínuas são grandes demais para este cálculo."},
+		{"/transfusao", map[string]any{"especie": "cao", "peso": 1e308, "ht_paciente": 20, "ht_desejado": 30, "ht_doador": 50}, "peso", "O peso é grande demais para este cálculo."},
+		{"/superficie-corporal", map[string]any{"especie": "cao", "peso": 1e306}, "peso", "O peso é grande demais para este cálculo."},
+		{"/superficie-corporal", map[string]any{"especie": "cao", "peso": 100, "dose_m2": 1e308}, "dose_m2", "A dose por m² é grande demais para este cálculo."},
+		{"/conversao", map[string]any{"tipo": "mg_mcg", "valor": 1e306}, "valor", "O valor é grande demais para esta conversão."},
+		{"/conversao", map[string]any{"tipo": "c_f", "valor": -1e308}, "valor", "O valor é grande demais para esta conversão."},
+	}
+	for _, c := range cases {
+		status, _, fields := post(t, c.path, c.body)
+		if status != 422 || fields[c.field] != c.msg {
+			t.Errorf("%s %v: %d %v, want 422 with %q on %s", c.path, c.body, status, fields, c.msg, c.field)
+		}
+	}
+}

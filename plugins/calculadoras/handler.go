@@ -99,6 +99,14 @@ func Handler() http.Handler {
 
 func num(v float64, d int) string { return sdk.FormatNumber(v, d) }
 
+// Messages for inputs so extreme that a formula overflows (±Inf or NaN):
+// the form's limits are checked in the browser only, so the plugin names the
+// input to fix instead of answering a figure nobody can use.
+const (
+	weightTooLarge = "O peso é grande demais para este cálculo."
+	valueTooLarge  = "O valor é grande demais para esta conversão."
+)
+
 func value(label string, v float64, unit string, decimals int) sdk.Value {
 	d := num(v, decimals)
 	if unit != "" {
@@ -121,6 +129,12 @@ func handleDose(w http.ResponseWriter, r *http.Request) {
 	}
 	mg := DoseMg(dose, kg)
 	ml := DoseVolumeML(mg, conc)
+	if p.Finite("dose_mg_kg", "A dose é grande demais para este cálculo.", mg) {
+		p.Finite("concentracao", "A concentração é pequena demais para este cálculo.", ml)
+	}
+	if p.Respond(w) {
+		return
+	}
 	sdk.Result{
 		Values: []sdk.Value{value("Dose total", mg, "mg", 2), value("Volume a administrar", ml, "mL", 2)},
 		Explanation: num(dose, 3) + " mg/kg × " + num(kg, 2) + " kg = " + num(mg, 2) + " mg; " +
@@ -187,6 +201,12 @@ func handleFluids(w http.ResponseWriter, r *http.Request) {
 	deficit := DehydrationDeficitML(kg, dehydration)
 	total := maint + deficit + losses
 	rate := total / 24
+	if p.Finite("peso", weightTooLarge, maint, deficit) {
+		p.Finite("perdas", "As perdas contínuas são grandes demais para este cálculo.", total, rate)
+	}
+	if p.Respond(w) {
+		return
+	}
 	rows := [][]string{}
 	for _, set := range []float64{10, 20, 60} {
 		rows = append(rows, []string{num(set, 0) + " gotas/mL", num(DropsPerMinute(rate, set), 1) + " gotas/min"})
@@ -232,6 +252,10 @@ func handleTransfusion(w http.ResponseWriter, r *http.Request) {
 	}
 	vol := TransfusionVolumeML(sp, kg, patient, desired, donor)
 	bv := BloodVolumeMLPerKg(sp)
+	if !p.Finite("peso", weightTooLarge, vol, bv*kg) {
+		p.Respond(w)
+		return
+	}
 	sdk.Result{
 		Values: []sdk.Value{value("Volume de sangue total", vol, "mL", 0), value("Volemia estimada", bv*kg, "mL", 0)},
 		Explanation: num(kg, 2) + " kg × " + num(bv, 0) + " mL/kg × (" + num(desired, 0) + " − " + num(patient, 0) + ") ÷ " +
@@ -253,6 +277,12 @@ func handleBSA(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bsa := BSA(sp, kg)
+	if p.Finite("peso", weightTooLarge, bsa, kg*1000) {
+		p.Finite("dose_m2", "A dose por m² é grande demais para este cálculo.", bsa*doseM2)
+	}
+	if p.Respond(w) {
+		return
+	}
 	k := "10,1"
 	if sp == Cat {
 		k = "10,0"
@@ -304,6 +334,10 @@ func handleConversion(w http.ResponseWriter, r *http.Request) {
 		out, from, to = v*1000, "mg", "µg"
 	case "mcg_mg":
 		out, from, to = v/1000, "µg", "mg"
+	}
+	if !p.Finite("valor", valueTooLarge, out) {
+		p.Respond(w)
+		return
 	}
 	sdk.Result{
 		Values:      []sdk.Value{value("Resultado", out, to, 3)},

@@ -38,8 +38,14 @@ func FormatBRL(v float64) string {
 	return "R$ " + s
 }
 
-// Round rounds v to the given number of decimals.
+// Round rounds v to the given number of decimals. A v so large that scaling
+// it would overflow is already a whole number in float64 and is returned
+// as is (never turned into ±Inf).
 func Round(v float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
-	return math.Round(v*p) / p
+	scaled := v * p
+	if math.IsInf(scaled, 0) && !math.IsInf(v, 0) {
+		return v
+	}
+	return math.Round(scaled) / p
 }

@@ -111,5 +111,33 @@ func (p Problems) Choice(in Input, name, label string, options ...string) string
 	return ""
 }
 
-// JSON is a convenience for handlers returning a Result.
-func (r Result) Write(w http.ResponseWriter) { WriteJSON(w, http.StatusOK, r) }
+// Finite records msg on field unless every figure is a finite number, and
+// reports whether they all were. Extreme inputs (a dose of 1e308 mg/kg, a
+// concentration of 1e-320 mg/mL) overflow a formula into ±Inf or NaN, which
+// is no answer a vet can use: the calculator names the input to check.
+func (p Problems) Finite(field, msg string, figures ...float64) bool {
+	for _, f := range figures {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			p.Add(field, msg)
+			return false
+		}
+	}
+	return true
+}
+
+// nonFiniteResult is answered when a result still holds a non-finite figure
+// that no calculator check caught.
+const nonFiniteResult = "Com esses valores o resultado não pode ser calculado. Verifique os valores informados."
+
+// Write answers the result (200). A figure that is not a finite number is
+// refused with 422 instead: it comes from extreme input, and JSON cannot
+// carry it.
+func (r Result) Write(w http.ResponseWriter) {
+	for _, v := range r.Values {
+		if math.IsNaN(v.Number) || math.IsInf(v.Number, 0) {
+			WriteError(w, http.StatusUnprocessableEntity, nonFiniteResult, nil)
+			return
+		}
+	}
+	WriteJSON(w, http.StatusOK, r)
+}

@@ -13,11 +13,15 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
+	"unicode"
 )
 
 // Version is the SDK's version, reported to the host at handshake.
@@ -140,39 +144,171 @@ func requestToken(ctx context.Context) string {
 	return t
 }
 
-// WriteJSON answers v as JSON with status.
+// encodeFailure is the body answered when a plugin's answer cannot be
+// encoded; it is a constant so that writing it can never fail in turn.
+const encodeFailure = `{"error":{"code":"internal","message":"A ferramenta não conseguiu montar a resposta. Tente novamente."}}` + "\n"
+
+// WriteJSON answers v as JSON with status. v is encoded before anything is
+// written: a value JSON cannot carry (an infinite or NaN number, a channel)
+// becomes a 500 with the error shape, never a 200 with an empty body.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, encodeFailure)
+		return
+	}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // WriteError answers the core's error shape, so the web app shows message
-// (pt-BR) and the per-field messages beside their inputs.
+// (pt-BR) and the per-field messages beside their inputs. The code follows
+// the status with the core's own codes, so a client can tell "sign in again"
+// (401), "wait and retry" (429) and "the service is down" (503) apart.
 func WriteError(w http.ResponseWriter, status int, message string, fields map[string]string) {
-	code := "invalid"
-	switch status {
-	case http.StatusNotFound:
-		code = "not_found"
-	case http.StatusForbidden:
-		code = "forbidden"
-	case http.StatusConflict:
-		code = "conflict"
-	case http.StatusInternalServerError:
-		code = "internal"
-	}
-	WriteJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": message, "fields": fields}})
+	WriteJSON(w, status, map[string]any{"error": map[string]any{"code": ErrorCode(status), "message": message, "fields": fields}})
 }
 
+// ErrorCode is the core's machine code for an HTTP error status.
+func ErrorCode(status int) string {
+	switch status {
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		return "invalid"
+	case http.StatusUnauthorized:
+		return "unauthorized"
+	case http.StatusForbidden:
+		return "forbidden"
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusMethodNotAllowed:
+		return "method_not_allowed"
+	case http.StatusConflict:
+		return "conflict"
+	case http.StatusRequestEntityTooLarge:
+		return "too_large"
+	case http.StatusLocked:
+		return "locked"
+	case http.StatusTooManyRequests:
+		return "rate_limited"
+	case http.StatusServiceUnavailable:
+		return "unavailable"
+	}
+	if status >= 500 {
+		return "internal"
+	}
+	return "invalid"
+}
+
+// maxBody is the largest JSON body a plugin reads.
+const maxBody = 1 << 20
+
 // DecodeJSON reads r's JSON body into v; on failure it answers a pt-BR error
-// and returns false.
+// and returns false. Text carrying control characters (NUL and the other
+// C0/C1 codes except tab and line breaks) is refused here, for every plugin:
+// nothing a person types contains them, and PostgreSQL cannot store NUL.
 func DecodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			WriteError(w, http.StatusRequestEntityTooLarge, "O corpo da requisição é grande demais (máximo de 1 MB).", nil)
+			return false
+		}
+		WriteError(w, http.StatusUnprocessableEntity, "Não foi possível ler o corpo da requisição.", nil)
+		return false
+	}
+	if err := json.Unmarshal(data, v); err != nil {
 		WriteError(w, http.StatusUnprocessableEntity, "JSON inválido no corpo da requisição.", nil)
 		return false
 	}
+	if field, found := controlCharacterField(data); found {
+		if field == "" {
+			WriteError(w, http.StatusUnprocessableEntity, "O texto enviado contém caracteres de controle não permitidos.", nil)
+		} else {
+			WriteError(w, http.StatusUnprocessableEntity, "Verifique os campos destacados.",
+				map[string]string{field: "Este campo contém caracteres de controle não permitidos."})
+		}
+		return false
+	}
 	return true
+}
+
+// controlCharacterField reports whether any string (key or value) in the
+// valid JSON document data holds a forbidden control character, and the
+// field it belongs to: the nearest enclosing object key, so an item of a
+// list is reported under the list's name ("strengths", not "strengths[3]").
+func controlCharacterField(data []byte) (field string, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type frame struct {
+		object    bool
+		expectKey bool
+		key       string
+	}
+	var stack []frame
+	owner := func() string {
+		for i := len(stack) - 1; i >= 0; i-- {
+			if stack[i].object && stack[i].key != "" {
+				return stack[i].key
+			}
+		}
+		return ""
+	}
+	// afterValue flips an object back to expecting a key once its value ended.
+	afterValue := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].expectKey = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false // io.EOF: data was already decoded successfully
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{object: true, expectKey: true})
+			case '[':
+				stack = append(stack, frame{})
+			default:
+				stack = stack[:len(stack)-1]
+				afterValue()
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
+				if HasControlCharacter(t) {
+					return "", true // a bad key names no field the user can fix
+				}
+				stack[n-1].key = t
+				stack[n-1].expectKey = false
+				continue
+			}
+			if HasControlCharacter(t) {
+				return owner(), true
+			}
+			afterValue()
+		default:
+			afterValue()
+		}
+	}
+}
+
+// HasControlCharacter reports whether s holds a control character other than
+// tab, line feed and carriage return (which multi-line text may carry).
+func HasControlCharacter(s string) bool {
+	for _, c := range s {
+		if c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if unicode.IsControl(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func jsonMarshal(v any) ([]byte, error) {
