@@ -10,15 +10,17 @@ import (
 
 // Error codes. The HTTP layer maps each to a status; anything else is EINTERNAL.
 const (
-	EINVALID      = "invalid"      // 400/422: bad input, with per-field messages
-	EUNAUTHORIZED = "unauthorized" // 401: no or bad credentials
-	EFORBIDDEN    = "forbidden"    // 403: signed in but not allowed
-	ENOTFOUND     = "not_found"    // 404
-	ECONFLICT     = "conflict"     // 409: unique key, already done today, ...
-	ERATELIMITED  = "rate_limited" // 429
-	ELOCKED       = "locked"       // 423: account locked out
-	EUNAVAILABLE  = "unavailable"  // 503: a dependency is down
-	EINTERNAL     = "internal"     // 500: never leaks details
+	EINVALID      = "invalid"            // 400/422: bad input, with per-field messages
+	EUNAUTHORIZED = "unauthorized"       // 401: no or bad credentials
+	EFORBIDDEN    = "forbidden"          // 403: signed in but not allowed
+	ENOTFOUND     = "not_found"          // 404
+	ECONFLICT     = "conflict"           // 409: unique key, already done today, ...
+	ERATELIMITED  = "rate_limited"       // 429
+	ELOCKED       = "locked"             // 423: account locked out
+	ETOOLARGE     = "too_large"          // 413: request body over the limit
+	EMETHOD       = "method_not_allowed" // 405: the path exists, the method does not
+	EUNAVAILABLE  = "unavailable"        // 503: a dependency is down
+	EINTERNAL     = "internal"           // 500: never leaks details
 )
 
 // Error is an application error: a machine code, the message a user reads

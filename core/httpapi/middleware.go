@@ -155,3 +155,16 @@ func limitBodies(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// noStoreAPI makes "Cache-Control: no-store" the default of every /api
+// answer: most carry personal data (the profile with email, phone and CPF,
+// the sessions list) that no browser or proxy cache may keep. A public
+// endpoint opts in to caching by setting its own Cache-Control.
+func noStoreAPI(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
+			w.Header().Set("Cache-Control", "no-store")
+		}
+		next.ServeHTTP(w, r)
+	})
+}

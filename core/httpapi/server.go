@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
@@ -70,16 +72,44 @@ func New(d Deps) http.Handler {
 		accessLog(d.Log),
 		recoverPanics(d.Log),
 		securityHeaders(contentSecurityPolicy(originOf(d.Config.OpenAIBaseURL))),
+		noStoreAPI,
+		httpx.CheckURL(d.Log),
 		limitBodies,
+		middleware.GetHead,
 		authenticate(d),
 	)
 	rt := &router{mux: mux, authz: d.Authz, log: d.Log}
 	addRoutes(rt, d)
 	mux.NotFound(serveWebApp(d.Config.WebDist, d.Config.AdminDist, d.Log))
 	mux.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		httpx.WriteError(w, r, d.Log, core.Errorf(core.EINVALID, "Método não permitido."))
+		allowed := allowedMethods(mux, r)
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		httpx.WriteError(w, r, d.Log, core.Errorf(core.EMETHOD,
+			"Método não permitido neste endereço. Métodos aceitos: %s.", strings.Join(allowed, ", ")))
 	})
 	return mux
+}
+
+// probeMethods are the methods a 405 answer may list in Allow.
+var probeMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// allowedMethods lists the methods some route serves at r's path; HEAD
+// follows GET (middleware.GetHead answers it with the GET handler).
+func allowedMethods(mux chi.Routes, r *http.Request) []string {
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	var out []string
+	for _, m := range probeMethods {
+		if mux.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
+			if m == http.MethodGet {
+				out = append(out, http.MethodHead)
+			}
+		}
+	}
+	return out
 }
 
 // DeniedByHeader is set on responses refused by the route's casbin policy.

@@ -73,21 +73,42 @@ var precompressed = []struct{ encoding, suffix string }{{"br", ".br"}, {"gzip", 
 // CPU per request; otherwise the file itself.
 func serveMaybeCompressed(w http.ResponseWriter, r *http.Request, file string) {
 	w.Header().Add("Vary", "Accept-Encoding")
+	// Set before ServeFile, which keeps a Content-Type already set; the
+	// compressed variants need it as their own extension says nothing.
+	if ctype := contentType(file); ctype != "" {
+		w.Header().Set("Content-Type", ctype)
+	}
 	accept := r.Header.Get("Accept-Encoding")
 	for _, c := range precompressed {
 		if !acceptsEncoding(accept, c.encoding) {
 			continue
 		}
 		if fi, err := os.Stat(file + c.suffix); err == nil && !fi.IsDir() {
-			if ctype := mime.TypeByExtension(filepath.Ext(file)); ctype != "" {
-				w.Header().Set("Content-Type", ctype)
-			}
 			w.Header().Set("Content-Encoding", c.encoding)
 			http.ServeFile(w, r, file+c.suffix)
 			return
 		}
 	}
 	http.ServeFile(w, r, file)
+}
+
+// webTypes are the media types of PWA files that Go's table (and many
+// systems' /etc/mime.types) lacks or gets wrong: browsers ignore a web
+// manifest served as text/plain, so the app would not install.
+var webTypes = map[string]string{
+	".webmanifest": "application/manifest+json",
+}
+
+// contentType is the media type a web build file is served with.
+func contentType(file string) string {
+	ext := strings.ToLower(filepath.Ext(file))
+	if t, ok := webTypes[ext]; ok {
+		return t
+	}
+	if path.Base(filepath.ToSlash(file)) == "manifest.json" {
+		return "application/manifest+json"
+	}
+	return mime.TypeByExtension(ext)
 }
 
 // acceptsEncoding reports whether an Accept-Encoding header allows enc (q=0 refuses it).

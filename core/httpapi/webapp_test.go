@@ -27,6 +27,8 @@ func TestWebAppServesPrecompressedAssets(t *testing.T) {
 	write("assets/app-abc.js", "plain-js")
 	write("assets/app-abc.js.br", "brotli-js")
 	write("assets/app-abc.js.gz", "gzip-js")
+	write("manifest.webmanifest", `{"name":"VetClube"}`)
+	write("manifest.webmanifest.gz", "gzip-manifest")
 	h := serveWebApp(dist, t.TempDir(), slog.New(slog.DiscardHandler))
 
 	cases := []struct {
@@ -39,6 +41,9 @@ func TestWebAppServesPrecompressedAssets(t *testing.T) {
 		{"br refused with q=0", "/assets/app-abc.js", "br;q=0, gzip", "gzip-js", "gzip", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
 		{"no encoding accepted", "/assets/app-abc.js", "", "plain-js", "", "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
 		{"client route falls back to the gzipped shell", "/cursos/42", "gzip", "gzipped-shell", "gzip", "text/html; charset=utf-8", "no-cache"},
+		// Browsers ignore a manifest served as text/plain: the PWA would not install.
+		{"web manifest", "/manifest.webmanifest", "", `{"name":"VetClube"}`, "", "application/manifest+json", "no-cache"},
+		{"gzipped web manifest", "/manifest.webmanifest", "gzip", "gzip-manifest", "gzip", "application/manifest+json", "no-cache"},
 		{"shell without a brotli file", "/", "br", "<html>shell</html>", "", "text/html; charset=utf-8", "no-cache"},
 	}
 	for _, tc := range cases {

@@ -4,13 +4,16 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vetclube/vetclube/core"
 )
@@ -41,33 +44,113 @@ func Encode(w http.ResponseWriter, status int, v any) error {
 	return nil
 }
 
-// Decode reads a JSON body into v. Malformed JSON, a body over the size
-// limit and unknown fields are reported to the user in pt-BR.
+// MaxJSONBody is the largest JSON request body any handler reads. The
+// server's body limit enforces it too; Decode checks it again so a request
+// labelled multipart (which gets a larger envelope) cannot smuggle a larger
+// JSON document.
+const MaxJSONBody = 1 << 20
+
+// Decode reads a JSON body into v. Malformed JSON, a body over MaxJSONBody
+// (413), invalid UTF-8, control characters in any string (see TextProblem),
+// unknown fields and data after the document are refused with pt-BR
+// messages naming the field where there is one.
 func Decode[T any](r *http.Request) (T, error) {
 	var v T
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxJSONBody+1))
+	if err != nil {
 		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return v, errTooLarge()
+		}
+		return v, &core.Error{Code: core.EINVALID, Message: "Não foi possível ler o corpo da requisição.", Err: err}
+	}
+	if len(body) > MaxJSONBody {
+		return v, errTooLarge()
+	}
+	if err := unmarshal(body, &v, "O corpo da requisição está vazio.", "JSON inválido no corpo da requisição."); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// DecodeParam decodes a JSON-valued query parameter (react-admin's sort,
+// range and filter) into v with the same rules as Decode; param names the
+// parameter in the error's fields.
+func DecodeParam(raw, param string, v any) error {
+	if len(raw) > MaxJSONBody {
+		return errTooLarge()
+	}
+	err := unmarshal([]byte(raw), v, "Parâmetro vazio.", "JSON inválido no parâmetro.")
+	var e *core.Error
+	if err != nil && errors.As(err, &e) {
+		fields := map[string]string{param: e.Message}
+		for f, msg := range e.Fields {
+			fields[param] = f + ": " + msg
+		}
+		return core.Invalid("Parâmetros de consulta inválidos.", fields)
+	}
+	return err
+}
+
+func errTooLarge() error {
+	return core.Errorf(core.ETOOLARGE, "A requisição é grande demais (máximo de %d KB).", MaxJSONBody>>10)
+}
+
+func unmarshal(body []byte, v any, emptyMsg, syntaxMsg string) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return core.Errorf(core.EINVALID, "%s", emptyMsg)
+	}
+	if !utf8.Valid(body) {
+		return core.Errorf(core.EINVALID, "%s", MsgInvalidUTF8)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		var syntaxErr *json.SyntaxError
 		var typeErr *json.UnmarshalTypeError
 		switch {
-		case errors.As(err, &maxErr):
-			return v, core.Errorf(core.EINVALID, "A requisição é grande demais.")
-		case errors.Is(err, io.EOF):
-			return v, core.Errorf(core.EINVALID, "O corpo da requisição está vazio.")
+		case errors.As(err, &typeErr) && typeErr.Field != "":
+			return core.Invalid(msgInvalidFields, map[string]string{typeErr.Field: "Tipo de valor inválido."})
 		case errors.As(err, &typeErr):
-			return v, core.Invalid("Dados inválidos.", map[string]string{typeErr.Field: "Tipo de valor inválido."})
-		case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
-			return v, core.Errorf(core.EINVALID, "JSON inválido no corpo da requisição.")
+			return core.Errorf(core.EINVALID, "Tipo de valor inválido (esperado: %s).", jsonKind(typeErr.Type))
+		case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+			return core.Errorf(core.EINVALID, "%s", syntaxMsg)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-			return v, core.Invalid("Dados inválidos.", map[string]string{field: "Campo desconhecido."})
+			return core.Invalid(msgInvalidFields, map[string]string{field: "Campo desconhecido."})
 		default:
-			return v, core.Errorf(core.EINVALID, "Dados inválidos.")
+			return &core.Error{Code: core.EINVALID, Message: msgInvalidFields, Err: err}
 		}
 	}
-	return v, nil
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return core.Errorf(core.EINVALID, "%s Há dados depois do documento JSON.", syntaxMsg)
+	}
+	if field, problem := badText(reflect.ValueOf(v), ""); problem != "" {
+		if field == "" {
+			return core.Errorf(core.EINVALID, "%s", problem)
+		}
+		return core.Invalid(msgInvalidFields, map[string]string{field: problem})
+	}
+	if problem := rawJSONTextProblem(body); problem != "" {
+		return core.Errorf(core.EINVALID, "%s", problem)
+	}
+	return nil
+}
+
+// jsonKind names a Go type as the JSON value a client should have sent.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "objeto"
+	case reflect.Slice, reflect.Array:
+		return "lista"
+	case reflect.String:
+		return "texto"
+	case reflect.Bool:
+		return "booleano"
+	default:
+		return "número"
+	}
 }
 
 // Status maps an error code to its HTTP status.
@@ -75,6 +158,10 @@ func Status(code string) int {
 	switch code {
 	case core.EINVALID:
 		return http.StatusUnprocessableEntity
+	case core.ETOOLARGE:
+		return http.StatusRequestEntityTooLarge
+	case core.EMETHOD:
+		return http.StatusMethodNotAllowed
 	case core.EUNAUTHORIZED:
 		return http.StatusUnauthorized
 	case core.EFORBIDDEN:

@@ -2,12 +2,12 @@ package roles
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -33,7 +33,10 @@ type UserQuery struct {
 	Role          string // only accounts holding this extra role
 }
 
-const maxPage = 100
+const (
+	maxPage   = 100
+	maxSearch = 200 // an email is at most 254 bytes; a search is a part of one
+)
 
 var sortColumns = map[string]string{"id": "u.id", "email": "u.email", "created_at": "u.created_at"}
 
@@ -91,45 +94,29 @@ func (s *Service) ListUsers(ctx context.Context, q UserQuery) ([]AdminUser, int,
 	return users, total, nil
 }
 
+// userListParams bounds the backoffice user list.
+var userListParams = httpx.ListParams{DefaultLimit: 25, MaxLimit: maxPage, SortFields: []string{"id", "email", "created_at"}}
+
 // parseUserQuery reads react-admin's ra-data-simple-rest parameters:
 // range=[0,24], sort=["email","ASC"], filter={"q":"ana","role":"editor"}.
 func parseUserQuery(r *http.Request) (UserQuery, error) {
-	q := UserQuery{Limit: 25}
-	bad := func(field string) error {
-		return core.Invalid("Parâmetros de consulta inválidos.", map[string]string{field: "Valor inválido."})
+	var f struct {
+		Q    string `json:"q"`
+		Role string `json:"role"`
 	}
-	v := r.URL.Query()
-	if raw := v.Get("range"); raw != "" {
-		var rg [2]int
-		if err := json.Unmarshal([]byte(raw), &rg); err != nil || rg[0] < 0 || rg[1] < rg[0] {
-			return q, bad("range")
-		}
-		q.Offset, q.Limit = rg[0], min(rg[1]-rg[0]+1, maxPage)
+	lq, err := httpx.ParseList(r, userListParams, &f)
+	if err != nil {
+		return UserQuery{}, err
 	}
-	if raw := v.Get("sort"); raw != "" {
-		var sort [2]string
-		if err := json.Unmarshal([]byte(raw), &sort); err != nil {
-			return q, bad("sort")
-		}
-		if _, ok := sortColumns[sort[0]]; !ok {
-			return q, bad("sort")
-		}
-		q.SortField, q.Descending = sort[0], strings.EqualFold(sort[1], "DESC")
+	if utf8.RuneCountInString(f.Q) > maxSearch {
+		return UserQuery{}, core.Invalid("Parâmetros de consulta inválidos.",
+			map[string]string{"filter": fmt.Sprintf("A busca aceita até %d caracteres.", maxSearch)})
 	}
-	if raw := v.Get("filter"); raw != "" {
-		var f struct {
-			Q    string `json:"q"`
-			Role string `json:"role"`
-		}
-		if err := json.Unmarshal([]byte(raw), &f); err != nil {
-			return q, bad("filter")
-		}
-		if f.Role != "" && CheckGrantable(f.Role) != nil {
-			return q, bad("filter")
-		}
-		q.Search, q.Role = f.Q, f.Role
+	if f.Role != "" && CheckGrantable(f.Role) != nil {
+		return UserQuery{}, core.Invalid("Parâmetros de consulta inválidos.", map[string]string{"filter": "Papel inválido."})
 	}
-	return q, nil
+	return UserQuery{Offset: lq.Offset, Limit: lq.Limit, SortField: lq.SortField, Descending: lq.Descending,
+		Search: f.Q, Role: f.Role}, nil
 }
 
 // HandleListUsers serves GET /api/admin/users for the backoffice: a JSON

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -144,4 +145,79 @@ func TestRevokeKeepsOneSuperAdmin(t *testing.T) {
 	if failed != 1 || left != 1 {
 		t.Errorf("failed %d, super admins left %d; want 1 and 1", failed, left)
 	}
+}
+
+// The backoffice list's paging is bounded before any arithmetic: a huge
+// range used to overflow into a negative LIMIT and a 500.
+func TestAdminUsersPagingIsBounded(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	admin, _ := srv.SignedIn(t, "chefe@example.com", "super_admin")
+	srv.SignedIn(t, "membro@example.com")
+
+	ok := map[string]string{
+		`range=[0,9223372036854775807]`:                   "users 0-1/2",
+		`range=[1,9223372036854775807]`:                   "users 1-1/2",
+		`range=[1000000000,1000000001]`:                   "users 1000000000-1000000000/2",
+		`range=[0,0]`:                                     "users 0-0/2",
+		`sort=["email","desc"]&range=[0,9]`:               "users 0-1/2",
+		`filter={"q":"membro"}`:                           "users 0-0/1",
+		`filter={"q":"linha\nnova"}&sort=["id","ASC"]`:    "users 0-0/0",
+		`filter={"role":"super_admin"}&sort=["id","ASC"]`: "users 0-0/1",
+	}
+	for query, wantRange := range ok {
+		res := admin.Do("GET", "/api/admin/users?"+encodeQuery(query), nil)
+		if res.Status != http.StatusOK || res.Header.Get("Content-Range") != wantRange {
+			t.Errorf("%s: %d %q %s, want 200 %q", query, res.Status, res.Header.Get("Content-Range"), res.Body, wantRange)
+		}
+	}
+	var page []roles.AdminUser
+	admin.Do("GET", "/api/admin/users?"+encodeQuery(`range=[0,9223372036854775807]`), nil).JSON(t, &page)
+	if len(page) != 2 {
+		t.Errorf("huge range: %d users", len(page))
+	}
+
+	bad := map[string]string{
+		`range=[-1,9]`:                     "range",
+		`range=[5,2]`:                      "range",
+		`range=[0]`:                        "range",
+		`range=[0,1,2]`:                    "range",
+		`range=[0,99999999999999999999]`:   "range",
+		`range=[1000000001,1000000002]`:    "range",
+		`range=[0.5,9]`:                    "range",
+		`range={"a":1}`:                    "range",
+		`range=[0,9]x`:                     "range",
+		`sort=["password_hash","ASC"]`:     "sort",
+		`sort=["email","ASC; DROP TABLE"]`: "sort",
+		`sort=["email"]`:                   "sort",
+		`sort="email"`:                     "sort",
+		`filter={"q":"\u0000"}`:            "filter",
+		`filter={"q":1}`:                   "filter",
+		`filter={"admin":true}`:            "filter",
+		`filter={"role":"root"}`:           "filter",
+		`filter=[]`:                        "filter",
+		`filter={"q":"` + strings.Repeat("a", 201) + `"}`: "filter",
+	}
+	for query, field := range bad {
+		res := admin.Do("GET", "/api/admin/users?"+encodeQuery(query), nil)
+		var body struct {
+			Error struct {
+				Code   string            `json:"code"`
+				Fields map[string]string `json:"fields"`
+			} `json:"error"`
+		}
+		res.JSON(t, &body)
+		if res.Status != http.StatusUnprocessableEntity || body.Error.Code != "invalid" || body.Error.Fields[field] == "" {
+			t.Errorf("%s: %d %s, want 422 naming %s", query, res.Status, res.Body, field)
+		}
+	}
+}
+
+// encodeQuery escapes each value of a readable a=...&b=... query.
+func encodeQuery(q string) string {
+	var parts []string
+	for _, kv := range strings.Split(q, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		parts = append(parts, k+"="+url.QueryEscape(v))
+	}
+	return strings.Join(parts, "&")
 }
