@@ -85,7 +85,10 @@ type State struct {
 	CheckedInToday     bool       `json:"checked_in_today"`
 	CanCheckIn         bool       `json:"can_check_in"`
 	Broken             bool       `json:"broken"`
-	NextMidnight       time.Time  `json:"next_midnight"`
+	// NextMidnight is when the next check-in opens: the next local
+	// midnight, or, after a time-zone change, the end of the last check-in's
+	// day in the zone it was made in, if that is later (see dayEndsAt).
+	NextMidnight time.Time `json:"next_midnight"`
 }
 
 // Result is the outcome of a successful check-in.
@@ -103,6 +106,19 @@ type row struct {
 	total, totalPoints int
 	lastBonusAt        *time.Time
 	zone               string
+	// dayEndsAt is when the last check-in's day ended in the zone it was
+	// made in (nil before the first check-in).
+	dayEndsAt *time.Time
+}
+
+// waitingForDayEnd states the rule that stops a time-zone change from paying twice
+// on one real day: a check-in's day ends at midnight in the zone it was made
+// in, and the next check-in needs both a later local date in the current
+// zone and that instant to have passed. A zone change therefore applies from
+// the next day. Without a zone change both conditions coincide, so ordinary
+// daily check-ins are unaffected.
+func (r row) waitingForDayEnd(now time.Time) bool {
+	return r.dayEndsAt != nil && now.Before(*r.dayEndsAt)
 }
 
 func (r row) lastDate() *Date {
@@ -175,6 +191,15 @@ func (s *Service) view(r row, loc *time.Location, now time.Time) State {
 	}
 	_, st.CanCheckIn = Next(last, r.seq, today)
 	st.CheckedInToday = last != nil && *last == today
+	if r.waitingForDayEnd(now) {
+		// The real day of the last check-in is not over: its credit was paid.
+		if st.CanCheckIn {
+			// Moved to a zone already on a later day: the check-in opens
+			// when the old day ends, before the new zone's midnight.
+			st.NextMidnight = *r.dayEndsAt
+		}
+		st.CanCheckIn, st.CheckedInToday = false, true
+	}
 	st.Broken = Broken(last, r.seq, today)
 	return st
 }
@@ -182,9 +207,9 @@ func (s *Service) view(r row, loc *time.Location, now time.Time) State {
 // Get returns userID's check-in state.
 func (s *Service) Get(ctx context.Context, userID string) (State, error) {
 	r := row{zone: ""}
-	err := s.pool.QueryRow(ctx, `SELECT last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone
+	err := s.pool.QueryRow(ctx, `SELECT last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at
 		FROM user_daily_checkin WHERE user_id = $1`, userID).
-		Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
+		Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
 	if err != nil && !postgres.IsNoRows(err) {
 		return State{}, fmt.Errorf("read check-in state: %w", err)
 	}
@@ -269,9 +294,9 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	// The upsert creates the row on first use and locks it either way.
 	first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
 		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone`,
+		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
 		userID, initialZone).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone)
+		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
 	})
 	open = true
 	if err := conn.SendBatch(ctx, first).Close(); err != nil {
@@ -284,11 +309,12 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	now := s.now()
 	today := DateOf(now, loc)
 	step, ok := Next(r.lastDate(), r.seq, today)
-	if !ok {
+	if !ok || r.waitingForDayEnd(now) {
 		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
 	}
 	todayUTC := today.utc()
-	r.last, r.seq = &todayUTC, step.Stored
+	dayEnds := NextMidnight(now, loc)
+	r.last, r.seq, r.dayEndsAt = &todayUTC, step.Stored, &dayEnds
 	r.total++
 	r.totalPoints += Points
 	if step.CompletesStreak {
@@ -304,8 +330,8 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
 		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
 	second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
-		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, updated_at = now() WHERE user_id = $1`,
-		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt)
+		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, updated_at = now() WHERE user_id = $1`,
+		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds)
 	var credited bool
 	second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
 		_, created, err := award.Scan(row)

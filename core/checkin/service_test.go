@@ -169,3 +169,85 @@ func TestClientZoneIsKeptOnFirstUse(t *testing.T) {
 		t.Fatalf("second check-in same Tokyo day: %v", err)
 	}
 }
+
+// Moving the profile to a zone where it is already tomorrow does not pay a
+// second check-in on the same real day: the last check-in's day ends at
+// midnight in the zone it was made in, and the new zone applies from then.
+func TestZoneChangeDoesNotPayTwiceOnOneDay(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	var c clock
+	svc := checkin.New(pool, checkin.Options{Now: c.now,
+		// The production lookup: the zone chosen on the profile.
+		ZoneQuery: `SELECT time_zone FROM profiles WHERE user_id = $1 AND time_zone <> 'America/Sao_Paulo'`})
+	user := newUser(t, pool)
+	if _, err := pool.Exec(ctx, `INSERT INTO profiles (user_id) VALUES ($1)`, user); err != nil {
+		t.Fatal(err)
+	}
+
+	// 21:30 on the 9th in São Paulo.
+	c.set("2026-03-10T00:30:00Z")
+	if res, err := svc.CheckIn(ctx, user, ""); err != nil || res.Today != "2026-03-09" {
+		t.Fatalf("first check-in: %+v %v", res, err)
+	}
+	// The member moves the profile to Tokyo, where it is 09:30 on the 10th.
+	if _, err := pool.Exec(ctx, `UPDATE profiles SET time_zone = 'Asia/Tokyo' WHERE user_id = $1`, user); err != nil {
+		t.Fatal(err)
+	}
+	_, err := svc.CheckIn(ctx, user, "")
+	if e, ok := err.(*core.Error); !ok || e.Code != core.ECONFLICT || e.Message != checkin.MsgAlreadyToday {
+		t.Fatalf("second check-in on the same real day: %v", err)
+	}
+	st, err := svc.Get(ctx, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saoPauloMidnight := time.Date(2026, 3, 10, 3, 0, 0, 0, time.UTC)
+	if st.CanCheckIn || !st.CheckedInToday || !st.NextMidnight.Equal(saoPauloMidnight) {
+		t.Fatalf("state after the zone change: %+v", st)
+	}
+	c.set("2026-03-10T02:59:59Z")
+	if _, err := svc.CheckIn(ctx, user, ""); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("one second before São Paulo midnight: %v", err)
+	}
+	// From São Paulo's midnight the new zone applies: the 10th in Tokyo,
+	// the day after the 9th, so the streak goes on.
+	c.set("2026-03-10T03:00:00Z")
+	res, err := svc.CheckIn(ctx, user, "")
+	if err != nil || res.Today != "2026-03-10" || res.Sequence != 2 || res.TimeZone != "Asia/Tokyo" {
+		t.Fatalf("after São Paulo midnight: %+v %v", res, err)
+	}
+	// Tokyo's next midnight opens the next one, as usual.
+	c.set("2026-03-10T15:00:00Z")
+	if res, err := svc.CheckIn(ctx, user, ""); err != nil || res.Today != "2026-03-11" || res.Sequence != 3 {
+		t.Fatalf("next Tokyo day: %+v %v", res, err)
+	}
+	var rows, sum int
+	if err := pool.QueryRow(ctx, `SELECT count(*), coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1`, user).Scan(&rows, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if rows != 3 || sum != 3*checkin.Points {
+		t.Fatalf("%d credits summing %d, want 3 and %d", rows, sum, 3*checkin.Points)
+	}
+}
+
+// Ordinary days are unaffected, however close the check-ins are in real
+// time: 23:59 and then 00:01 the next day both count.
+func TestCheckinsMinutesApartAcrossMidnight(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	var c clock
+	svc := checkin.New(pool, checkin.Options{Now: c.now})
+	user := newUser(t, pool)
+	c.set("2026-03-10T02:59:00Z") // 23:59 on the 9th in São Paulo
+	if _, err := svc.CheckIn(ctx, user, ""); err != nil {
+		t.Fatal(err)
+	}
+	c.set("2026-03-10T03:01:00Z") // 00:01 on the 10th
+	if st, _ := svc.Get(ctx, user); !st.CanCheckIn || st.CheckedInToday {
+		t.Fatalf("state on the new day: %+v", st)
+	}
+	if res, err := svc.CheckIn(ctx, user, ""); err != nil || res.Sequence != 2 {
+		t.Fatalf("next day: %+v %v", res, err)
+	}
+}
