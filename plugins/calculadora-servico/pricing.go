@@ -82,18 +82,34 @@ func Handler() http.Handler {
 			return
 		}
 		b := Price(fixed, hours, minutes, materials, taxes, card, margin)
+		// Amounts so extreme that a step overflows (±Inf) give no usable price:
+		// name the input that drove the step past the limit.
+		if p.Finite("custos_fixos", "Os custos fixos são grandes demais para este cálculo.", b.HourlyCost, b.FixedShare) &&
+			p.Finite("materiais", "Os materiais são grandes demais para este cálculo.", b.Cost) {
+			p.Finite("margem", "Com esses valores o preço fica grande demais; revise impostos, taxa do cartão e margem.", b.Price, b.Taxes, b.CardFee, b.Profit)
+		}
+		if p.Respond(w) {
+			return
+		}
 		brl := func(label string, v float64) sdk.Value {
 			return sdk.Value{Label: label, Number: sdk.Round(v, 2), Unit: "R$", Display: sdk.FormatBRL(v)}
 		}
 		pct := func(v float64) string { return sdk.FormatNumber(v, 2) + "%" }
+		// A free service (no cost, so a price of zero) has no share to show.
+		share := func(v float64) string {
+			if b.Price == 0 {
+				return "—"
+			}
+			return pct(100 * v / b.Price)
+		}
 		sdk.Result{
 			Values: []sdk.Value{brl("Preço sugerido", b.Price), brl("Custo do serviço", b.Cost), brl("Lucro", b.Profit)},
 			Tables: []sdk.Table{{
 				Title:   "Composição do preço",
 				Columns: []string{"Item", "Valor", "% do preço"},
 				Rows: [][]string{
-					{"Custo fixo (" + sdk.FormatBRL(b.HourlyCost) + "/h × " + sdk.FormatNumber(minutes, 0) + " min)", sdk.FormatBRL(b.FixedShare), pct(100 * b.FixedShare / b.Price)},
-					{"Materiais e insumos", sdk.FormatBRL(b.Materials), pct(100 * b.Materials / b.Price)},
+					{"Custo fixo (" + sdk.FormatBRL(b.HourlyCost) + "/h × " + sdk.FormatNumber(minutes, 0) + " min)", sdk.FormatBRL(b.FixedShare), share(b.FixedShare)},
+					{"Materiais e insumos", sdk.FormatBRL(b.Materials), share(b.Materials)},
 					{"Impostos", sdk.FormatBRL(b.Taxes), pct(taxes)},
 					{"Taxa do cartão", sdk.FormatBRL(b.CardFee), pct(card)},
 					{"Lucro", sdk.FormatBRL(b.Profit), pct(margin)},

@@ -61,3 +61,35 @@ func TestPricingRefusesImpossibleInput(t *testing.T) {
 		}
 	}
 }
+
+// Extreme amounts overflow into ±Inf, which JSON cannot carry: 422 naming
+// the input, never a 200 with an empty body.
+func TestPricingRefusesNonFiniteResults(t *testing.T) {
+	for body, field := range map[string]string{
+		`{"custos_fixos":1e308,"horas_mes":1,"duracao":1e308,"margem":20}`:                   "custos_fixos",
+		`{"custos_fixos":1e306,"horas_mes":1,"duracao":60,"materiais":1.79e308,"margem":20}`: "materiais",
+		`{"custos_fixos":1e306,"horas_mes":1,"duracao":60,"margem":99.9999,"impostos":0}`:    "margem",
+	} {
+		rec := httptest.NewRecorder()
+		Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/preco", strings.NewReader(body)))
+		var e struct {
+			Error struct{ Fields map[string]string }
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &e)
+		if rec.Code != 422 || e.Error.Fields[field] == "" {
+			t.Errorf("%s: %d %s, want a message for %s", body, rec.Code, rec.Body, field)
+		}
+	}
+}
+
+func TestAFreeServiceShowsNoShareOfAZeroPrice(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/preco", strings.NewReader(`{"custos_fixos":0,"horas_mes":100,"duracao":30,"margem":20}`)))
+	var res sdk.Result
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	if rows := res.Tables[0].Rows; rows[0][2] != "—" || rows[1][2] != "—" {
+		t.Errorf("shares of a zero price = %v", rows)
+	}
+}
