@@ -158,9 +158,15 @@ func TestLikeAndDislikeExcludeEachOther(t *testing.T) {
 		likes   int64
 		dislike int64
 	}{
-		{func() (engagement.Reaction, error) { return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionLike) }, engagement.ReactionLike, 1, 0},
-		{func() (engagement.Reaction, error) { return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionDislike) }, engagement.ReactionDislike, 0, 1},
-		{func() (engagement.Reaction, error) { return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionDislike) }, engagement.ReactionNone, 0, 0},
+		{func() (engagement.Reaction, error) {
+			return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionLike)
+		}, engagement.ReactionLike, 1, 0},
+		{func() (engagement.Reaction, error) {
+			return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionDislike)
+		}, engagement.ReactionDislike, 0, 1},
+		{func() (engagement.Reaction, error) {
+			return f.svc.ToggleReaction(f.ctx, u, item, engagement.ReactionDislike)
+		}, engagement.ReactionNone, 0, 0},
 		{func() (engagement.Reaction, error) {
 			_, err := f.svc.SetReaction(f.ctx, u, item, engagement.ReactionLike)
 			return engagement.ReactionLike, err
