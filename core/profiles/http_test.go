@@ -358,3 +358,33 @@ func TestHostileAvatarOverHTTP(t *testing.T) {
 		t.Errorf("%d %s", res.Status, res.Body)
 	}
 }
+
+// A visitor's GET of a public profile leaves the profiles table exactly as
+// it was, whether or not the member's profile exists yet.
+func TestVisitorGetDoesNotWrite(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	ana, anaID := srv.SignedIn(t, "ana@example.com")
+	_, brunoID := srv.SignedIn(t, "bruno@example.com")
+	if res := ana.Do("GET", "/api/profile", nil); res.Status != http.StatusOK {
+		t.Fatalf("own profile: %d", res.Status)
+	}
+	snapshot := func() string {
+		var s string
+		err := srv.App.Pool.QueryRow(context.Background(),
+			`SELECT count(*) || ':' || coalesce(string_agg(p::text, '|' ORDER BY user_id), '') FROM profiles p`).Scan(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	before := snapshot()
+	visitor := srv.Client(t)
+	for _, id := range []string{anaID, brunoID} {
+		if res := visitor.Do("GET", "/api/profiles/"+id, nil); res.Status != http.StatusOK {
+			t.Fatalf("GET /api/profiles/%s: %d %s", id, res.Status, res.Body)
+		}
+	}
+	if after := snapshot(); after != before {
+		t.Errorf("a visitor's GET changed profiles:\nbefore %s\nafter  %s", before, after)
+	}
+}

@@ -121,28 +121,29 @@ func userUUID(id string) (uuid.UUID, error) {
 	return u, nil
 }
 
+// Fallbacks (spec §3) for a profile not yet created, computed from the
+// sign-up metadata in users (alias u): first_name ← first_name | given_name
+// | 'Usuário', last_name ← last_name | family_name, avatar ← avatar_url |
+// picture (only http(s) URLs). Over-long names from a provider are cut, not
+// refused: the member can edit them later and must still be able to sign in.
+const (
+	fallbackFirstName = `left(COALESCE(NULLIF(btrim(u.metadata->>'first_name'), ''),
+		NULLIF(btrim(u.metadata->>'given_name'), ''), 'Usuário'), 100)`
+	fallbackLastName = `left(COALESCE(NULLIF(btrim(u.metadata->>'last_name'), ''),
+		NULLIF(btrim(u.metadata->>'family_name'), ''), ''), 100)`
+	fallbackAvatar = `COALESCE((SELECT url FROM (VALUES (1, btrim(u.metadata->>'avatar_url')),
+		(2, btrim(u.metadata->>'picture'))) AS c(rank, url)
+		WHERE url ~ '^https?://' AND char_length(url) <= 2048
+		ORDER BY rank LIMIT 1), '')`
+)
+
 // ensure creates the profile of an existing user from their sign-up metadata
 // (users.metadata, written by core/auth) unless one exists. Concurrent first
 // accesses are harmless: the loser's insert does nothing.
-//
-// Fallbacks (spec §3): first_name ← first_name | given_name | 'Usuário',
-// last_name ← last_name | family_name, avatar ← avatar_url | picture (only
-// http(s) URLs). Over-long names from a provider are cut, not refused: the
-// member can edit them later and must still be able to sign in.
 func (s *Service) ensure(ctx context.Context, id uuid.UUID) error {
 	_, err := s.pool.Exec(ctx, `
 		INSERT INTO profiles (user_id, first_name, last_name, avatar_url)
-		SELECT u.id,
-		       left(COALESCE(NULLIF(btrim(u.metadata->>'first_name'), ''),
-		                     NULLIF(btrim(u.metadata->>'given_name'), ''),
-		                     'Usuário'), 100),
-		       left(COALESCE(NULLIF(btrim(u.metadata->>'last_name'), ''),
-		                     NULLIF(btrim(u.metadata->>'family_name'), ''),
-		                     ''), 100),
-		       COALESCE((SELECT url FROM (VALUES (1, btrim(u.metadata->>'avatar_url')),
-		                                         (2, btrim(u.metadata->>'picture'))) AS c(rank, url)
-		                 WHERE url ~ '^https?://' AND char_length(url) <= 2048
-		                 ORDER BY rank LIMIT 1), '')
+		SELECT u.id, `+fallbackFirstName+`, `+fallbackLastName+`, `+fallbackAvatar+`
 		FROM users u
 		WHERE u.id = $1
 		ON CONFLICT (user_id) DO NOTHING`, id)
@@ -235,16 +236,36 @@ func (s *Service) Completeness(ctx context.Context, userID string) (Completeness
 	return p.Completeness(), nil
 }
 
-// Public returns the public view of any member's profile.
+// Public returns the public view of any member's profile. It only reads:
+// anyone may call it, so a visitor must not be able to make the server
+// write (a member who never opened their profile is shown from the sign-up
+// metadata, exactly as the profile would be created).
 func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, error) {
-	p, err := s.Get(ctx, userID)
+	id, err := userUUID(userID)
 	if err != nil {
 		return PublicProfile{}, err
 	}
-	return PublicProfile{
-		ID: p.ID, FirstName: p.FirstName, LastName: p.LastName, AvatarURL: p.AvatarURL,
-		Verified: p.Verified, Specialties: p.Specialties, ConnectionsCount: p.ConnectionsCount,
-		HasCRMV: p.HasCRMV, Title: p.Title, Biography: p.Biography, CRMV: p.CRMV,
-		IsNotVeterinarian: p.IsNotVeterinarian, CreatedAt: p.CreatedAt,
-	}, nil
+	p := PublicProfile{}
+	err = s.pool.QueryRow(ctx, `
+		SELECT u.id::text,
+		       COALESCE(p.first_name, `+fallbackFirstName+`),
+		       COALESCE(p.last_name, `+fallbackLastName+`),
+		       COALESCE(p.avatar_url, `+fallbackAvatar+`),
+		       COALESCE(p.verified, false), COALESCE(p.specialties, '{}'), COALESCE(p.connections_count, 0),
+		       COALESCE(p.has_crmv, false), COALESCE(p.title, ''), COALESCE(p.biography, ''),
+		       COALESCE(p.crmv, ''), COALESCE(p.is_not_veterinarian, false), COALESCE(p.created_at, u.created_at)
+		FROM users u LEFT JOIN profiles p ON p.user_id = u.id
+		WHERE u.id = $1`, id).Scan(&p.ID, &p.FirstName, &p.LastName, &p.AvatarURL,
+		&p.Verified, &p.Specialties, &p.ConnectionsCount, &p.HasCRMV, &p.Title, &p.Biography,
+		&p.CRMV, &p.IsNotVeterinarian, &p.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return PublicProfile{}, errUserNotFound()
+	}
+	if err != nil {
+		return PublicProfile{}, fmt.Errorf("get public profile: %w", err)
+	}
+	if p.Specialties == nil {
+		p.Specialties = []string{}
+	}
+	return p, nil
 }

@@ -324,3 +324,31 @@ func TestPublicProfileHidesPrivateFields(t *testing.T) {
 		t.Errorf("public fields missing: %s", b)
 	}
 }
+
+// Reading a public profile never writes: a member who has not opened their
+// profile yet is shown from the sign-up metadata, and no row appears.
+func TestPublicProfileReadsOnly(t *testing.T) {
+	f := newFixture(t)
+	id := f.newUser(t, "fresh@example.com", map[string]any{
+		"given_name": "Lia", "family_name": "Prado", "picture": "https://lh3.googleusercontent.com/a/lia"})
+	p, err := f.svc.Public(f.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != id || p.FirstName != "Lia" || p.LastName != "Prado" || p.AvatarURL != "https://lh3.googleusercontent.com/a/lia" ||
+		p.Specialties == nil || len(p.Specialties) != 0 || p.CreatedAt.IsZero() {
+		t.Errorf("public view of a profile not yet created: %+v", p)
+	}
+	var n int
+	if err := f.pool.QueryRow(f.ctx, `SELECT count(*) FROM profiles`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d profile rows after a public read (err %v), want 0", n, err)
+	}
+	// Once created, the view matches what the owner sees.
+	own, err := f.svc.Get(f.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2, _ := f.svc.Public(f.ctx, id); p2.FirstName != own.FirstName || p2.AvatarURL != own.AvatarURL || !p2.CreatedAt.Equal(own.CreatedAt) {
+		t.Errorf("public %+v, own %+v", p2, own)
+	}
+}
