@@ -182,7 +182,8 @@ func filterSQL(b *sqlBuilder, t *Type, alias string, flt Filter) (string, error)
 }
 
 // sortSQL returns the ORDER BY key expression for name over alias, and
-// whether keyset paging supports it.
+// whether keyset paging supports it. Only keys read from fields can be null
+// (the column keys are NOT NULL, so their ORDER BY matches the indexes).
 func sortSQL(t *Type, alias, name string, admin bool) (expr string, keyset bool, err error) {
 	switch name {
 	case SortPublishedAt:
@@ -204,6 +205,16 @@ func sortSQL(t *Type, alias, name string, admin bool) (expr string, keyset bool,
 		return fmt.Sprintf("(%s.fields->>%s)::float8", alias, jsonKey(f.Name)), false, nil
 	}
 	return fmt.Sprintf("%s.fields->>%s", alias, jsonKey(f.Name)), false, nil
+}
+
+// orderBy is the ORDER BY clause for key in dir, ties broken by id; values
+// missing from an item's fields sort last either way.
+func orderBy(key, dir, idColumn string) string {
+	nulls := ""
+	if strings.Contains(key, "fields->>") || key == "i.published_at" {
+		nulls = " NULLS LAST"
+	}
+	return "ORDER BY " + key + " " + dir + nulls + ", " + idColumn + " " + dir
 }
 
 type cursor struct {
@@ -257,7 +268,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	b := &sqlBuilder{}
 	where := []string{"p.type = " + b.arg(t.ID)}
 	b.arg(engagement.ReaderArg(q.ReaderID))
-	engCols, engJoins := engagement.ReaderSQL("p", len(b.args))
+	engCols, engJoins := engagement.ReaderSQL("p.item_id", len(b.args))
 	search := strings.TrimSpace(q.Search)
 	var tsq string
 	if search != "" {
@@ -319,7 +330,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 			coalesce(p.author_id::text, ''), p.published_at, p.last_published_at, ` + engCols + `, ` + total + `
 		FROM content_published p` + engJoins + `
 		WHERE ` + strings.Join(where, " AND ") + `
-		ORDER BY ` + orderKey + ` ` + dir + ` NULLS LAST, p.item_id ` + dir + `
+		` + orderBy(orderKey, dir, "p.item_id") + `
 		LIMIT ` + b.arg(limit+1) + ` OFFSET ` + b.arg(offset)
 	rows, err := s.pool.Query(ctx, sql, b.args...)
 	if err != nil {
@@ -376,7 +387,7 @@ func (s *Store) GetPublished(ctx context.Context, typeID, idOrSlug, readerID str
 	if uuid.Validate(idOrSlug) == nil {
 		cond = "p.item_id = $3::uuid"
 	}
-	engCols, engJoins := engagement.ReaderSQL("p", 2)
+	engCols, engJoins := engagement.ReaderSQL("p.item_id", 2)
 	var it PublicItem
 	var fields []byte
 	dest := append([]any{&it.ID, &it.Type, &it.Slug, &it.Title, &it.Summary, &fields, &it.AuthorID, &it.PublishedAt, &it.UpdatedAt},
@@ -448,7 +459,7 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 		dir = "DESC"
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+itemColumns+`, count(*) OVER ()`+itemFrom+`WHERE `+strings.Join(where, " AND ")+`
-		ORDER BY `+orderKey+` `+dir+` NULLS LAST, i.id `+dir+` LIMIT `+b.arg(limit)+` OFFSET `+b.arg(max(q.Offset, 0)), b.args...)
+		`+orderBy(orderKey, dir, "i.id")+` LIMIT `+b.arg(limit)+` OFFSET `+b.arg(max(q.Offset, 0)), b.args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin list: %w", err)
 	}

@@ -209,27 +209,35 @@ func (s *Store) RestoreRevision(ctx context.Context, a Actor, id string, version
 	if err := a.check(); err != nil {
 		return Item{}, err
 	}
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		typeID, _, published, _, err := lockItem(ctx, tx, id, version)
+	if version <= 0 {
+		return Item{}, core.Invalid(MsgVersionRequired, map[string]string{"version": MsgVersionRequired})
+	}
+	t, err := s.itemType(ctx, id)
+	if err != nil {
+		return Item{}, err
+	}
+	// Revisions never change, so this read needs no lock.
+	r, err := s.Revision(ctx, id, revision)
+	if err != nil {
+		return Item{}, err
+	}
+	in := Input{Slug: r.Snapshot.Slug, Title: r.Snapshot.Title, Summary: r.Snapshot.Summary, Fields: map[string]any{}}
+	for k, v := range r.Snapshot.Fields {
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return Item{}, fmt.Errorf("decode snapshot field: %w", err)
+		}
+		in.Fields[k] = x
+	}
+	if in, err = s.prepare(ctx, t, in); err != nil {
+		return Item{}, err
+	}
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		_, _, published, _, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
-		if version == 0 {
-			return core.Errorf(core.ECONFLICT, MsgStaleVersion)
-		}
-		r, err := getRevision(ctx, tx, id, revision)
-		if err != nil {
-			return err
-		}
-		in := Input{Slug: r.Snapshot.Slug, Title: r.Snapshot.Title, Summary: r.Snapshot.Summary, Fields: map[string]any{}}
-		for k, v := range r.Snapshot.Fields {
-			var x any
-			if err := json.Unmarshal(v, &x); err != nil {
-				return fmt.Errorf("decode snapshot field: %w", err)
-			}
-			in.Fields[k] = x
-		}
-		return s.writeWorkingCopy(ctx, tx, a, id, typeID, published, in, "restore", &revision)
+		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, "restore", &revision)
 	})
 	if err != nil {
 		return Item{}, err

@@ -119,12 +119,15 @@ type Store struct {
 	pool  *pgxpool.Pool
 	types *Registry
 	now   func() time.Time
+	hooks Hooks
 }
 
 // Options configures a Store.
 type Options struct {
 	// Now is the clock (tests move it); time.Now when nil.
 	Now func() time.Time
+	// Hooks are the type plugins' write hooks; NoHooks when nil.
+	Hooks Hooks
 }
 
 // New returns a store on pool serving the types in reg.
@@ -132,7 +135,47 @@ func New(pool *pgxpool.Pool, reg *Registry, opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{pool: pool, types: reg, now: opts.Now}
+	if opts.Hooks == nil {
+		opts.Hooks = NoHooks{}
+	}
+	return &Store{pool: pool, types: reg, now: opts.Now, hooks: opts.Hooks}
+}
+
+// MsgVersionRequired refuses a save that does not say which version it edits.
+const MsgVersionRequired = "Informe a versão do conteúdo que você editou."
+
+// prepare runs the core's checks and then the plugin's on in, outside any
+// transaction.
+func (s *Store) prepare(ctx context.Context, t *Type, in Input) (Input, error) {
+	in, errs := t.CheckInput(in)
+	if err := errs.Err(); err != nil {
+		return Input{}, err
+	}
+	perrs, err := s.hooks.ValidateContent(ctx, t, in)
+	if err != nil {
+		return Input{}, fmt.Errorf("validate content hook: %w", err)
+	}
+	if err := perrs.Err(); err != nil {
+		return Input{}, err
+	}
+	return in, nil
+}
+
+// itemType returns the type of item id (an item never changes type, so
+// this can be read before the write's transaction).
+func (s *Store) itemType(ctx context.Context, id string) (*Type, error) {
+	if uuid.Validate(id) != nil {
+		return nil, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	var typeID string
+	err := s.pool.QueryRow(ctx, `SELECT type FROM content_items WHERE id = $1`, id).Scan(&typeID)
+	if postgres.IsNoRows(err) {
+		return nil, core.Errorf(core.ENOTFOUND, MsgItemNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("item type: %w", err)
+	}
+	return s.typeOf(typeID)
 }
 
 // Types is the registry the store serves.
@@ -307,8 +350,7 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 	if err != nil {
 		return Item{}, false, err
 	}
-	in, errs := t.CheckInput(in)
-	if err := errs.Err(); err != nil {
+	if in, err = s.prepare(ctx, t, in); err != nil {
 		return Item{}, false, err
 	}
 	fields, err := json.Marshal(in.Fields)
@@ -376,6 +418,9 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 		it, err = getItem(ctx, tx, id)
 		return err
 	})
+	if err == nil && created && it.Published {
+		s.hooks.AfterPublish(ctx, it)
+	}
 	return it, created, err
 }
 
@@ -434,19 +479,26 @@ func copyToPublished(ctx context.Context, tx pgx.Tx, id string, now time.Time) e
 // Update replaces the working copy of item id, which the caller read at
 // version. A published item keeps its public snapshot: the change is a draft
 // until the next publish. An empty slug keeps the current one.
-func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in Input) (it Item, err error) {
+func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in Input) (Item, error) {
 	if err := a.check(); err != nil {
 		return Item{}, err
 	}
+	if version <= 0 {
+		return Item{}, core.Invalid(MsgVersionRequired, map[string]string{"version": MsgVersionRequired})
+	}
+	t, err := s.itemType(ctx, id)
+	if err != nil {
+		return Item{}, err
+	}
+	if in, err = s.prepare(ctx, t, in); err != nil {
+		return Item{}, err
+	}
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		typeID, _, published, _, err := lockItem(ctx, tx, id, version)
+		_, _, published, _, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
-		if version == 0 {
-			return core.Errorf(core.ECONFLICT, MsgStaleVersion)
-		}
-		return s.writeWorkingCopy(ctx, tx, a, id, typeID, published, in, "update", nil)
+		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, "update", nil)
 	})
 	if err != nil {
 		return Item{}, err
@@ -454,15 +506,8 @@ func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in 
 	return s.Get(ctx, id)
 }
 
-func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id, typeID string, published bool, in Input, action string, restoredFrom *int) error {
-	t, err := s.typeOf(typeID)
-	if err != nil {
-		return err
-	}
-	in, errs := t.CheckInput(in)
-	if err := errs.Err(); err != nil {
-		return err
-	}
+// writeWorkingCopy stores in (already prepared) as item id's working copy.
+func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id string, t *Type, published bool, in Input, action string, restoredFrom *int) error {
 	if err := checkReferences(ctx, tx, t, in.Fields); err != nil {
 		return err
 	}
@@ -504,7 +549,8 @@ type Transition struct {
 	Effect  Effect
 }
 
-// Transition applies tr and appends a revision.
+// Transition applies tr and appends a revision. The type's BeforeTransition
+// hook may refuse it first; AfterPublish runs once a publish has committed.
 func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, error) {
 	if err := a.check(); err != nil {
 		return Item{}, err
@@ -512,35 +558,55 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 	if !slices.Contains(Statuses, tr.To) {
 		return Item{}, fmt.Errorf("content: unknown status %q", tr.To)
 	}
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		typeID, status, _, _, err := lockItem(ctx, tx, tr.ID, tr.Version)
+	current, err := s.Get(ctx, tr.ID)
+	if err != nil {
+		return Item{}, err
+	}
+	if err := checkTransition(current, tr); err != nil {
+		return Item{}, err
+	}
+	t, err := s.typeOf(current.Type)
+	if err != nil {
+		return Item{}, err
+	}
+	if tr.Effect == EffectPublish {
+		// The type may have changed since the item was written: publish
+		// only what is valid today.
+		var values map[string]any
+		if err := json.Unmarshal(current.Fields, &values); err != nil {
+			return Item{}, fmt.Errorf("decode fields: %w", err)
+		}
+		if errs := ValidateFields(t, values); len(errs) > 0 {
+			return Item{}, errs.Err()
+		}
+	}
+	if err := s.hooks.BeforeTransition(ctx, current, tr.To); err != nil {
+		return Item{}, err
+	}
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		_, status, _, _, err := lockItem(ctx, tx, tr.ID, tr.Version)
 		if err != nil {
 			return err
 		}
-		if len(tr.From) > 0 && !slices.Contains(tr.From, status) {
-			return core.Errorf(core.ECONFLICT, "Este conteúdo está em \u201c%s\u201d e não pode passar para \u201c%s\u201d.", status.Label(), tr.To.Label())
+		locked := current
+		locked.Status = status
+		if err := checkTransition(locked, tr); err != nil {
+			return err
+		}
+		if tr.Effect == EffectPublish {
+			// What was validated (and shown to the hook) is what goes public.
+			var version int
+			if err := tx.QueryRow(ctx, `SELECT version FROM content_items WHERE id = $1`, tr.ID).Scan(&version); err != nil {
+				return fmt.Errorf("read version: %w", err)
+			}
+			if version != current.Version {
+				return core.Errorf(core.ECONFLICT, MsgStaleVersion)
+			}
 		}
 		now := s.now()
 		action := "transition"
 		switch tr.Effect {
 		case EffectPublish:
-			// The type may have changed since the item was written: publish
-			// only what is valid today.
-			t, err := s.typeOf(typeID)
-			if err != nil {
-				return err
-			}
-			var raw []byte
-			if err := tx.QueryRow(ctx, `SELECT fields FROM content_items WHERE id = $1`, tr.ID).Scan(&raw); err != nil {
-				return fmt.Errorf("read fields: %w", err)
-			}
-			var values map[string]any
-			if err := json.Unmarshal(raw, &values); err != nil {
-				return fmt.Errorf("decode fields: %w", err)
-			}
-			if errs := ValidateFields(t, values); len(errs) > 0 {
-				return errs.Err()
-			}
 			action = "publish"
 		case EffectUnpublish:
 			action = "unpublish"
@@ -566,7 +632,22 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 	if err != nil {
 		return Item{}, err
 	}
-	return s.Get(ctx, tr.ID)
+	it, err := s.Get(ctx, tr.ID)
+	if err == nil && tr.Effect == EffectPublish {
+		s.hooks.AfterPublish(ctx, it)
+	}
+	return it, err
+}
+
+// checkTransition refuses tr when it is not at tr.Version or not in tr.From.
+func checkTransition(it Item, tr Transition) error {
+	if tr.Version != 0 && tr.Version != it.Version {
+		return core.Errorf(core.ECONFLICT, MsgStaleVersion)
+	}
+	if len(tr.From) > 0 && !slices.Contains(tr.From, it.Status) {
+		return core.Errorf(core.ECONFLICT, "Este conteúdo está em \u201c%s\u201d e não pode passar para \u201c%s\u201d.", it.Status.Label(), tr.To.Label())
+	}
+	return nil
 }
 
 // Publish makes the working copy public now (a transition to publicado

@@ -329,7 +329,7 @@ func (s *Service) Summary(ctx context.Context, readerID, itemID string) (Summary
 	if uuid.Validate(itemID) != nil {
 		return Summary{}, notFound()
 	}
-	cols, joins := ReaderSQL("i", 2)
+	cols, joins := ReaderSQL("i.id", 2)
 	var sum Summary
 	err := s.pool.QueryRow(ctx, `SELECT `+cols+` FROM content_items i `+joins+` WHERE i.id = $1`,
 		itemID, ReaderArg(readerID)).Scan(sum.Targets()...)
@@ -343,15 +343,11 @@ func (s *Service) Summary(ctx context.Context, readerID, itemID string) (Summary
 }
 
 // ReaderSQL returns the select-list columns and LEFT JOINs that add an item's
-// counters and one reader's flags to a query over items, where alias.<id
-// column> is the item id (alias "p" of content_published uses item_id, any
-// other alias id) and $readerParam is the reader's id (bind ReaderArg). Scan
-// the columns, in order, into Summary.Targets.
-func ReaderSQL(alias string, readerParam int) (columns, joins string) {
-	item := alias + ".id"
-	if alias == "p" {
-		item = "p.item_id"
-	}
+// counters and one reader's flags to a query over items: itemColumn is the
+// item id column of that query ("p.item_id") and $readerParam the reader's id
+// (bind ReaderArg). Scan the columns, in order, into Summary.Targets.
+func ReaderSQL(itemColumn string, readerParam int) (columns, joins string) {
+	item := itemColumn
 	r := fmt.Sprintf("$%d::uuid", readerParam)
 	columns = `coalesce(ec.favorites, 0), coalesce(ec.likes, 0), coalesce(ec.dislikes, 0), coalesce(ec.views, 0),
 		coalesce(ec.enrolments, 0), ef.user_id IS NOT NULL, coalesce(er.reaction, ''), ee.user_id IS NOT NULL,

@@ -1,0 +1,28 @@
+package content
+
+import "context"
+
+// Hooks let a content type's plugin take part in writes (the plugin host
+// implements them with the plugin's ValidateContent, BeforeTransition and
+// AfterPublish calls). The store calls them outside its transactions, so a
+// slow plugin never holds a row lock; the transaction re-checks the version
+// and state afterwards, so nothing a hook saw can be overtaken unnoticed.
+type Hooks interface {
+	// ValidateContent returns the plugin's own per-field pt-BR errors for
+	// an input that passed the core's checks (nil: none).
+	ValidateContent(ctx context.Context, t *Type, in Input) (FieldErrors, error)
+	// BeforeTransition may refuse moving it to the state to, returning a
+	// *core.Error whose message is the pt-BR reason ("O vídeo ainda está
+	// sendo processado.").
+	BeforeTransition(ctx context.Context, it Item, to Status) error
+	// AfterPublish observes a publish that committed (side effects run
+	// here or are queued; the publish itself cannot be undone by it).
+	AfterPublish(ctx context.Context, it Item)
+}
+
+// NoHooks is Hooks for types without a plugin: every write is accepted.
+type NoHooks struct{}
+
+func (NoHooks) ValidateContent(context.Context, *Type, Input) (FieldErrors, error) { return nil, nil }
+func (NoHooks) BeforeTransition(context.Context, Item, Status) error               { return nil }
+func (NoHooks) AfterPublish(context.Context, Item)                                 {}
