@@ -16,14 +16,37 @@ const (
 	ReasonNoDigit       = "deve conter pelo menos um número"
 	ReasonNoSymbol      = "deve conter pelo menos um caractere especial"
 	ReasonHasEmailLocal = "não pode conter a parte do email antes do @"
+	ReasonTooLong       = "deve ter no máximo 128 caracteres"
 )
 
 // MinLength is the shortest password accepted, counted in characters.
 const MinLength = 8
 
+// MaxLength is the longest password accepted, counted in characters. Hashing
+// cost grows with the input, so a longer one is refused before any hashing
+// (sign-up, sign-in, reset) instead of letting one request cost seconds.
+const MaxLength = 128
+
+// TooLong reports whether password exceeds MaxLength. It stops counting at
+// the limit, so a megabyte of input costs no more than a few hundred bytes.
+func TooLong(password string) bool {
+	n := 0
+	for range password {
+		n++
+		if n > MaxLength {
+			return true
+		}
+	}
+	return false
+}
+
 // Validate returns the reasons password is refused for the account email, or
 // nil when it is acceptable.
 func Validate(password, email string) []string {
+	if TooLong(password) {
+		// Nothing else is worth reporting about a password that cannot be used.
+		return []string{ReasonTooLong}
+	}
 	var upper, lower, digit, symbol bool
 	for _, r := range password {
 		switch {

@@ -76,3 +76,17 @@ func TestHashVerify(t *testing.T) {
 		t.Error("Verify accepted a malformed hash")
 	}
 }
+
+func TestMaxLength(t *testing.T) {
+	ok := "Aa1#" + strings.Repeat("é", password.MaxLength-4)
+	if password.TooLong(ok) || len(password.Validate(ok, "x@y.z")) != 0 {
+		t.Errorf("a %d-character password was refused: %v", password.MaxLength, password.Validate(ok, "x@y.z"))
+	}
+	long := ok + "x"
+	if !password.TooLong(long) || !slices.Equal(password.Validate(long, "x@y.z"), []string{password.ReasonTooLong}) {
+		t.Errorf("a %d-character password: %v", password.MaxLength+1, password.Validate(long, "x@y.z"))
+	}
+	if !password.TooLong(strings.Repeat("a", 1<<20)) {
+		t.Error("1 MiB password not too long")
+	}
+}
