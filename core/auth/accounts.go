@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // the lockout time is shown in America/Sao_Paulo on any host
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/vetclube/vetclube/core/auth/password"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/ratelimit"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // User-facing messages (spec §8 and the API contract).
@@ -52,9 +55,41 @@ func mustLoadLocation(name string) *time.Location {
 // NormaliseEmail trims and lower-cases an address, as stored.
 func NormaliseEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
+// MaxEmailLength is the longest address accepted (RFC 5321's path limit).
+const MaxEmailLength = 254
+
 func validEmail(email string) bool {
+	// Length and characters first: a huge or binary input is refused before
+	// any parsing, rate-limit key or query is built from it.
+	if email == "" || len(email) > MaxEmailLength || !utf8.ValidString(email) {
+		return false
+	}
+	for _, r := range email {
+		if r <= ' ' || r == 0x7f || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
 	a, err := mail.ParseAddress(email)
-	return err == nil && a.Address == email && len(email) <= 254 && strings.Contains(email[strings.LastIndex(email, "@"):], ".")
+	return err == nil && a.Address == email && strings.Contains(email[strings.LastIndex(email, "@"):], ".")
+}
+
+// checkEmail refuses an address that cannot be an account's, with the
+// field's message. Every endpoint taking an email runs it before its rate
+// limiter, whose key is built from the address.
+func checkEmail(email string) error {
+	if !validEmail(email) {
+		return core.Invalid(msgEmailInvalid, map[string]string{"email": msgEmailInvalid})
+	}
+	return nil
+}
+
+// checkPasswordLength refuses an over-long password before it is hashed.
+func checkPasswordLength(pass string) error {
+	if password.TooLong(pass) {
+		msg := password.Message([]string{password.ReasonTooLong})
+		return core.Invalid(msg, map[string]string{"password": msg})
+	}
+	return nil
 }
 
 // SignupInput is the sign-up form.
@@ -79,11 +114,14 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	if !validEmail(email) {
 		fields["email"] = msgEmailInvalid
 	}
-	first, last := strings.TrimSpace(in.FirstName), strings.TrimSpace(in.LastName)
-	if first == "" || len([]rune(first)) > 100 {
+	// Names are shown to other members: invisible and bidirectional-override
+	// characters are removed and a letter is required (core/text).
+	first, firstOK := text.CleanName(in.FirstName)
+	last, lastOK := text.CleanName(in.LastName)
+	if !firstOK || utf8.RuneCountInString(first) > 100 {
 		fields["first_name"] = msgFirstNameNeeded
 	}
-	if last == "" || len([]rune(last)) > 100 {
+	if !lastOK || utf8.RuneCountInString(last) > 100 {
 		fields["last_name"] = msgLastNameNeeded
 	}
 	referral := strings.TrimSpace(in.ReferralCode)
@@ -128,7 +166,15 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	}
 	if userID != "" {
 		s.sendConfirmation(ctx, email, first, token)
+		return nil
 	}
+	// The address has an account: the answer stays the same (sign-up does
+	// not tell who is registered), and the address's owner hears about it.
+	var stored map[string]string
+	if err := s.pool.QueryRow(ctx, `SELECT metadata FROM users WHERE email = $1`, email).Scan(&stored); err != nil && !postgres.IsNoRows(err) {
+		return fmt.Errorf("find account: %w", err)
+	}
+	s.sendAlreadyRegistered(ctx, email, firstNameOf(stored))
 	return nil
 }
 
@@ -210,8 +256,8 @@ func (s *Service) Confirm(ctx context.Context, token string) error {
 // the same whatever the address, and is limited like sign-up (silently).
 func (s *Service) ResendConfirmation(ctx context.Context, email string) error {
 	email = NormaliseEmail(email)
-	if !validEmail(email) {
-		return nil
+	if err := checkEmail(email); err != nil {
+		return err
 	}
 	if ok, err := s.limiter.Allow(ctx, "resend:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
 		return err
@@ -243,10 +289,18 @@ type LoginResult struct {
 }
 
 // Login signs in with a password, in the spec's order (§4): lockout check,
-// rate limit, then the password. Unknown emails cost one hash verification
-// like known ones.
+// rate limit, then the password. Unknown emails are treated like known ones:
+// one hash verification, and failures counted and locked the same way (in
+// login_lockouts), so neither the time nor the answer tells whether an
+// account exists.
 func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent string) (LoginResult, error) {
 	email = NormaliseEmail(email)
+	if err := checkEmail(email); err != nil {
+		return LoginResult{}, err
+	}
+	if err := checkPasswordLength(pass); err != nil {
+		return LoginResult{}, err
+	}
 	var userID string
 	var hash *string
 	var confirmed *time.Time
@@ -257,8 +311,13 @@ func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent st
 	if err != nil && !postgres.IsNoRows(err) {
 		return LoginResult{}, fmt.Errorf("find account: %w", err)
 	}
+	if !found {
+		if err := s.pool.QueryRow(ctx, `SELECT locked_until FROM login_lockouts WHERE email = $1`, email).Scan(&lockedUntil); err != nil && !postgres.IsNoRows(err) {
+			return LoginResult{}, fmt.Errorf("find lockout: %w", err)
+		}
+	}
 	now := s.now()
-	if found && lockedUntil != nil && lockedUntil.After(now) {
+	if lockedUntil != nil && lockedUntil.After(now) {
 		return LoginResult{}, lockedError(*lockedUntil)
 	}
 	if err := s.limit(ctx, "login:email:"+email, s.opts.LoginPerEmail, MsgLoginLimited); err != nil {
@@ -276,12 +335,18 @@ func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent st
 		return LoginResult{}, fmt.Errorf("verify password: %w", err)
 	}
 	if !found || hash == nil || !ok {
+		var until time.Time
+		var locked bool
 		if found {
-			if until, locked, err := s.recordFailure(ctx, userID); err != nil {
-				return LoginResult{}, err
-			} else if locked {
-				return LoginResult{}, lockedError(until)
-			}
+			until, locked, err = s.recordFailure(ctx, userID)
+		} else {
+			until, locked, err = s.recordUnknownFailure(ctx, email)
+		}
+		if err != nil {
+			return LoginResult{}, err
+		}
+		if locked {
+			return LoginResult{}, lockedError(until)
 		}
 		return LoginResult{}, core.Errorf(core.EUNAUTHORIZED, MsgBadCredentials)
 	}
@@ -320,6 +385,26 @@ func (s *Service) recordFailure(ctx context.Context, userID string) (time.Time, 
 	return time.Time{}, false, nil
 }
 
+// recordUnknownFailure is recordFailure for an address without an account,
+// so that it locks after as many failures as a real one.
+func (s *Service) recordUnknownFailure(ctx context.Context, email string) (time.Time, bool, error) {
+	var until *time.Time
+	now := s.now()
+	err := s.pool.QueryRow(ctx, `INSERT INTO login_lockouts AS l (email, failed_count, updated_at) VALUES ($1, 1, $3)
+		ON CONFLICT (email) DO UPDATE SET
+			locked_until = CASE WHEN l.failed_count + 1 >= $2 THEN $4 ELSE l.locked_until END,
+			failed_count = CASE WHEN l.failed_count + 1 >= $2 THEN 0 ELSE l.failed_count + 1 END,
+			updated_at = $3
+		RETURNING locked_until`, email, MaxFailedLogins, now, now.Add(LockoutDuration)).Scan(&until)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("record failed login: %w", err)
+	}
+	if until != nil && until.After(now) {
+		return *until, true, nil
+	}
+	return time.Time{}, false, nil
+}
+
 func lockedError(until time.Time) error {
 	return core.Errorf(core.ELOCKED, MsgLockedFmt, until.In(saoPaulo).Format("15:04"))
 }
@@ -328,8 +413,8 @@ func lockedError(until time.Time) error {
 // caller always answers MsgResetSent.
 func (s *Service) ForgotPassword(ctx context.Context, email string) error {
 	email = NormaliseEmail(email)
-	if !validEmail(email) {
-		return nil
+	if err := checkEmail(email); err != nil {
+		return err
 	}
 	if ok, err := s.limiter.Allow(ctx, "forgot:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
 		return err

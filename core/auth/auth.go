@@ -42,6 +42,9 @@ type Options struct {
 
 	AccessTTL  time.Duration // default 15 min
 	RefreshTTL time.Duration // default 30 days, sliding with each refresh
+	// MaxSessionAge ends a session for good this long after its sign-in,
+	// however often it is refreshed; default DefaultMaxSessionAge.
+	MaxSessionAge time.Duration
 
 	// Limits per email (spec §9) and per client IP.
 	SignupPerEmail ratelimit.Rule // default 2 per 60 s
@@ -60,6 +63,10 @@ const (
 	MaxFailedLogins = 5
 	LockoutDuration = 30 * time.Minute
 )
+
+// DefaultMaxSessionAge is how long a sign-in lasts at most: after it the
+// refresh token stops working and the user signs in again.
+const DefaultMaxSessionAge = 90 * 24 * time.Hour
 
 // Email link lifetimes.
 const (
@@ -107,6 +114,9 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 	}
 	if opts.RefreshTTL == 0 {
 		opts.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if opts.MaxSessionAge == 0 {
+		opts.MaxSessionAge = DefaultMaxSessionAge
 	}
 	def := func(r *ratelimit.Rule, max int, window time.Duration) {
 		if r.Max == 0 {
@@ -239,6 +249,9 @@ func (s *Service) prune(ctx context.Context) error {
 		`DELETE FROM email_tokens WHERE expires_at < $1`,
 		`DELETE FROM session_tokens WHERE expires_at < $1`,
 		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1 - interval '30 days'`,
+		// Counts for addresses without an account are kept as long as a
+		// lockout could matter, then forgotten.
+		`DELETE FROM login_lockouts WHERE updated_at < $1 - interval '30 days' AND (locked_until IS NULL OR locked_until < $1)`,
 	} {
 		if _, err := s.pool.Exec(ctx, q, now); err != nil {
 			return fmt.Errorf("prune: %w", err)

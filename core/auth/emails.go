@@ -59,3 +59,16 @@ func (s *Service) sendReset(ctx context.Context, to, name, token string) {
 		Footer: "O link vale por 1 hora e pode ser usado uma única vez. Se você não pediu a redefinição, ignore este email: sua senha continua a mesma.",
 	})
 }
+
+// sendAlreadyRegistered tells an address's owner that someone tried to sign
+// up with it: the sign-up answer cannot say so without revealing the account
+// to whoever asked, but the owner may simply have forgotten.
+func (s *Service) sendAlreadyRegistered(ctx context.Context, to, name string) {
+	s.send(ctx, to, "Tentativa de cadastro no VetClube com o seu email", emailContent{
+		Name:   name,
+		Intro:  "Alguém tentou criar uma conta no VetClube com este email, mas você já tem uma conta. Se foi você, entre com o seu email e senha.",
+		Action: "Entrar no VetClube",
+		Link:   s.opts.PublicURL + "/login",
+		Footer: "Se não foi você, ignore este email: nenhuma conta nova foi criada e sua senha continua a mesma. Esqueceu a senha? Redefina em: " + s.opts.PublicURL + "/forgot-password",
+	})
+}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -41,26 +43,40 @@ func (s *Service) StartSession(ctx context.Context, userID, userAgent string) (T
 	var t Tokens
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		now := s.now()
+		ends := now.Add(s.opts.MaxSessionAge)
 		if err := tx.QueryRow(ctx, `INSERT INTO sessions (user_id, user_agent, created_at, last_used_at, expires_at)
-			VALUES ($1, $2, $3, $3, $4) RETURNING id`, userID, truncate(userAgent, 512), now, now.Add(s.opts.RefreshTTL)).Scan(&t.SessionID); err != nil {
+			VALUES ($1, $2, $3, $3, $4) RETURNING id`, userID, CleanUserAgent(userAgent), now, s.refreshExpiry(now, ends)).Scan(&t.SessionID); err != nil {
 			return fmt.Errorf("create session: %w", err)
 		}
 		var err error
-		t, err = s.issueTokens(ctx, tx, t.SessionID)
+		t, err = s.issueTokens(ctx, tx, t.SessionID, ends)
 		return err
 	})
 	return t, err
 }
 
-// issueTokens adds a fresh access and refresh token to sessionID.
-func (s *Service) issueTokens(ctx context.Context, tx pgx.Tx, sessionID string) (Tokens, error) {
+// refreshExpiry is when a refresh token issued at now stops working: the
+// sliding RefreshTTL, but never past the session's absolute end.
+func (s *Service) refreshExpiry(now, sessionEnds time.Time) time.Time {
+	if e := now.Add(s.opts.RefreshTTL); e.Before(sessionEnds) {
+		return e
+	}
+	return sessionEnds
+}
+
+// issueTokens adds a fresh access and refresh token to sessionID, which ends
+// for good at sessionEnds.
+func (s *Service) issueTokens(ctx context.Context, tx pgx.Tx, sessionID string, sessionEnds time.Time) (Tokens, error) {
 	now := s.now()
 	t := Tokens{
 		SessionID:      sessionID,
 		Access:         randomToken(),
 		AccessExpires:  now.Add(s.opts.AccessTTL),
 		Refresh:        randomToken(),
-		RefreshExpires: now.Add(s.opts.RefreshTTL),
+		RefreshExpires: s.refreshExpiry(now, sessionEnds),
+	}
+	if t.AccessExpires.After(t.RefreshExpires) {
+		t.AccessExpires = t.RefreshExpires
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO session_tokens (token_hash, session_id, kind, created_at, expires_at)
 		VALUES ($1, $3, 'access', $5, $6), ($2, $3, 'refresh', $5, $4)`,
@@ -85,7 +101,7 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 		JOIN sessions s ON s.id = t.session_id
 		JOIN users u ON u.id = s.user_id
 		WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > $2
-		  AND s.revoked_at IS NULL AND s.expires_at > $2`, hashToken(token), now).
+		  AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.created_at > $3`, hashToken(token), now, now.Add(-s.opts.MaxSessionAge)).
 		Scan(&p.SessionID, &p.UserID, &p.Email, &lastUsed, &stored)
 	if postgres.IsNoRows(err) {
 		return core.Visitor, false, nil
@@ -168,11 +184,15 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser
 		var sessionID string
 		var usedAt *time.Time
 		var sessionRevoked *time.Time
+		var started time.Time
+		// A session ends for good MaxSessionAge after its sign-in, however
+		// often it is refreshed: a stolen refresh token cannot live forever.
 		err := tx.QueryRow(ctx, `
-			SELECT t.session_id, t.used_at, s.revoked_at, s.user_id
+			SELECT t.session_id, t.used_at, s.revoked_at, s.user_id, s.created_at
 			FROM session_tokens t JOIN sessions s ON s.id = t.session_id
 			WHERE t.token_hash = $1 AND t.kind = 'refresh' AND t.expires_at > $2 AND s.expires_at > $2
-			FOR UPDATE OF t, s`, hash, now).Scan(&sessionID, &usedAt, &sessionRevoked, &userID)
+			  AND s.created_at > $3
+			FOR UPDATE OF t, s`, hash, now, now.Add(-s.opts.MaxSessionAge)).Scan(&sessionID, &usedAt, &sessionRevoked, &userID, &started)
 		if postgres.IsNoRows(err) {
 			return errNotAuthenticated
 		}
@@ -199,11 +219,12 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser
 		if _, err := tx.Exec(ctx, `DELETE FROM session_tokens WHERE session_id = $1 AND kind = 'access'`, sessionID); err != nil {
 			return fmt.Errorf("drop old access token: %w", err)
 		}
+		ends := started.Add(s.opts.MaxSessionAge)
 		if _, err := tx.Exec(ctx, `UPDATE sessions SET last_used_at = $2, expires_at = $3 WHERE id = $1`,
-			sessionID, now, now.Add(s.opts.RefreshTTL)); err != nil {
+			sessionID, now, s.refreshExpiry(now, ends)); err != nil {
 			return fmt.Errorf("extend session: %w", err)
 		}
-		t, err = s.issueTokens(ctx, tx, sessionID)
+		t, err = s.issueTokens(ctx, tx, sessionID, ends)
 		return err
 	})
 	if revoked {
@@ -312,10 +333,24 @@ func (s *Service) RevokeSession(ctx context.Context, userID, sessionID string) e
 	return nil
 }
 
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
+// MaxUserAgentBytes bounds the stored User-Agent.
+const MaxUserAgentBytes = 512
+
+// CleanUserAgent is the User-Agent as stored with a session and shown in the
+// session list: invalid UTF-8 and control characters (which PostgreSQL text
+// cannot hold, or which would garble the list) removed, and cut to
+// MaxUserAgentBytes on a character boundary. The header is the client's to
+// choose, so it must never be able to fail a sign-in.
+func CleanUserAgent(ua string) string {
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(ua, "") {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > MaxUserAgentBytes {
+			break
+		}
+		b.WriteRune(r)
 	}
-	return s
+	return strings.TrimSpace(b.String())
 }

@@ -49,7 +49,9 @@ func NewSMTP(rawURL, from string) (*SMTP, error) {
 	return s, nil
 }
 
-// Send delivers m. net/smtp has no context support, so ctx only bounds the dial.
+// Send delivers m. net/smtp has no context support: ctx's deadline becomes
+// the connection's, and cancelling ctx closes the connection, so a stalled
+// server cannot hold a worker past its shutdown.
 func (s *SMTP) Send(ctx context.Context, m Message) error {
 	body, err := s.build(m)
 	if err != nil {
@@ -61,6 +63,8 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	if err != nil {
 		return fmt.Errorf("smtp dial %s: %w", s.addr, err)
 	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
+	defer stop()
 	if deadline, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(deadline)
 	} else {
