@@ -73,10 +73,10 @@ type Completeness struct {
 // member says they have one. Missing lists the field names, in form order.
 func (p Profile) Completeness() Completeness {
 	missing := []string{}
-	if strings.TrimSpace(p.FirstName) == "" {
+	if length(p.FirstName) == 0 {
 		missing = append(missing, "first_name")
 	}
-	if strings.TrimSpace(p.LastName) == "" {
+	if length(p.LastName) == 0 {
 		missing = append(missing, "last_name")
 	}
 	if length(p.Title) < MinTitle {

@@ -352,3 +352,43 @@ func TestPublicProfileReadsOnly(t *testing.T) {
 		t.Errorf("public %+v, own %+v", p2, own)
 	}
 }
+
+// Saving any valid subset works: names alone save, completeness then lists
+// what is still missing, and control characters are a field reason (422),
+// not a database error.
+func TestUpdateSavesAValidSubset(t *testing.T) {
+	f := newFixture(t)
+	id := f.newUser(t, "subset@example.com", nil)
+	p, err := f.svc.Update(f.ctx, id, profiles.Update{FirstName: "Ana", LastName: "Souza"})
+	if err != nil {
+		t.Fatalf("names only: %v", err)
+	}
+	if p.FirstName != "Ana" || p.Title != "" || p.Biography != "" {
+		t.Errorf("saved %+v", p)
+	}
+	c, err := f.svc.Completeness(f.ctx, id)
+	if err != nil || c.Complete || strings.Join(c.Missing, ",") != "title,biography,specialties" {
+		t.Errorf("completeness %+v (%v)", c, err)
+	}
+	// A filled title alone, no biography.
+	if _, err := f.svc.Update(f.ctx, id, profiles.Update{FirstName: "Ana", LastName: "Souza", Title: "Cirurgiã"}); err != nil {
+		t.Fatalf("title without biography: %v", err)
+	}
+	if c, _ := f.svc.Completeness(f.ctx, id); strings.Join(c.Missing, ",") != "biography,specialties" {
+		t.Errorf("completeness %+v", c)
+	}
+
+	for field, u := range map[string]profiles.Update{
+		"first_name": {FirstName: "A\x00na", LastName: "Souza"},
+		"biography":  {FirstName: "Ana", LastName: "Souza", Biography: "Biografia com \x00 no meio."},
+	} {
+		_, err := f.svc.Update(f.ctx, id, u)
+		e := wantCode(t, err, core.EINVALID, "Erro ao atualizar perfil")
+		if e.Fields[field] != profiles.MsgControlChars {
+			t.Errorf("%s: fields %v", field, e.Fields)
+		}
+	}
+	if p, _ := f.svc.Get(f.ctx, id); p.FirstName != "Ana" || p.Title != "Cirurgiã" {
+		t.Errorf("a refused update changed the profile: %+v", p)
+	}
+}

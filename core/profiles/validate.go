@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // time zones validate the same on hosts without /usr/share/zoneinfo
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // Field limits. The database repeats them as CHECK constraints.
@@ -23,9 +26,65 @@ const (
 // the member picks another zone.
 const DefaultTimeZone = "America/Sao_Paulo"
 
-// length counts characters (not bytes) after trimming, the way a person
-// reading the form would.
-func length(s string) int { return utf8.RuneCountInString(strings.TrimSpace(s)) }
+// length counts the characters (not bytes) a reader sees: format characters
+// (zero-width, bidirectional controls) are invisible and not counted, and
+// nor is white space at the ends.
+func length(s string) int { return utf8.RuneCountInString(strings.TrimSpace(text.StripFormat(s))) }
+
+// MsgControlChars refuses control characters (NUL, escape, ...) in a text
+// field: nobody types them, and the database cannot store some of them.
+const MsgControlChars = "O texto contém caracteres de controle não permitidos. Apague-os e tente novamente."
+
+// hasControl reports a control character other than a tab or a line break
+// (which pasted text often carries: single-line fields fold them into
+// spaces, the biography keeps them).
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r != '\n' && r != '\r' && r != '\t' && unicode.IsControl(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+
+// cleanName applies the shared rule for a person's name (core/text): format
+// characters removed, white space collapsed, at least one letter. Control
+// characters are refused rather than silently turned into spaces, so a
+// client sending them hears about it.
+func cleanName(bad map[string]string, field, raw, msgEmpty, msgNoLetter, msgLong string) string {
+	if hasControl(raw) {
+		bad[field] = MsgControlChars
+		return ""
+	}
+	name, ok := text.CleanName(raw)
+	switch {
+	case name == "":
+		bad[field] = msgEmpty
+	case !ok:
+		bad[field] = msgNoLetter
+	case utf8.RuneCountInString(name) > MaxName:
+		bad[field] = msgLong
+	}
+	return name
+}
+
+// cleanText prepares a public free-text field: control characters refused,
+// format characters removed, the ends trimmed, and in a single-line field
+// every run of white space made one space. A field of only invisible
+// characters thus becomes empty.
+func cleanText(bad map[string]string, field, raw string, multiline bool) string {
+	if hasControl(raw) {
+		bad[field] = MsgControlChars
+		return ""
+	}
+	s := text.StripFormat(raw)
+	if !multiline {
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return strings.TrimSpace(s)
+}
 
 // brazilianStates are the 27 federative units (UF), the suffix of a CRMV.
 var brazilianStates = []string{
@@ -178,34 +237,32 @@ type Update struct {
 func (u *Update) Validate() map[string]string {
 	bad := map[string]string{}
 
-	u.FirstName = strings.TrimSpace(u.FirstName)
-	switch {
-	case u.FirstName == "":
-		bad["first_name"] = "Informe seu nome."
-	case length(u.FirstName) > MaxName:
-		bad["first_name"] = fmt.Sprintf("O nome deve ter no máximo %d caracteres.", MaxName)
-	}
-	u.LastName = strings.TrimSpace(u.LastName)
-	switch {
-	case u.LastName == "":
-		bad["last_name"] = "Informe seu sobrenome."
-	case length(u.LastName) > MaxName:
-		bad["last_name"] = fmt.Sprintf("O sobrenome deve ter no máximo %d caracteres.", MaxName)
-	}
+	u.FirstName = cleanName(bad, "first_name", u.FirstName, "Informe seu nome.", "O nome deve conter letras.",
+		fmt.Sprintf("O nome deve ter no máximo %d caracteres.", MaxName))
+	u.LastName = cleanName(bad, "last_name", u.LastName, "Informe seu sobrenome.", "O sobrenome deve conter letras.",
+		fmt.Sprintf("O sobrenome deve ter no máximo %d caracteres.", MaxName))
 
-	u.Title = strings.TrimSpace(u.Title)
-	switch {
-	case length(u.Title) < MinTitle:
+	// Title and biography are optional: an empty one saves (completeness
+	// lists it as missing); a filled one must meet its length.
+	u.Title = cleanText(bad, "title", u.Title, false)
+	switch n := length(u.Title); {
+	case bad["title"] != "" || n == 0:
+	case n < MinTitle:
 		bad["title"] = fmt.Sprintf("O título deve ter pelo menos %d caracteres.", MinTitle)
-	case length(u.Title) > MaxTitle:
+	case n > MaxTitle:
 		bad["title"] = fmt.Sprintf("O título deve ter no máximo %d caracteres.", MaxTitle)
+	case !hasLetter(u.Title):
+		bad["title"] = "O título deve conter letras."
 	}
-	u.Biography = strings.TrimSpace(u.Biography)
-	switch {
-	case length(u.Biography) < MinBiography:
+	u.Biography = cleanText(bad, "biography", u.Biography, true)
+	switch n := length(u.Biography); {
+	case bad["biography"] != "" || n == 0:
+	case n < MinBiography:
 		bad["biography"] = fmt.Sprintf("A biografia deve ter pelo menos %d caracteres.", MinBiography)
-	case length(u.Biography) > MaxBiography:
+	case n > MaxBiography:
 		bad["biography"] = fmt.Sprintf("A biografia deve ter no máximo %d caracteres.", MaxBiography)
+	case !hasLetter(u.Biography):
+		bad["biography"] = "A biografia deve conter letras."
 	}
 
 	specialties := make([]string, 0, len(u.Specialties))

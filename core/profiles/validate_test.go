@@ -71,6 +71,22 @@ func TestEveryValidationReason(t *testing.T) {
 		{"unknown time zone", func(u *Update) { tz := "America/Atlantis"; u.TimeZone = &tz }, "time_zone", "Fuso horário inválido. Use um fuso IANA, como America/Sao_Paulo."},
 		{"empty time zone", func(u *Update) { tz := ""; u.TimeZone = &tz }, "time_zone", "Fuso horário inválido. Use um fuso IANA, como America/Sao_Paulo."},
 		{"Local is not a zone", func(u *Update) { tz := "Local"; u.TimeZone = &tz }, "time_zone", "Fuso horário inválido. Use um fuso IANA, como America/Sao_Paulo."},
+		// Names made only of invisible or bidirectional characters.
+		{"zero-width first name", func(u *Update) { u.FirstName = "\u200b\u200b\u200b" }, "first_name", "Informe seu nome."},
+		{"bidi-override first name", func(u *Update) { u.FirstName = "\u202e\u202d\u2066\u2069" }, "first_name", "Informe seu nome."},
+		{"invisible last name", func(u *Update) { u.LastName = "\u200b \ufeff \u00ad" }, "last_name", "Informe seu sobrenome."},
+		{"first name without letters", func(u *Update) { u.FirstName = "12345" }, "first_name", "O nome deve conter letras."},
+		{"last name of punctuation", func(u *Update) { u.LastName = "\u200b...\u202e" }, "last_name", "O sobrenome deve conter letras."},
+		{"title without letters", func(u *Update) { u.Title = "!!!!" }, "title", "O título deve conter letras."},
+		{"biography without letters", func(u *Update) { u.Biography = "1234567890 ..." }, "biography", "A biografia deve conter letras."},
+		{"short title once invisible characters go", func(u *Update) { u.Title = "D\u200b\u200br" }, "title", "O título deve ter pelo menos 3 caracteres."},
+		// Control characters: a field-level reason, never a database error.
+		{"NUL in first name", func(u *Update) { u.FirstName = "Ana\x00" }, "first_name", MsgControlChars},
+		{"NUL in last name", func(u *Update) { u.LastName = "\x00Souza" }, "last_name", MsgControlChars},
+		{"NUL in title", func(u *Update) { u.Title = "Médica\x00veterinária" }, "title", MsgControlChars},
+		{"escape in biography", func(u *Update) { u.Biography = "Clínica de \x1b[31mpequenos animais" }, "biography", MsgControlChars},
+		{"DEL in biography", func(u *Update) { u.Biography = "Clínica de pequenos\x7f animais" }, "biography", MsgControlChars},
+		{"C1 control in title", func(u *Update) { u.Title = "Médica\u0085vet" }, "title", MsgControlChars},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,5 +159,36 @@ func TestValidCPFs(t *testing.T) {
 		if _, err := NormalizeCPF(in); err != nil {
 			t.Errorf("NormalizeCPF(%q): %v", in, err)
 		}
+	}
+}
+
+// Format characters are stripped from what is stored and shown, so nothing
+// invisible reaches another member's screen; line breaks stay in the
+// biography only.
+func TestTextFieldsAreCleaned(t *testing.T) {
+	u := validUpdate()
+	u.FirstName = "\u202eAna\u200b"
+	u.LastName = "  de\tSouza \u2066Lima\u2069 "
+	u.Title = "Médica-\u200bveterinária\n  clínica"
+	u.Biography = "Clínica de pequenos animais.\r\nAtendo em São Paulo.\u202e"
+	if bad := u.Validate(); bad != nil {
+		t.Fatal(bad)
+	}
+	if u.FirstName != "Ana" || u.LastName != "de Souza Lima" || u.Title != "Médica-veterinária clínica" ||
+		u.Biography != "Clínica de pequenos animais.\r\nAtendo em São Paulo." {
+		t.Errorf("cleaned to %q %q %q %q", u.FirstName, u.LastName, u.Title, u.Biography)
+	}
+}
+
+// Title and biography are optional: leaving them empty (or only invisible)
+// saves; their minimum lengths apply only to what is filled.
+func TestTitleAndBiographyOptional(t *testing.T) {
+	u := validUpdate()
+	u.Title, u.Biography = "", "  \u200b "
+	if bad := u.Validate(); bad != nil {
+		t.Fatalf("empty title and biography refused: %v", bad)
+	}
+	if u.Title != "" || u.Biography != "" {
+		t.Errorf("stored %q %q", u.Title, u.Biography)
 	}
 }
