@@ -99,10 +99,36 @@ func withDatabase(ctx context.Context, cfg config.Config, log *slog.Logger, fn f
 		return err
 	}
 	defer pool.Close()
+	if err := refuseSuperuser(ctx, cfg, pool, log); err != nil {
+		return err
+	}
 	if err := postgres.Migrate(ctx, pool, log); err != nil {
 		return err
 	}
 	return fn(pool)
+}
+
+// errSuperuser is returned when production would run as a superuser.
+var errSuperuser = errors.New("refusing to run as a PostgreSQL superuser in production: connect DATABASE_URL as a role that owns the database and has CREATEROLE, nothing more (see README.md)")
+
+// refuseSuperuser stops a production instance whose database session is a
+// superuser: plugin sandboxes and every privilege boundary below the core
+// assume the core itself cannot read files, run programs or become any role.
+func refuseSuperuser(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) error {
+	super, err := postgres.IsSuperuser(ctx, pool)
+	if err != nil {
+		return fmt.Errorf("check database role: %w", err)
+	}
+	if !super {
+		return nil
+	}
+	if cfg.Env == "production" {
+		log.Error("database user is a superuser: refusing to start in production", "why",
+			"a superuser session can read files, run programs and become any role, so one SQL injection or plugin escape would own the server; use a non-superuser role that owns the database and has CREATEROLE")
+		return errSuperuser
+	}
+	log.Warn("database user is a superuser; production refuses this (use a non-superuser owner role with CREATEROLE)")
+	return nil
 }
 
 func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
@@ -205,7 +231,17 @@ func devdbCommand(ctx context.Context, log *slog.Logger, args []string, stdout i
 	if args[0] == "stop" {
 		return cluster.Stop()
 	}
-	fmt.Fprintln(stdout, cluster.URL("postgres"))
+	// The printed URL is the superuser's: the tests use it only to create
+	// the non-superuser app role and the databases it owns (core/postgres/pgtest).
+	admin, err := postgres.Open(ctx, cluster.SuperURL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if err := postgres.EnsureAppRole(ctx, admin, postgres.AppRole); err != nil {
+		return fmt.Errorf("create role %s: %w", postgres.AppRole, err)
+	}
+	fmt.Fprintln(stdout, cluster.SuperURL("postgres"))
 	return nil
 }
 

@@ -41,13 +41,19 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	variants := map[string]string{
-		"fixture":         "",
-		"fixture-premium": "-X main.pluginID=fixture-premium -X main.access=premium",
-		"fixture-future":  "-X main.pluginID=fixture-future -X main.minCoreVersion=99.0.0",
+	variants := map[string][2]string{
+		"fixture":         {"./internal/fixture", ""},
+		"fixture-premium": {"./internal/fixture", "-X main.pluginID=fixture-premium -X main.access=premium"},
+		"fixture-future":  {"./internal/fixture", "-X main.pluginID=fixture-future -X main.minCoreVersion=99.0.0"},
+		// The hostile plugin (internal/hostile) and its variants: one whose
+		// migration tries to leave its role, one claiming an id with an
+		// underscore (it would share a schema with "hostile-under").
+		"hostile":       {"./internal/hostile", ""},
+		"hostile-evil":  {"./internal/hostile", "-X main.pluginID=hostile-evil -X main.evilMigration=1"},
+		"hostile_under": {"./internal/hostile", "-X main.pluginID=hostile_under"},
 	}
-	for name, ldflags := range variants {
-		cmd := exec.Command("go", "build", "-ldflags", ldflags, "-o", filepath.Join(dir, name), "./internal/fixture")
+	for name, v := range variants {
+		cmd := exec.Command("go", "build", "-ldflags", v[1], "-o", filepath.Join(dir, name), v[0])
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building fixture plugin:", err)

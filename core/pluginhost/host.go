@@ -49,6 +49,9 @@ type Manager struct {
 	mu      sync.RWMutex
 	plugins map[string]*plugin // by id
 	refused map[string]string  // file name → reason
+
+	sandboxMu sync.Mutex
+	sandboxes map[string]*pgxpool.Pool // by plugin id: connections logged in as the plugin's role
 }
 
 // New returns a manager; Start loads the plugins.
@@ -67,6 +70,7 @@ func New(opts Options, pool *pgxpool.Pool, ledger *points.Ledger, log *slog.Logg
 		opts: opts, log: log.With("component", "pluginhost"), pool: pool, ledger: ledger,
 		ctx: ctx, cancel: cancel,
 		plugins: map[string]*plugin{}, refused: map[string]string{},
+		sandboxes: map[string]*pgxpool.Pool{},
 	}
 }
 
@@ -118,19 +122,20 @@ func (m *Manager) load(ctx context.Context, path string) {
 	p := newPlugin(m, path, sum)
 	if err := p.start(ctx); err != nil {
 		var ve *versionError
-		if errors.As(err, &ve) {
+		var ie *idError
+		switch {
+		case errors.As(err, &ve):
 			refuse("requires a newer core", err)
-		} else {
+		case errors.As(err, &ie) && ie.malformed:
+			refuse("plugin id not allowed", err)
+		case errors.As(err, &ie):
+			refuse("manifest id differs from the file name", err)
+		default:
 			refuse("could not start", err)
 		}
 		return
 	}
 	id := p.manifest.Id
-	if id != name {
-		p.stop()
-		refuse("manifest id differs from the file name", fmt.Errorf("manifest id %q", id))
-		return
-	}
 	if _, err := m.pool.Exec(ctx, `
 		INSERT INTO plugin_installations (plugin_id, sha256, version) VALUES ($1, $2, $3)
 		ON CONFLICT (plugin_id, sha256) DO UPDATE SET last_seen_at = now(), version = EXCLUDED.version`,
@@ -197,6 +202,12 @@ func (m *Manager) Close() error {
 	defer m.mu.RUnlock()
 	for _, p := range m.plugins {
 		p.stop()
+	}
+	m.sandboxMu.Lock()
+	defer m.sandboxMu.Unlock()
+	for id, pool := range m.sandboxes {
+		pool.Close()
+		delete(m.sandboxes, id)
 	}
 	return nil
 }

@@ -218,19 +218,16 @@ func (h *hostAPI) KVList(ctx context.Context, req *pluginpb.KVListRequest) (*plu
 	return &pluginpb.KVListResponse{Keys: keys}, nil
 }
 
+// SQLExec and SQLQuery run exactly one statement on the plugin's own
+// connections (never the core's), as its own role (sandbox.go).
 func (h *hostAPI) SQLExec(ctx context.Context, req *pluginpb.SQLRequest) (*pluginpb.SQLExecResponse, error) {
 	args, err := decodeArgs(req.ArgsJson)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	var n int64
-	err = inSchema(ctx, h.p.m.pool, h.id(), func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, req.Query, args...)
-		n = tag.RowsAffected()
-		return err
-	})
+	_, n, err := h.p.m.pluginSQL(ctx, h.id(), req.Query, args, false)
 	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
+		return nil, sqlError(err)
 	}
 	return &pluginpb.SQLExecResponse{RowsAffected: n}, nil
 }
@@ -240,19 +237,21 @@ func (h *hostAPI) SQLQuery(ctx context.Context, req *pluginpb.SQLRequest) (*plug
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	var out []byte
-	err = inSchema(ctx, h.p.m.pool, h.id(), func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, req.Query, args...)
-		if err != nil {
-			return err
-		}
-		out, err = rowsJSON(rows)
-		return err
-	})
+	out, _, err := h.p.m.pluginSQL(ctx, h.id(), req.Query, args, true)
 	if err != nil {
-		return nil, status.Error(codes.InvalidArgument, err.Error())
+		return nil, sqlError(err)
 	}
 	return &pluginpb.SQLQueryResponse{RowsJson: out}, nil
+}
+
+// sqlError tells a refused statement (PermissionDenied) from one that
+// PostgreSQL rejected (InvalidArgument); both carry the reason.
+func sqlError(err error) error {
+	var refused *SQLRefusedError
+	if errors.As(err, &refused) {
+		return status.Error(codes.PermissionDenied, err.Error())
+	}
+	return status.Error(codes.InvalidArgument, err.Error())
 }
 
 func (h *hostAPI) Log(ctx context.Context, req *pluginpb.LogRequest) (*pluginpb.LogResponse, error) {

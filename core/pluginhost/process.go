@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -63,7 +65,9 @@ func (p *plugin) start(ctx context.Context) error {
 		Plugins: map[string]goplugin.Plugin{sdk.PluginName: &sdk.GRPCPlugin{
 			HostServer: func() pluginpb.HostServer { return &hostAPI{p: p} },
 		}},
-		Cmd:              exec.Command(p.path),
+		Cmd: pluginCommand(p.path),
+		// Only pluginEnv reaches the plugin, plus go-plugin's handshake.
+		SkipHostEnv:      true,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		// go-plugin hashes the file again right before executing it, so a
@@ -108,7 +112,15 @@ func (p *plugin) start(ctx context.Context) error {
 	if !ok {
 		return fail(&versionError{plugin: man.Id, need: man.MinCoreVersion, have: p.m.opts.CoreVersion})
 	}
-	if err := migrateSchema(ctx, p.m.pool, man.Id, man.Migrations); err != nil {
+	// The id names the plugin's role and schema: it must be the one the
+	// binary was installed as, and well formed, before any of its SQL runs.
+	if man.Id != baseName(p.path) {
+		return fail(&idError{id: man.Id, file: baseName(p.path)})
+	}
+	if !ValidID(man.Id) {
+		return fail(&idError{id: man.Id, file: baseName(p.path), malformed: true})
+	}
+	if err := p.m.migrateSchema(ctx, man.Id, man.Migrations); err != nil {
 		return fail(fmt.Errorf("schema migrations: %w", err))
 	}
 	hooks := map[pluginpb.Hook]bool{}
@@ -124,6 +136,43 @@ func (p *plugin) start(ctx context.Context) error {
 	close(p.ready)
 	p.mu.Unlock()
 	return nil
+}
+
+// allowedEnv is all of the core's environment a plugin process sees: the
+// core's secrets (database URL, payment, OAuth and mail credentials, API
+// keys) are never passed on; a plugin reaches the core only through the
+// host API.
+var allowedEnv = []string{"PATH", "HOME", "LANG", "TZ", "TMPDIR"}
+
+func pluginEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(allowedEnv, name) || strings.HasPrefix(name, "LC_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func pluginCommand(path string) *exec.Cmd {
+	cmd := exec.Command(path)
+	cmd.Env = pluginEnv()
+	return cmd
+}
+
+// idError refuses a plugin whose manifest id differs from its file name or
+// could collide with another plugin's schema and role.
+type idError struct {
+	id, file  string
+	malformed bool
+}
+
+func (e *idError) Error() string {
+	if e.malformed {
+		return fmt.Sprintf("plugin id %q is not allowed: lowercase letters, digits and single hyphens, 2 to 40 characters", e.id)
+	}
+	return fmt.Sprintf("manifest id %q differs from the file name %q", e.id, e.file)
 }
 
 // stop kills the process; calls wait for the next start.

@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 )
 
@@ -19,112 +17,79 @@ func SchemaName(pluginID string) string {
 	return "plugin_" + strings.ReplaceAll(pluginID, "-", "_")
 }
 
-// RoleName is the PostgreSQL role a plugin's SQL runs as. It owns the
+// RoleName is the PostgreSQL role a plugin's SQL logs in as. It owns the
 // plugin's schema and holds no privilege on the core's tables, so a plugin
 // cannot read or change users, sessions or another plugin's data even by
-// naming them with their schema.
+// naming them with their schema. Ids never contain '_' (ValidID), so the
+// mapping is one-to-one.
 func RoleName(pluginID string) string {
 	return "vc_plugin_" + strings.ReplaceAll(pluginID, "-", "_")
 }
 
-// ensureRoleAndSchema creates the plugin's role (cluster-wide, so created
-// once and shared by every database of the cluster) and its schema. The
-// core's database user needs CREATEROLE for this (the embedded cluster and
-// the test cluster run as a superuser).
-func ensureRoleAndSchema(ctx context.Context, tx pgx.Tx, pluginID string) error {
-	role := pgx.Identifier{RoleName(pluginID)}.Sanitize()
-	schema := pgx.Identifier{SchemaName(pluginID)}.Sanitize()
-	// Another database of the same cluster may create the role concurrently.
-	if _, err := tx.Exec(ctx, `DO $$ BEGIN
-			CREATE ROLE `+role+` NOLOGIN;
-		EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
-		END $$`); err != nil {
-		return fmt.Errorf("create role: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `DO $$ BEGIN
-			EXECUTE format('GRANT %I TO %I', '`+RoleName(pluginID)+`', current_user);
-		EXCEPTION WHEN others THEN NULL;
-		END $$`); err != nil {
-		return fmt.Errorf("grant role: %w", err)
-	}
-	if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+schema+` AUTHORIZATION `+role); err != nil {
-		return fmt.Errorf("create schema: %w", err)
-	}
-	return nil
-}
-
-// asPlugin switches the transaction to the plugin's role and schema.
-func asPlugin(ctx context.Context, tx pgx.Tx, pluginID string) error {
-	_, err := tx.Exec(ctx, `SET LOCAL ROLE `+pgx.Identifier{RoleName(pluginID)}.Sanitize()+`; SET LOCAL search_path TO `+pgx.Identifier{SchemaName(pluginID)}.Sanitize())
-	return err
-}
-
 // migrateSchema applies the plugin's migrations not yet recorded in
-// plugin_migrations, in version order, each in the plugin's schema. An
-// advisory lock keeps two core instances from running them twice.
-func migrateSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, migs []*pluginpb.Migration) error {
+// plugin_migrations, in version order. Each runs in one transaction on the
+// plugin's own connections (sandbox.go), statement by statement through the
+// same checks as its calls; the core records it afterwards on its own
+// connection. A session advisory lock keeps two core instances from
+// running them twice.
+func (m *Manager) migrateSchema(ctx context.Context, pluginID string, migs []*pluginpb.Migration) error {
+	sandbox, err := m.sandboxFor(ctx, pluginID)
+	if err != nil {
+		return err
+	}
 	if len(migs) == 0 {
 		return nil
 	}
-	return postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('plugin-migrations:' || $1))`, pluginID); err != nil {
-			return fmt.Errorf("lock: %w", err)
+	conn, err := m.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(hashtext('plugin-migrations:' || $1))`, pluginID); err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock(hashtext('plugin-migrations:' || $1))`, pluginID) //nolint:errcheck
+	applied := map[int32]bool{}
+	rows, err := conn.Query(ctx, `SELECT version FROM plugin_migrations WHERE plugin_id = $1`, pluginID)
+	if err != nil {
+		return err
+	}
+	versions, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return err
+	}
+	for _, v := range versions {
+		applied[v] = true
+	}
+	last := int32(0)
+	for _, mig := range migs {
+		if mig.Version <= last {
+			return fmt.Errorf("migration versions must increase: %d after %d", mig.Version, last)
 		}
-		if err := ensureRoleAndSchema(ctx, tx, pluginID); err != nil {
-			return err
+		last = mig.Version
+		if applied[mig.Version] {
+			continue
 		}
-		applied := map[int32]bool{}
-		rows, err := tx.Query(ctx, `SELECT version FROM plugin_migrations WHERE plugin_id = $1`, pluginID)
+		stmts, err := checkMigration(mig.Sql)
 		if err != nil {
+			return fmt.Errorf("migration %d %s: %w", mig.Version, mig.Name, err)
+		}
+		err = pgx.BeginFunc(ctx, sandbox, func(tx pgx.Tx) error {
+			for _, st := range stmts {
+				if _, _, err := runOne(ctx, tx, st, nil, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("migration %d %s: %w", mig.Version, mig.Name, err)
+		}
+		if _, err := conn.Exec(ctx, `INSERT INTO plugin_migrations (plugin_id, version, name) VALUES ($1, $2, $3)`, pluginID, mig.Version, mig.Name); err != nil {
 			return err
 		}
-		for rows.Next() {
-			var v int32
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return err
-			}
-			applied[v] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		last := int32(0)
-		for _, m := range migs {
-			if m.Version <= last {
-				return fmt.Errorf("migration versions must increase: %d after %d", m.Version, last)
-			}
-			last = m.Version
-			if applied[m.Version] {
-				continue
-			}
-			// The plugin's own SQL runs with the plugin's privileges only.
-			if err := asPlugin(ctx, tx, pluginID); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, m.Sql); err != nil {
-				return fmt.Errorf("migration %d %s: %w", m.Version, m.Name, err)
-			}
-			if _, err := tx.Exec(ctx, `RESET ROLE; SET LOCAL search_path TO public`); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO plugin_migrations (plugin_id, version, name) VALUES ($1, $2, $3)`, pluginID, m.Version, m.Name); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// inSchema runs fn in a transaction whose search_path is the plugin's schema.
-func inSchema(ctx context.Context, pool *pgxpool.Pool, pluginID string, fn func(tx pgx.Tx) error) error {
-	return postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
-		if err := asPlugin(ctx, tx, pluginID); err != nil {
-			return err
-		}
-		return fn(tx)
-	})
+	}
+	return nil
 }
 
 // decodeArgs turns the JSON argument array into values pgx encodes: whole

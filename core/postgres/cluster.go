@@ -138,27 +138,44 @@ func (c *Cluster) run(ctx context.Context, name string, args ...string) (string,
 	return strings.TrimSpace(string(out)), err
 }
 
-// URL returns a connection string for database name on this cluster.
-func (c *Cluster) URL(database string) string {
+// SuperURL returns a connection string for database name as the cluster's
+// superuser: only for creating roles and databases, never for the app.
+func (c *Cluster) SuperURL(database string) string {
 	return fmt.Sprintf("postgres://postgres@/%s?host=%s&sslmode=disable", database, c.SocketDir)
 }
 
-// EnsureDatabase creates database name when it does not exist.
+// URL returns a connection string for database name as AppRole, the
+// non-superuser role the app runs as.
+func (c *Cluster) URL(database string) string {
+	return fmt.Sprintf("postgres://%s@/%s?host=%s&sslmode=disable", AppRole, database, c.SocketDir)
+}
+
+// EnsureDatabase creates AppRole and database name owned by it when they do
+// not exist; a database left by an earlier version (owned by the superuser)
+// is handed over to AppRole.
 func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
-	pool, err := Open(ctx, c.URL("postgres"))
+	pool, err := Open(ctx, c.SuperURL("postgres"))
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	var exists bool
-	if err := pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
-		return fmt.Errorf("look up database %s: %w", name, err)
+	if err := EnsureAppRole(ctx, pool, AppRole); err != nil {
+		return fmt.Errorf("create role %s: %w", AppRole, err)
 	}
-	if exists {
+	var owner string
+	err = pool.QueryRow(ctx, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", name).Scan(&owner)
+	if IsNoRows(err) {
+		if _, err := pool.Exec(ctx, "CREATE DATABASE "+quoteIdent(name)+" OWNER "+quoteIdent(AppRole)); err != nil && !isDuplicate(err) && !IsUniqueViolation(err, "") {
+			return fmt.Errorf("create database %s: %w", name, err)
+		}
 		return nil
 	}
-	if _, err := pool.Exec(ctx, "CREATE DATABASE "+quoteIdent(name)); err != nil && !IsUniqueViolation(err, "") {
-		return fmt.Errorf("create database %s: %w", name, err)
+	if err != nil {
+		return fmt.Errorf("look up database %s: %w", name, err)
+	}
+	if owner != AppRole {
+		c.log.Info("handing the database over to the non-superuser app role", "database", name, "role", AppRole)
+		return adoptDatabase(ctx, c.SuperURL(name), name, AppRole)
 	}
 	return nil
 }

@@ -4,7 +4,10 @@
 //
 // The server comes from TEST_DATABASE_URL (default: the machine's PostgreSQL
 // on 127.0.0.1:5432, trust auth). `make test` starts a private cluster and
-// sets TEST_DATABASE_URL when none is reachable.
+// sets TEST_DATABASE_URL when none is reachable. That URL is a superuser's,
+// used only to create roles and databases: every test database is owned by
+// postgres.AppRole (a non-superuser with CREATEROLE) and the pools and URLs
+// handed to tests connect as it, exactly like the app in production.
 package pgtest
 
 import (
@@ -61,6 +64,9 @@ func NewURL(t testing.TB) string {
 	}
 	defer admin.Close()
 
+	if err := postgres.EnsureAppRole(ctx, admin, postgres.AppRole); err != nil {
+		t.Fatalf("pgtest: role %s: %v", postgres.AppRole, err)
+	}
 	tpl, err := ensureTemplate(ctx, admin)
 	if err != nil {
 		t.Fatalf("pgtest: template: %v", err)
@@ -69,7 +75,7 @@ func NewURL(t testing.TB) string {
 	// Two CREATE DATABASE from one template at the same instant can fail with
 	// "source database is being accessed by other users": retry briefly.
 	for attempt := 0; ; attempt++ {
-		_, err = admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, tpl))
+		_, err = admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s OWNER %s", name, tpl, postgres.AppRole))
 		if err == nil || attempt == 20 || !strings.Contains(err.Error(), "being accessed by other users") {
 			break
 		}
@@ -91,7 +97,26 @@ func NewURL(t testing.TB) string {
 			t.Logf("pgtest: drop %s: %v", name, err)
 		}
 	})
-	return withDatabase(AdminURL(), name)
+	return appURL(name)
+}
+
+// appURL is database db on the test server as postgres.AppRole.
+func appURL(db string) string {
+	u, err := postgres.WithUser(withDatabase(AdminURL(), db), postgres.AppRole)
+	if err != nil {
+		panic(fmt.Sprintf("pgtest: bad TEST_DATABASE_URL: %v", err))
+	}
+	return u
+}
+
+// SuperuserURL returns dbURL (a URL from NewURL) as the test server's
+// superuser, for tests of what the app does when misconfigured that way.
+func SuperuserURL(dbURL string) string {
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		panic(err)
+	}
+	return withDatabase(AdminURL(), strings.TrimPrefix(u.Path, "/"))
 }
 
 // ensureTemplate returns the name of a template database migrated to the
@@ -124,10 +149,12 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool) (string, error) {
 	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)"); err != nil {
 		return "", err
 	}
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+building); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+building+" OWNER "+postgres.AppRole); err != nil {
 		return "", err
 	}
-	pool, err := postgres.Open(ctx, withDatabase(AdminURL(), building))
+	// Migrations run as the app role, so they are proven to work without a
+	// superuser and every table belongs to that role.
+	pool, err := postgres.Open(ctx, appURL(building))
 	if err != nil {
 		return "", err
 	}
@@ -145,6 +172,8 @@ func ensureTemplate(ctx context.Context, admin *pgxpool.Pool) (string, error) {
 
 func migrationsHash() (string, error) {
 	h := sha256.New()
+	// Templates built before the app role existed belong to the superuser.
+	h.Write([]byte("owner:" + postgres.AppRole))
 	err := fs.WalkDir(migrations.FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
