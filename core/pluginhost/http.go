@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -25,7 +26,71 @@ const (
 	msgPremiumOnly = "Esta ferramenta é exclusiva para assinantes Premium. Assine o VetClube Premium para usá-la."
 	msgUnavailable = "A ferramenta está temporariamente indisponível. Tente novamente em instantes."
 	msgTimeout     = "A ferramenta demorou demais para responder. Tente novamente."
+	msgBadPath     = "Endereço inválido."
 )
+
+// headersFromPlugin are the only response headers a plugin may set: how
+// to read and cache its answer. Cookies, redirects, security policies, CORS
+// and framing stay the core's to decide.
+var headersFromPlugin = map[string]bool{
+	"Content-Type": true, "Cache-Control": true, "Etag": true, "Last-Modified": true,
+	"Expires": true, "Content-Language": true, "Vary": true,
+}
+
+// activeTypes are content types a browser would run as a page or script on
+// the app's origin; a plugin answering with one is served as plain text.
+var activeTypes = []string{"text/html", "application/xhtml", "image/svg", "javascript", "text/xml", "application/xml", "multipart/"}
+
+func copyPluginHeaders(dst http.Header, src []*pluginpb.Header) {
+	for _, h := range src {
+		name := http.CanonicalHeaderKey(h.Name)
+		if !headersFromPlugin[name] {
+			continue
+		}
+		for _, v := range h.Values {
+			if strings.ContainsAny(v, "\r\n\x00") {
+				continue
+			}
+			if name == "Content-Type" {
+				lower := strings.ToLower(v)
+				for _, t := range activeTypes {
+					if strings.Contains(lower, t) {
+						v = "text/plain; charset=utf-8"
+					}
+				}
+			}
+			dst.Add(name, v)
+		}
+	}
+	// Even an allowed answer never runs as a page: no scripts, no frames.
+	dst.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; sandbox")
+	dst.Set("X-Content-Type-Options", "nosniff")
+}
+
+// pluginPath turns the wildcard part of /api/tools/{id}/* into the path a
+// plugin receives. It is decoded once and refused when any segment is "."
+// or "..", or it holds a backslash or a control character, so a plugin
+// never sees a path that climbs out of its own tree however it is encoded.
+func pluginPath(raw string, encoded bool) (string, bool) {
+	p := raw
+	if encoded {
+		var err error
+		if p, err = url.PathUnescape(raw); err != nil {
+			return "", false
+		}
+	}
+	for _, c := range p {
+		if c == '\\' || c < 0x20 || c == 0x7f {
+			return "", false
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return "", false
+		}
+	}
+	return "/" + p, true
+}
 
 // Tool is one entry of GET /api/tools.
 type Tool struct {
@@ -97,9 +162,15 @@ func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handle
 		if err != nil {
 			return core.Errorf(core.EINVALID, "A requisição é grande demais.")
 		}
+		// chi matches on RawPath when the request carried one (non-canonical
+		// escapes such as %2e), so only then is the wildcard still encoded.
+		path, ok := pluginPath(chi.URLParam(r, "*"), r.URL.RawPath != "")
+		if !ok {
+			return core.Errorf(core.EINVALID, msgBadPath)
+		}
 		req := &pluginpb.HTTPRequest{
 			Method:    r.Method,
-			Path:      "/" + chi.URLParam(r, "*"),
+			Path:      path,
 			RawQuery:  r.URL.RawQuery,
 			Body:      body,
 			User:      userOf(principal),
@@ -114,15 +185,7 @@ func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handle
 		if err != nil {
 			return err
 		}
-		for _, h := range res.Headers {
-			name := http.CanonicalHeaderKey(h.Name)
-			if name == "Set-Cookie" || strings.HasPrefix(name, "Access-Control-") || name == "Content-Length" {
-				continue
-			}
-			for _, v := range h.Values {
-				w.Header().Add(name, v)
-			}
-		}
+		copyPluginHeaders(w.Header(), res.Headers)
 		status := int(res.Status)
 		if status < 100 || status > 599 {
 			status = http.StatusBadGateway

