@@ -34,4 +34,3 @@ func BenchmarkRefuseHostile(b *testing.B) {
 		}
 	}
 }
-
