@@ -72,6 +72,8 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Dir:            cfg.PluginsDir,
 		CallTimeout:    cfg.PluginCallTimeout,
 		HealthInterval: cfg.PluginHealthInterval,
+		DailyVetCoins:  cfg.PluginDailyVetCoins,
+		Profiles:       a.Profiles,
 	}, pool, points.New(pool), log)
 	if err := tools.Start(ctx); err != nil {
 		return nil, fmt.Errorf("plugins: %w", err)

@@ -52,6 +52,10 @@ type Config struct {
 
 	PluginCallTimeout    time.Duration // PLUGIN_CALL_TIMEOUT: a plugin call running longer is cut and the plugin restarted
 	PluginHealthInterval time.Duration // PLUGIN_HEALTH_INTERVAL: how often each plugin's health is checked
+	// PluginDailyVetCoins is PLUGIN_DAILY_VETCOINS_BUDGET: the most VetCoins
+	// one plugin may award to one user per day (UTC), so a buggy or hostile
+	// plugin cannot mint currency without bound.
+	PluginDailyVetCoins int
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
 
@@ -132,6 +136,10 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.PluginHealthInterval, err = time.ParseDuration(get("PLUGIN_HEALTH_INTERVAL", "10s")); err != nil || c.PluginHealthInterval <= 0 {
 		return c, fmt.Errorf("PLUGIN_HEALTH_INTERVAL must be a positive duration such as 10s, got %q", getenv("PLUGIN_HEALTH_INTERVAL"))
+	}
+
+	if c.PluginDailyVetCoins, err = positiveInt(get("PLUGIN_DAILY_VETCOINS_BUDGET", "500")); err != nil {
+		return c, fmt.Errorf("PLUGIN_DAILY_VETCOINS_BUDGET: %w", err)
 	}
 
 	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {

@@ -57,3 +57,18 @@ func TestRejectsBadValues(t *testing.T) {
 		}
 	}
 }
+
+func TestPluginDailyVetCoinsBudget(t *testing.T) {
+	c, err := load(t, nil)
+	if err != nil || c.PluginDailyVetCoins != 500 {
+		t.Fatalf("default budget %d, %v", c.PluginDailyVetCoins, err)
+	}
+	if c, err := load(t, map[string]string{"PLUGIN_DAILY_VETCOINS_BUDGET": "50"}); err != nil || c.PluginDailyVetCoins != 50 {
+		t.Fatalf("budget %d, %v", c.PluginDailyVetCoins, err)
+	}
+	for _, bad := range []string{"0", "-1", "muito"} {
+		if _, err := load(t, map[string]string{"PLUGIN_DAILY_VETCOINS_BUDGET": bad}); err == nil || !strings.Contains(err.Error(), "PLUGIN_DAILY_VETCOINS_BUDGET") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

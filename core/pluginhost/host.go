@@ -21,7 +21,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/profiles"
 )
 
 // CoreVersion is compared with each plugin's min_core_version.
@@ -33,6 +35,32 @@ type Options struct {
 	CallTimeout    time.Duration // per request to a plugin; a hung plugin is restarted
 	HealthInterval time.Duration // how often each plugin's health is checked
 	CoreVersion    string        // defaults to CoreVersion
+
+	// DailyVetCoins is the most VetCoins one plugin may award to one user
+	// per UTC day (PLUGIN_DAILY_VETCOINS_BUDGET); 0 means DefaultDailyVetCoins.
+	DailyVetCoins int
+
+	// Profiles and Notifications answer the host API's profile and
+	// notification calls through their owning packages; nil builds them
+	// on the manager's pool.
+	Profiles      ProfileReader
+	Notifications Notifier
+}
+
+// DefaultDailyVetCoins is the per-plugin, per-user daily award budget when
+// none is configured.
+const DefaultDailyVetCoins = 500
+
+// ProfileReader is the part of profiles.Service the host API uses: only
+// the public view, never email, phone or CPF.
+type ProfileReader interface {
+	Public(ctx context.Context, userID string) (profiles.PublicProfile, error)
+}
+
+// Notifier is the part of notifications.Store the host API uses; Create
+// also publishes the live event.
+type Notifier interface {
+	Create(ctx context.Context, userID, kind, title, message, idempotencyKey string) (notifications.Notification, bool, error)
 }
 
 // Manager owns every plugin process.
@@ -64,6 +92,15 @@ func New(opts Options, pool *pgxpool.Pool, ledger *points.Ledger, log *slog.Logg
 	}
 	if opts.CoreVersion == "" {
 		opts.CoreVersion = CoreVersion
+	}
+	if opts.DailyVetCoins <= 0 {
+		opts.DailyVetCoins = DefaultDailyVetCoins
+	}
+	if opts.Profiles == nil {
+		opts.Profiles = profiles.NewService(pool, nil, log)
+	}
+	if opts.Notifications == nil {
+		opts.Notifications = notifications.New(pool)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{

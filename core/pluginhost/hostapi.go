@@ -17,6 +17,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 )
 
@@ -60,22 +61,22 @@ func (h *hostAPI) GetCurrentProfile(ctx context.Context, req *pluginpb.GetCurren
 	if err != nil {
 		return nil, err
 	}
-	out := &pluginpb.PublicProfile{UserId: rc.principal.UserID}
-	// Only public fields (never email, phone or CPF). An account without a
-	// profile row yet reads as the profile defaults.
-	err = h.p.m.pool.QueryRow(ctx, `
-		SELECT coalesce(p.first_name, 'Usuário'), coalesce(p.last_name, ''), coalesce(p.title, ''), coalesce(p.avatar_url, '')
-		FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = $1`, rc.principal.UserID).
-		Scan(&out.FirstName, &out.LastName, &out.Title, &out.AvatarUrl)
-	if errors.Is(err, pgx.ErrNoRows) {
+	// Only the public view (never email, phone or CPF), read without writing.
+	p, err := h.p.m.opts.Profiles.Public(ctx, rc.principal.UserID)
+	if core.ErrorCode(err) == core.ENOTFOUND {
 		return nil, status.Error(codes.NotFound, "user not found")
 	}
 	if err != nil {
 		return nil, internal(err)
 	}
-	return out, nil
+	return &pluginpb.PublicProfile{UserId: rc.principal.UserID, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarUrl: p.AvatarURL}, nil
 }
 
+// AwardVetCoins credits the current user, at most DailyVetCoins per plugin
+// per user per UTC day. The budget check and the credit run in one
+// transaction under a lock per plugin and user, so concurrent calls cannot
+// both pass the check; a retried key returns its first award and costs
+// nothing.
 func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoinsRequest) (*pluginpb.AwardVetCoinsResponse, error) {
 	rc, err := h.user(req.RequestToken)
 	if err != nil {
@@ -88,15 +89,57 @@ func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoins
 		return nil, status.Error(codes.InvalidArgument, "idempotency_key is required")
 	}
 	// The key is scoped by plugin so two plugins cannot collide.
-	key := "plugin:" + h.id() + ":" + req.IdempotencyKey
-	entry, created, err := h.p.m.ledger.Award(ctx, rc.principal.UserID, int(req.Amount), points.KindPlugin, key,
-		map[string]any{"plugin": h.id(), "reason": req.Reason})
+	id, user, budget := h.id(), rc.principal.UserID, h.p.m.opts.DailyVetCoins
+	key := "plugin:" + id + ":" + req.IdempotencyKey
+	var entry points.Entry
+	var created bool
+	err = postgres.InTx(ctx, h.p.m.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('plugin-award:' || $1 || ':' || $2))`, id, user); err != nil {
+			return err
+		}
+		var seen bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM points_ledger WHERE idempotency_key = $1)`, key).Scan(&seen); err != nil {
+			return err
+		}
+		if !seen {
+			var today int64
+			if err := tx.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger
+				WHERE user_id = $1 AND kind = 'plugin' AND metadata->>'plugin' = $2
+				  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, user, id).Scan(&today); err != nil {
+				return err
+			}
+			if today+req.Amount > int64(budget) {
+				return &budgetError{plugin: id, awarded: today, asked: req.Amount, budget: budget}
+			}
+		}
+		entry, created, err = points.AwardTx(ctx, tx, user, int(req.Amount), points.KindPlugin, key,
+			map[string]any{"plugin": id, "reason": req.Reason})
+		return err
+	})
+	var be *budgetError
+	if errors.As(err, &be) {
+		h.p.log.Warn("plugin VetCoins budget exhausted", "user", user, "awarded_today", be.awarded, "asked", be.asked, "budget", be.budget)
+		return nil, status.Error(codes.ResourceExhausted, be.Error())
+	}
 	if err != nil {
 		return nil, internal(err)
 	}
 	return &pluginpb.AwardVetCoinsResponse{AwardId: fmt.Sprint(entry.ID), Duplicate: !created}, nil
 }
 
+type budgetError struct {
+	plugin         string
+	awarded, asked int64
+	budget         int
+}
+
+func (e *budgetError) Error() string {
+	return fmt.Sprintf("daily VetCoins budget exhausted: plugin %s already awarded %d of %d to this user today (UTC) and asked for %d more",
+		e.plugin, e.awarded, e.budget, e.asked)
+}
+
+// SendNotification goes through the notifications store, which also
+// publishes the live event the user's open pages listen to.
 func (h *hostAPI) SendNotification(ctx context.Context, req *pluginpb.SendNotificationRequest) (*pluginpb.SendNotificationResponse, error) {
 	rc, err := h.user(req.RequestToken)
 	if err != nil {
@@ -106,22 +149,11 @@ func (h *hostAPI) SendNotification(ctx context.Context, req *pluginpb.SendNotifi
 		return nil, status.Error(codes.InvalidArgument, "title and idempotency_key are required")
 	}
 	key := "plugin:" + h.id() + ":" + req.IdempotencyKey
-	var id string
-	err = h.p.m.pool.QueryRow(ctx, `
-		INSERT INTO notifications (user_id, type, title, message, idempotency_key)
-		VALUES ($1, 'plugin', $2, $3, $4)
-		ON CONFLICT (idempotency_key) DO NOTHING
-		RETURNING id::text`, rc.principal.UserID, req.Title, req.Body, key).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if err := h.p.m.pool.QueryRow(ctx, `SELECT id::text FROM notifications WHERE idempotency_key = $1`, key).Scan(&id); err != nil {
-			return nil, internal(err)
-		}
-		return &pluginpb.SendNotificationResponse{NotificationId: id, Duplicate: true}, nil
-	}
+	n, created, err := h.p.m.opts.Notifications.Create(ctx, rc.principal.UserID, "plugin", req.Title, req.Body, key)
 	if err != nil {
 		return nil, internal(err)
 	}
-	return &pluginpb.SendNotificationResponse{NotificationId: id}, nil
+	return &pluginpb.SendNotificationResponse{NotificationId: n.ID, Duplicate: !created}, nil
 }
 
 func expiry(ttl int64) *time.Time {

@@ -1,0 +1,105 @@
+package pluginhost_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vetclube/vetclube/core/pluginhost"
+)
+
+// A plugin may award at most its daily budget to one user, even when many
+// awards race: the check and the credit are one atomic step.
+func TestPluginVetCoinsDailyBudgetHoldsUnderConcurrency(t *testing.T) {
+	const budget, each, calls = 100, 10, 25
+	h := start(t, install(t, "hostile"), pluginhost.Options{DailyVetCoins: budget})
+	user, other := h.newUser(t), h.newUser(t)
+	award := func(who string, amount int, key string) (errMsg string, duplicate bool) {
+		u := user
+		if who == "other" {
+			u = other
+		}
+		res := h.call(u, "POST", fmt.Sprintf("/api/tools/hostile/award?amount=%d&key=%s", amount, key), nil)
+		var out struct {
+			Error     string
+			Duplicate bool
+		}
+		res.decode(t, &out)
+		return out.Error, out.Duplicate
+	}
+	var mu sync.Mutex
+	granted, refused := 0, 0
+	var wg sync.WaitGroup
+	for i := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			msg, _ := award("user", each, fmt.Sprintf("k%d", i))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case msg == "":
+				granted++
+			case strings.Contains(msg, "daily VetCoins budget exhausted") && strings.Contains(msg, "ResourceExhausted"):
+				refused++
+			default:
+				t.Errorf("unexpected error: %s", msg)
+			}
+		}()
+	}
+	wg.Wait()
+	if granted != budget/each || refused != calls-budget/each {
+		t.Fatalf("granted %d, refused %d; want %d and %d", granted, refused, budget/each, calls-budget/each)
+	}
+	var total int
+	if err := h.pool.QueryRow(context.Background(), `SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1`, user.UserID).Scan(&total); err != nil {
+		t.Fatal(err)
+	}
+	if total != budget {
+		t.Fatalf("ledger holds %d, budget %d", total, budget)
+	}
+	// A retry of an award already made costs nothing and still answers.
+	if msg, dup := award("user", each, "k0"); msg != "" && !strings.Contains(msg, "budget") {
+		t.Errorf("retry: %s", msg)
+	} else if msg == "" && !dup {
+		t.Error("retry was not reported as a duplicate")
+	}
+	// The budget is per user: another user is unaffected.
+	if msg, _ := award("other", budget, "o1"); msg != "" {
+		t.Errorf("another user: %s", msg)
+	}
+	if msg, _ := award("other", 1, "o2"); !strings.Contains(msg, "budget") {
+		t.Errorf("one past the budget: %q", msg)
+	}
+}
+
+// A plugin's notification goes through the notifications store, so the
+// user's open pages get the live event, exactly once per key.
+func TestPluginNotificationPublishesTheLiveEvent(t *testing.T) {
+	h := start(t, install(t, "hostile"), pluginhost.Options{})
+	u := h.newUser(t)
+	for i := range 2 {
+		res := h.call(u, "POST", "/api/tools/hostile/notify?key=n1", nil)
+		var out struct {
+			Error     string
+			Duplicate bool
+		}
+		res.decode(t, &out)
+		if out.Error != "" || out.Duplicate != (i == 1) {
+			t.Fatalf("call %d: %+v", i, out)
+		}
+	}
+	var events, rows int
+	ctx := context.Background()
+	if err := h.pool.QueryRow(ctx, `SELECT count(*) FROM user_events WHERE user_id = $1 AND type = 'notification.created' AND data->>'title' = 'Aviso do plugin'`, u.UserID).Scan(&events); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE user_id = $1 AND type = 'plugin'`, u.UserID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if events != 1 || rows != 1 {
+		t.Fatalf("%d live events, %d notifications; want 1 and 1", events, rows)
+	}
+}
