@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Tool } from '../api'
@@ -38,7 +38,11 @@ function answer(status: number, body: unknown) {
   return vi.fn().mockResolvedValue(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }))
 }
 
-afterEach(() => vi.unstubAllGlobals())
+const scrollIntoView = Element.prototype.scrollIntoView
+afterEach(() => {
+  vi.unstubAllGlobals()
+  Element.prototype.scrollIntoView = scrollIntoView
+})
 
 describe('FormTool (generic renderer)', () => {
   it('checks inputs in pt-BR, sends numbers and shows labelled results', async () => {
@@ -78,5 +82,95 @@ describe('FormTool (generic renderer)', () => {
     await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
     expect(await screen.findByText('A concentração deve ser maior que zero.')).toBeInTheDocument()
     expect(screen.getByText('Verifique os campos destacados.')).toHaveAttribute('role', 'alert')
+  })
+
+  // Patient safety: a dose on screen always belongs to the inputs on screen.
+  describe('a result never outlives its inputs', () => {
+    const dose = {
+      values: [
+        { label: 'Dose total', number: 37.5, unit: 'mg', display: '37,50 mg' },
+        { label: 'Volume a administrar', number: 0.75, unit: 'mL', display: '0,75 mL' },
+      ],
+    }
+
+    async function calculate(fetch: ReturnType<typeof vi.fn>) {
+      vi.stubGlobal('fetch', fetch)
+      const user = userEvent.setup()
+      render(<FormTool tool={tool} />)
+      await user.type(screen.getByLabelText('Peso (kg)'), '12')
+      await user.type(screen.getByLabelText('Concentração (mg/mL)'), '50')
+      await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
+      expect(await screen.findByText('37,50 mg')).toBeInTheDocument()
+      return user
+    }
+
+    it('withdraws the result the moment an input changes, and says so', async () => {
+      const user = await calculate(answer(200, dose))
+      await user.clear(screen.getByLabelText('Peso (kg)'))
+      await user.type(screen.getByLabelText('Peso (kg)'), '30')
+      expect(screen.queryByText('37,50 mg')).not.toBeInTheDocument()
+      expect(screen.queryByText('0,75 mL')).not.toBeInTheDocument()
+      expect(screen.queryByRole('region', { name: 'Resultado' })).not.toBeInTheDocument()
+      expect(screen.getByRole('status')).toHaveTextContent('O resultado anterior foi removido porque os dados mudaram.')
+    })
+
+    it('shows no result after a failing check in the browser', async () => {
+      const fetch = answer(200, dose)
+      const user = await calculate(fetch)
+      await user.clear(screen.getByLabelText('Peso (kg)'))
+      await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
+      expect(screen.getByText('Preencha peso.')).toBeInTheDocument()
+      expect(screen.queryByText('37,50 mg')).not.toBeInTheDocument()
+      expect(fetch).toHaveBeenCalledTimes(1)
+    })
+
+    it('withdraws the result when the plugin refuses the same inputs', async () => {
+      const fetch = answer(200, dose)
+      fetch.mockResolvedValueOnce(new Response(JSON.stringify(dose), { status: 200, headers: { 'Content-Type': 'application/json' } }))
+      fetch.mockResolvedValueOnce(
+        new Response(JSON.stringify({ error: { code: 'invalid', message: 'Verifique os campos destacados.', fields: { peso: 'O peso está fora da faixa.' } } }), {
+          status: 422,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      )
+      const user = await calculate(fetch)
+      await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
+      expect(await screen.findByText('O peso está fora da faixa.')).toBeInTheDocument()
+      expect(screen.queryByText('37,50 mg')).not.toBeInTheDocument()
+    })
+
+    it('drops an answer that arrives after the inputs changed', async () => {
+      let deliver!: (r: Response) => void
+      const fetch = vi.fn().mockReturnValue(new Promise<Response>((resolve) => (deliver = resolve)))
+      vi.stubGlobal('fetch', fetch)
+      const user = userEvent.setup()
+      render(<FormTool tool={tool} />)
+      await user.type(screen.getByLabelText('Peso (kg)'), '12')
+      await user.type(screen.getByLabelText('Concentração (mg/mL)'), '50')
+      await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
+      await user.type(screen.getByLabelText('Peso (kg)'), '0')
+      deliver(new Response(JSON.stringify(dose), { status: 200, headers: { 'Content-Type': 'application/json' } }))
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Calcular dose' })).not.toBeDisabled())
+      expect(screen.queryByText('37,50 mg')).not.toBeInTheDocument()
+    })
+
+    it('announces the result in a live region, scrolls it into view and focuses its heading', async () => {
+      const scrolled = vi.fn()
+      Element.prototype.scrollIntoView = scrolled
+      vi.stubGlobal('fetch', answer(200, dose))
+      const user = userEvent.setup()
+      render(<FormTool tool={tool} />)
+      const status = screen.getByRole('status')
+      expect(status).toHaveAttribute('aria-live', 'polite')
+      expect(status).toBeEmptyDOMElement()
+      await user.type(screen.getByLabelText('Peso (kg)'), '12')
+      await user.type(screen.getByLabelText('Concentração (mg/mL)'), '50')
+      await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
+      const region = await screen.findByRole('region', { name: 'Resultado' })
+      expect(status).toHaveTextContent('Resultado: Dose total: 37,50 mg; Volume a administrar: 0,75 mL.')
+      expect(screen.getByRole('heading', { name: 'Resultado' })).toHaveFocus()
+      expect(scrolled).toHaveBeenCalledTimes(1)
+      expect(scrolled.mock.contexts[0]).toBe(region)
+    })
   })
 })

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Input } from '@/components/ui/Input'
@@ -39,14 +39,38 @@ export function FormTool({ tool }: { tool: Tool }) {
   )
 }
 
+/** What the screen reader hears when a result is shown or withdrawn. */
+function summary(result: ToolResult): string {
+  return 'Resultado: ' + result.values.map((v) => `${v.label}: ${v.display}`).join('; ') + '.'
+}
+
+const STALE = 'O resultado anterior foi removido porque os dados mudaram. Calcule novamente.'
+
 function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
   const [values, setValues] = useState<Values>(() => initialValues(form.fields))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [message, setMessage] = useState<string>()
   const [result, setResult] = useState<ToolResult>()
+  const [announcement, setAnnouncement] = useState('')
   const [pending, setPending] = useState(false)
+  // Every edit bumps the version; an answer computed from older inputs is
+  // dropped, so a dose never belongs to values that are no longer on screen.
+  const version = useRef(0)
+  const hadResult = useRef(false)
+  hadResult.current = result !== undefined
+
+  // A result is only ever shown for the inputs currently on screen: any edit
+  // withdraws it at once (patient safety: a stale dose must never look current).
+  const withdraw = () => {
+    version.current += 1
+    if (hadResult.current) {
+      setResult(undefined)
+      setAnnouncement(STALE)
+    }
+  }
 
   const set = (name: string, v: string | boolean) => {
+    withdraw()
     setValues((prev) => ({ ...prev, [name]: v }))
     setErrors((prev) => {
       const { [name]: _, ...rest } = prev
@@ -60,14 +84,22 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
     setErrors(found)
     setMessage(undefined)
     if (Object.keys(found).length > 0) {
+      // A failing check withdraws any earlier result: it answered other inputs.
+      withdraw()
       setMessage('Verifique os campos destacados.')
       return
     }
+    const asked = ++version.current
     setPending(true)
     try {
-      setResult(await toolFetch<ToolResult>(toolId, form.action, { method: 'POST', body: payload(form.fields, values) }))
+      const answer = await toolFetch<ToolResult>(toolId, form.action, { method: 'POST', body: payload(form.fields, values) })
+      if (asked !== version.current) return
+      setResult(answer)
+      setAnnouncement(summary(answer))
     } catch (err) {
+      if (asked !== version.current) return
       setResult(undefined)
+      setAnnouncement('')
       if (err instanceof ApiError) {
         setErrors(err.fields)
         setMessage(err.message)
@@ -104,6 +136,11 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
           </form>
         </CardContent>
       </Card>
+      {/* Always in the page, so assistive technology announces each change
+          (a live region inserted together with its text is often missed). */}
+      <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
+        {announcement}
+      </p>
       {result && <ResultCard result={result} />}
     </div>
   )
@@ -175,48 +212,68 @@ function FieldInput({
 }
 
 function ResultCard({ result }: { result: ToolResult }) {
+  const card = useRef<HTMLDivElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  // On a phone the result sits below the form: bring it into view and move
+  // focus to its heading, so it is plain that something happened. The scroll
+  // margins keep it clear of the fixed top bar and bottom navigation.
+  useEffect(() => {
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
+    heading.current?.focus({ preventScroll: true })
+    card.current?.scrollIntoView?.({ block: 'start', behavior: reduce ? 'auto' : 'smooth' })
+  }, [result])
+  const titleId = useId()
   return (
-    <Card role="region" aria-label="Resultado" aria-live="polite">
-      <CardHeader>
-        <CardTitle>Resultado</CardTitle>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-          {result.values.map((v) => (
-            <div key={v.label} className="rounded-xl bg-muted p-3">
-              <dt className="text-sm text-muted-foreground">{v.label}</dt>
-              <dd className="text-xl font-semibold">{v.display}</dd>
-            </div>
-          ))}
-        </dl>
-        {result.tables?.map((t) => (
-          <table key={t.title} className="w-full text-sm">
-            <caption className="mb-2 text-left font-medium">{t.title}</caption>
-            <thead>
-              <tr>
-                {t.columns.map((c) => (
-                  <th key={c} scope="col" className="border-b border-border py-1 text-left">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {t.rows.map((row, i) => (
-                <tr key={i}>
-                  {row.map((cell, j) => (
-                    <td key={j} className="border-b border-border py-1">
-                      {cell}
-                    </td>
+    <section ref={card} aria-labelledby={titleId} className="scroll-mb-28 scroll-mt-20">
+      <Card>
+        <CardHeader>
+          <h2
+            id={titleId}
+            ref={heading}
+            tabIndex={-1}
+            className="rounded text-lg font-semibold leading-tight outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
+            Resultado
+          </h2>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+            {result.values.map((v) => (
+              <div key={v.label} className="rounded-xl bg-muted p-3">
+                <dt className="text-sm text-muted-foreground">{v.label}</dt>
+                <dd className="text-xl font-semibold">{v.display}</dd>
+              </div>
+            ))}
+          </dl>
+          {result.tables?.map((t) => (
+            <table key={t.title} className="w-full text-sm">
+              <caption className="mb-2 text-left font-medium">{t.title}</caption>
+              <thead>
+                <tr>
+                  {t.columns.map((c) => (
+                    <th key={c} scope="col" className="border-b border-border py-1 text-left">
+                      {c}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        ))}
-        {result.explanation && <p className="text-sm">{result.explanation}</p>}
-        {result.reference && <p className="text-xs text-muted-foreground">Referência: {result.reference}</p>}
-      </CardContent>
-    </Card>
+              </thead>
+              <tbody>
+                {t.rows.map((row, i) => (
+                  <tr key={i}>
+                    {row.map((cell, j) => (
+                      <td key={j} className="border-b border-border py-1">
+                        {cell}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+          {result.explanation && <p className="text-sm">{result.explanation}</p>}
+          {result.reference && <p className="text-xs text-muted-foreground">Referência: {result.reference}</p>}
+        </CardContent>
+      </Card>
+    </section>
   )
 }
