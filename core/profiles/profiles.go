@@ -19,6 +19,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/imaging"
 	"github.com/vetclube/vetclube/core/storage"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // Profile is the owner's full view (GET /api/profile).
@@ -121,32 +122,58 @@ func userUUID(id string) (uuid.UUID, error) {
 	return u, nil
 }
 
-// Fallbacks (spec §3) for a profile not yet created, computed from the
-// sign-up metadata in users (alias u): first_name ← first_name | given_name
-// | 'Usuário', last_name ← last_name | family_name, avatar ← avatar_url |
-// picture (only http(s) URLs). Over-long names from a provider are cut, not
-// refused: the member can edit them later and must still be able to sign in.
+// Fallbacks (spec §3) for a profile not yet created, from the sign-up
+// metadata in users (alias u): first_name ← first_name | given_name |
+// 'Usuário', last_name ← last_name | family_name, avatar ← avatar_url |
+// picture (only http(s) URLs). metadataColumns reads the raw names;
+// fallbackNames applies the shared name rule to them in Go.
 const (
-	fallbackFirstName = `left(COALESCE(NULLIF(btrim(u.metadata->>'first_name'), ''),
-		NULLIF(btrim(u.metadata->>'given_name'), ''), 'Usuário'), 100)`
-	fallbackLastName = `left(COALESCE(NULLIF(btrim(u.metadata->>'last_name'), ''),
-		NULLIF(btrim(u.metadata->>'family_name'), ''), ''), 100)`
+	metadataColumns = `COALESCE(u.metadata->>'first_name', ''), COALESCE(u.metadata->>'given_name', ''),
+		COALESCE(u.metadata->>'last_name', ''), COALESCE(u.metadata->>'family_name', '')`
 	fallbackAvatar = `COALESCE((SELECT url FROM (VALUES (1, btrim(u.metadata->>'avatar_url')),
 		(2, btrim(u.metadata->>'picture'))) AS c(rank, url)
 		WHERE url ~ '^https?://' AND char_length(url) <= 2048
 		ORDER BY rank LIMIT 1), '')`
 )
 
+// fallbackNames picks the first metadata name that has a letter once
+// cleaned (format characters such as bidirectional overrides removed, white
+// space collapsed): a Google account's given name is as untrusted as a
+// typed one. Over-long names are cut, not refused: the member can edit them
+// later and must still be able to sign in.
+func fallbackNames(first, given, last, family string) (string, string) {
+	pick := func(def string, candidates ...string) string {
+		for _, c := range candidates {
+			if name, ok := text.CleanName(c); ok {
+				if r := []rune(name); len(r) > MaxName {
+					name = strings.TrimSpace(string(r[:MaxName]))
+				}
+				return name
+			}
+		}
+		return def
+	}
+	return pick("Usuário", first, given), pick("", last, family)
+}
+
 // ensure creates the profile of an existing user from their sign-up metadata
 // (users.metadata, written by core/auth) unless one exists. Concurrent first
 // accesses are harmless: the loser's insert does nothing.
 func (s *Service) ensure(ctx context.Context, id uuid.UUID) error {
-	_, err := s.pool.Exec(ctx, `
+	var mFirst, mGiven, mLast, mFamily, avatar string
+	err := s.pool.QueryRow(ctx, `SELECT `+metadataColumns+`, `+fallbackAvatar+` FROM users u WHERE u.id = $1`, id).
+		Scan(&mFirst, &mGiven, &mLast, &mFamily, &avatar)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // the caller's read finds no profile and answers "not found"
+	}
+	if err != nil {
+		return fmt.Errorf("read sign-up metadata: %w", err)
+	}
+	first, last := fallbackNames(mFirst, mGiven, mLast, mFamily)
+	_, err = s.pool.Exec(ctx, `
 		INSERT INTO profiles (user_id, first_name, last_name, avatar_url)
-		SELECT u.id, `+fallbackFirstName+`, `+fallbackLastName+`, `+fallbackAvatar+`
-		FROM users u
-		WHERE u.id = $1
-		ON CONFLICT (user_id) DO NOTHING`, id)
+		SELECT u.id, $2, $3, $4 FROM users u WHERE u.id = $1
+		ON CONFLICT (user_id) DO NOTHING`, id, first, last, avatar)
 	if err != nil {
 		return fmt.Errorf("create profile: %w", err)
 	}
@@ -246,16 +273,16 @@ func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, err
 		return PublicProfile{}, err
 	}
 	p := PublicProfile{}
+	var first, last *string // nil while the profile is not created yet
+	var mFirst, mGiven, mLast, mFamily string
 	err = s.pool.QueryRow(ctx, `
-		SELECT u.id::text,
-		       COALESCE(p.first_name, `+fallbackFirstName+`),
-		       COALESCE(p.last_name, `+fallbackLastName+`),
+		SELECT u.id::text, p.first_name, p.last_name, `+metadataColumns+`,
 		       COALESCE(p.avatar_url, `+fallbackAvatar+`),
 		       COALESCE(p.verified, false), COALESCE(p.specialties, '{}'), COALESCE(p.connections_count, 0),
 		       COALESCE(p.has_crmv, false), COALESCE(p.title, ''), COALESCE(p.biography, ''),
 		       COALESCE(p.crmv, ''), COALESCE(p.is_not_veterinarian, false), COALESCE(p.created_at, u.created_at)
 		FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-		WHERE u.id = $1`, id).Scan(&p.ID, &p.FirstName, &p.LastName, &p.AvatarURL,
+		WHERE u.id = $1`, id).Scan(&p.ID, &first, &last, &mFirst, &mGiven, &mLast, &mFamily, &p.AvatarURL,
 		&p.Verified, &p.Specialties, &p.ConnectionsCount, &p.HasCRMV, &p.Title, &p.Biography,
 		&p.CRMV, &p.IsNotVeterinarian, &p.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -263,6 +290,11 @@ func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, err
 	}
 	if err != nil {
 		return PublicProfile{}, fmt.Errorf("get public profile: %w", err)
+	}
+	if first != nil && last != nil {
+		p.FirstName, p.LastName = *first, *last
+	} else {
+		p.FirstName, p.LastName = fallbackNames(mFirst, mGiven, mLast, mFamily)
 	}
 	if p.Specialties == nil {
 		p.Specialties = []string{}

@@ -76,6 +76,9 @@ func TestAutoCreateFallbacks(t *testing.T) {
 		{"nothing at all", nil, "Usuário", "", ""},
 		{"blank names", map[string]any{"first_name": "   ", "given_name": ""}, "Usuário", "", ""},
 		{"over-long name cut", map[string]any{"given_name": strings.Repeat("n", 300)}, strings.Repeat("n", 100), "", ""},
+		// A provider's names are as untrusted as typed ones.
+		{"invisible provider name", map[string]any{"given_name": "\u200b\u202e", "family_name": "\u202eLima\u202c"}, "Usuário", "Lima", ""},
+		{"name without letters skipped", map[string]any{"first_name": "123", "given_name": "Eva"}, "Eva", "", ""},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
