@@ -13,6 +13,7 @@ import (
 	"net/http"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/vetclube/vetclube/core"
 )
 
