@@ -184,7 +184,9 @@ func notFound(w http.ResponseWriter) {
 
 func fail(w http.ResponseWriter, host *sdk.Host, err error) {
 	host.Logger().Error("swot storage failed", "err", err)
-	sdk.WriteError(w, http.StatusInternalServerError, "Não foi possível salvar ou carregar a análise. Tente novamente.", nil)
+	// A busy or unavailable core answers 429/503 with its own message; any
+	// other failure is ours (500).
+	sdk.WriteHostError(w, err, "Não foi possível salvar ou carregar a análise. Tente novamente.")
 }
 
 type store struct{ host *sdk.Host }

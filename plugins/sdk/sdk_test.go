@@ -2,11 +2,16 @@ package sdk
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 type errorBody struct {
@@ -156,6 +161,32 @@ func TestWriteErrorKeepsStatusesApart(t *testing.T) {
 		}
 		if got := decodeError(t, rec).Error.Code; got != code {
 			t.Errorf("status %d has code %q, want %q", status, got, code)
+		}
+	}
+}
+
+func TestWriteHostErrorKeepsUnauthorizedRateLimitedAndUnavailableApart(t *testing.T) {
+	cases := []struct {
+		err     error
+		status  int
+		code    string
+		message string
+	}{
+		{status.Error(codes.Unauthenticated, "session gone"), 401, "unauthorized", hostUnauthenticated},
+		{status.Error(codes.ResourceExhausted, "daily budget spent"), 429, "rate_limited", hostRateLimited},
+		{status.Error(codes.Unavailable, "database down"), 503, "unavailable", hostUnavailable},
+		{status.Error(codes.DeadlineExceeded, "slow"), 503, "unavailable", hostUnavailable},
+		{status.Error(codes.InvalidArgument, "syntax error"), 500, "internal", "Não foi possível salvar."},
+		{errors.New("not a grpc error"), 500, "internal", "Não foi possível salvar."},
+	}
+	for _, c := range cases {
+		// Host methods wrap the gRPC error with %w; the code must survive that.
+		err := fmt.Errorf("host: exec: %w", c.err)
+		rec := httptest.NewRecorder()
+		WriteHostError(rec, err, "Não foi possível salvar.")
+		e := decodeError(t, rec)
+		if rec.Code != c.status || e.Error.Code != c.code || e.Error.Message != c.message {
+			t.Errorf("%v: %d %+v, want %d %s %q", c.err, rec.Code, e.Error, c.status, c.code, c.message)
 		}
 	}
 }
