@@ -47,7 +47,7 @@ export function signedInPreload(entries: string[], apiPaths: string[] = []): Plu
       const snippet = `
 // Added at build time (build-plugins/signedInPreload.ts).
 ;(function () {
-  if (location.pathname !== '/' || !/(?:^|; )vc_csrf=/.test(document.cookie)) return
+  if (location.pathname !== '/' || !/(?:^|; )(?:__Host-)?vc_csrf=/.test(document.cookie)) return
   function add(rel, href, as) {
     var link = document.createElement('link')
     link.rel = rel

@@ -1,5 +1,5 @@
 import type { AuthProvider } from 'ra-core'
-import { CSRF_COOKIE, httpClient, readCookie } from './httpClient'
+import { httpClient, readCsrfCookie } from './httpClient'
 
 export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
 const BACKOFFICE_ROLES = ['editor', 'super_admin']
@@ -33,9 +33,9 @@ export function mayAccessResource(roles: readonly string[], resource: string | u
 let pendingSession: Promise<SessionUser | null> | null = null
 
 function fetchSession(): Promise<SessionUser | null> {
-  // The server sets vc_csrf with every session and clears it on sign-out:
-  // without it there is no session to ask about.
-  if (!readCookie(CSRF_COOKIE)) return Promise.resolve(null)
+  // The server sets the CSRF cookie with every session and clears it on
+  // sign-out: without it there is no session to ask about.
+  if (!readCsrfCookie()) return Promise.resolve(null)
   pendingSession ??= loadSession().finally(() => {
     pendingSession = null
   })

@@ -83,3 +83,27 @@ describe('httpClient', () => {
     expect(calls).toHaveLength(1)
   })
 })
+
+describe('the CSRF cookie on a secure origin', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  it('echoes __Host-vc_csrf, preferring it over a plain vc_csrf, and refreshes with it', async () => {
+    // jsdom runs on http://, where a browser refuses to store "__Host-" cookies: read them as a secure page would.
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue('vc_csrf=planted; __Host-vc_csrf=host%2Ftok')
+    let first = true
+    const calls = scriptFetch((call) => {
+      if (call.path === '/api/auth/refresh') return { status: 200, json: { user: {} } }
+      if (first) {
+        first = false
+        return { status: 401, json: {} }
+      }
+      return { status: 200, json: {} }
+    })
+    await httpClient('/api/admin/users/1/roles/editor', { method: 'POST' })
+    expect(calls.map((c) => [c.method, c.path, c.headers.get('X-CSRF-Token')])).toEqual([
+      ['POST', '/api/admin/users/1/roles/editor', 'host/tok'],
+      ['POST', '/api/auth/refresh', 'host/tok'],
+      ['POST', '/api/admin/users/1/roles/editor', 'host/tok'],
+    ])
+  })
+})

@@ -1,7 +1,11 @@
 import { HttpError } from 'ra-core'
 
-/** The double-submit CSRF cookie the core sets next to the session cookies. */
+/**
+ * The CSRF cookie the core sets next to the session cookies: "__Host-vc_csrf"
+ * on a secure origin, plain "vc_csrf" on http://127.0.0.1 in development.
+ */
 export const CSRF_COOKIE = 'vc_csrf'
+export const CSRF_COOKIE_NAMES = ['__Host-' + CSRF_COOKIE, CSRF_COOKIE] as const
 export const CSRF_HEADER = 'X-CSRF-Token'
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -12,6 +16,15 @@ export function readCookie(name: string): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=')
     if (key === name) return decodeURIComponent(rest.join('='))
+  }
+  return undefined
+}
+
+/** The session's CSRF token under either name (the prefixed one wins), or undefined. */
+export function readCsrfCookie(): string | undefined {
+  for (const name of CSRF_COOKIE_NAMES) {
+    const value = readCookie(name)
+    if (value) return value
   }
   return undefined
 }
@@ -39,7 +52,7 @@ function buildRequest(url: string, options: RequestOptions): Request {
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json')
   }
   if (UNSAFE_METHODS.has(method)) {
-    const csrf = readCookie(CSRF_COOKIE)
+    const csrf = readCsrfCookie()
     if (csrf) headers.set(CSRF_HEADER, csrf)
   }
   return new Request(new URL(url, window.location.origin), { method, headers, body, credentials: 'same-origin' })
@@ -74,7 +87,7 @@ export async function httpClient(url: string, options: RequestOptions = {}): Pro
   const path = new URL(url, window.location.origin).pathname
   // Without the CSRF cookie there is no refresh cookie either (both share one
   // lifetime), and the server would refuse the refresh anyway.
-  if (res.status === 401 && !NO_REFRESH_PATHS.includes(path) && readCookie(CSRF_COOKIE) && (await refreshSession())) {
+  if (res.status === 401 && !NO_REFRESH_PATHS.includes(path) && readCsrfCookie() && (await refreshSession())) {
     // Rebuilt so the retry carries the rotated CSRF cookie.
     res = await fetch(buildRequest(url, options))
   }

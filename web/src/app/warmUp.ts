@@ -1,15 +1,15 @@
 import { apiFetch } from '@/lib/api'
-import { readCookie } from '@/lib/cookies'
+import { readCsrfCookie } from '@/lib/cookies'
 import { queryClient } from '@/lib/queryClient'
 import { queryKeys } from '@/lib/queryKeys'
 
 /**
- * A returning user (the vc_csrf cookie exists only with a session) would
+ * A returning user (the CSRF cookie exists only with a session) would
  * otherwise wait for the session check, then the layout chunk, then the home
  * chunk, then the home's data. Start all of them at once instead.
  */
 export function warmUpSignedInStart(): void {
-  if (!readCookie('vc_csrf')) return
+  if (!readCsrfCookie()) return
   void import('./layout/AppLayout').catch(() => {})
   if (window.location.pathname !== '/') return
   void import('@/features/home/HomePage').catch(() => {})

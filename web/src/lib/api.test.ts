@@ -86,3 +86,19 @@ describe('apiFetch', () => {
     await expect(apiFetch('/api/auth/sessions/1', { method: 'DELETE' })).resolves.toBeUndefined()
   })
 })
+
+describe('the CSRF cookie on a secure origin', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.restoreAllMocks()
+  })
+
+  it('echoes __Host-vc_csrf, preferring it over a plain vc_csrf', async () => {
+    // jsdom runs on http://, where a browser refuses to store "__Host-" cookies: read them as a secure page would.
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue('vc_csrf=planted; __Host-vc_csrf=host%2Ftok')
+    const calls = mockFetch([{ status: 401 }, { status: 200, body: { user: {} } }, { status: 200, body: {} }])
+    await apiFetch('/api/profile', { method: 'PUT', body: {} })
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual(['PUT /api/profile', 'POST /api/auth/refresh', 'PUT /api/profile'])
+    for (const c of calls) expect((c.init.headers as Record<string, string>)['X-CSRF-Token']).toBe('host/tok')
+  })
+})

@@ -1,4 +1,4 @@
-import { readCookie } from './cookies'
+import { readCsrfCookie } from './cookies'
 
 /**
  * An error answered by the API ({"error":{code,message,fields}}) or a failure to
@@ -74,8 +74,8 @@ export function refreshSession(): Promise<boolean> {
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   let res = await send(path, options)
-  // No vc_csrf cookie means no session (the server sets both together): nothing to refresh.
-  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p)) && readCookie('vc_csrf') !== undefined
+  // No CSRF cookie means no session (the server sets both together): nothing to refresh.
+  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p)) && readCsrfCookie() !== undefined
   if (res.status === 401 && mayRefresh && (await refreshSession())) {
     res = await send(path, options)
   }
@@ -86,7 +86,7 @@ function buildHeaders(method: string, hasJsonBody: boolean): Record<string, stri
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (hasJsonBody) headers['Content-Type'] = 'application/json'
   if (UNSAFE_METHODS.has(method)) {
-    const csrf = readCookie('vc_csrf')
+    const csrf = readCsrfCookie()
     if (csrf) headers['X-CSRF-Token'] = csrf
   }
   return headers

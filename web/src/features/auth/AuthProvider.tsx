@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { ApiError, apiFetch } from '@/lib/api'
-import { readCookie } from '@/lib/cookies'
+import { readCsrfCookie } from '@/lib/cookies'
 import type { Session, SessionUser } from './types'
 
 export interface AuthContextValue {
@@ -23,9 +23,9 @@ export interface AuthContextValue {
 const AuthContext = createContext<AuthContextValue | null>(null)
 
 async function fetchSession(): Promise<SessionUser | null> {
-  // The server sets vc_csrf with every session and clears it on logout: without
+  // The server sets the CSRF cookie with every session and clears it on logout: without
   // it there is no session to find, so visitors skip the round trip (and its 401).
-  if (!readCookie('vc_csrf')) return null
+  if (!readCsrfCookie()) return null
   try {
     const res = await apiFetch<{ user: SessionUser }>('/api/auth/session')
     return res.user
