@@ -116,6 +116,18 @@ func (e *DeliveryError) Unwrap() error { return e.Err }
 // WorkerOptions tune a worker; zero values take the defaults.
 type WorkerOptions struct {
 	Poll time.Duration // how often to look for due mail without a kick; default 2 s
+	// KeepSent is how long delivered and given-up messages stay in the
+	// outbox (for inspection) before the worker deletes them; default 7 days.
+	KeepSent time.Duration
+}
+
+// Prune deletes messages delivered or given up more than keep ago.
+func (q *Queue) Prune(ctx context.Context, keep time.Duration) error {
+	if _, err := q.pool.Exec(ctx, `DELETE FROM mail_outbox
+		WHERE coalesce(sent_at, failed_at) < now() - $1::interval`, keep.String()); err != nil {
+		return fmt.Errorf("prune mail outbox: %w", err)
+	}
+	return nil
 }
 
 // StartWorker delivers queued mail through sender until ctx is cancelled or
@@ -124,6 +136,9 @@ type WorkerOptions struct {
 func (q *Queue) StartWorker(ctx context.Context, sender Mailer, log *slog.Logger, opts WorkerOptions) (stop func() error) {
 	if opts.Poll <= 0 {
 		opts.Poll = 2 * time.Second
+	}
+	if opts.KeepSent <= 0 {
+		opts.KeepSent = 7 * 24 * time.Hour
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -134,7 +149,15 @@ func (q *Queue) StartWorker(ctx context.Context, sender Mailer, log *slog.Logger
 		defer close(done)
 		t := time.NewTicker(opts.Poll)
 		defer t.Stop()
+		var pruned time.Time
 		for {
+			if time.Since(pruned) > time.Hour {
+				// Idempotent, so several workers pruning at once is harmless.
+				if err := q.Prune(ctx, opts.KeepSent); err != nil && ctx.Err() == nil {
+					log.WarnContext(ctx, "mail outbox prune", "err", err)
+				}
+				pruned = time.Now()
+			}
 			// Drain everything due, then wait for a kick or the next poll.
 			for ctx.Err() == nil {
 				err := q.DeliverOne(ctx, sender)

@@ -136,3 +136,34 @@ func TestQueueGivesUpAfterMaxAttempts(t *testing.T) {
 		t.Errorf("not marked failed (%v)", err)
 	}
 }
+
+func TestQueuePruneKeepsPendingMail(t *testing.T) {
+	pool := pgtest.New(t)
+	ctx := context.Background()
+	q := vmail.NewQueue(pool)
+	for _, to := range []string{"old@example.com", "recent@example.com", "pending@example.com"} {
+		if err := q.Send(ctx, vmail.Message{To: to, Subject: "s", Text: "t", HTML: "h"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, `UPDATE mail_outbox SET sent_at = now() - interval '8 days' WHERE recipient = 'old@example.com';
+		UPDATE mail_outbox SET sent_at = now() - interval '1 day' WHERE recipient = 'recent@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Prune(ctx, 7*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT recipient FROM mail_outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for rows.Next() {
+		var r string
+		_ = rows.Scan(&r)
+		left = append(left, r)
+	}
+	if fmt.Sprint(left) != "[recent@example.com pending@example.com]" {
+		t.Errorf("left %v", left)
+	}
+}
