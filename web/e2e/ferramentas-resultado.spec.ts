@@ -75,6 +75,8 @@ test.describe('calculator result at 390×844', () => {
     await expect(result).toHaveCount(0)
     await expect(page.getByText('37,50 mg', { exact: true })).toHaveCount(0)
     await expect(page.getByText('0,75 mL', { exact: true })).toHaveCount(0)
+    // In the result's place, a visible note says why it went away.
+    await expect(page.locator('div:text-is("O resultado anterior foi removido porque os dados mudaram. Calcule novamente.")')).toBeVisible()
     await calcular.click()
     await expect(result.getByText('93,75 mg', { exact: true })).toBeVisible()
     await expect(page.getByText('37,50 mg', { exact: true })).toHaveCount(0)

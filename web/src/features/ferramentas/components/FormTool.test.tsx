@@ -111,7 +111,10 @@ describe('FormTool (generic renderer)', () => {
       expect(screen.queryByText('37,50 mg')).not.toBeInTheDocument()
       expect(screen.queryByText('0,75 mL')).not.toBeInTheDocument()
       expect(screen.queryByRole('region', { name: 'Resultado' })).not.toBeInTheDocument()
-      expect(screen.getByRole('status')).toHaveTextContent('O resultado anterior foi removido porque os dados mudaram.')
+      const stale = 'O resultado anterior foi removido porque os dados mudaram. Calcule novamente.'
+      expect(screen.getByRole('status')).toHaveTextContent(stale)
+      // Sighted users see why the result went away, in the result's place.
+      expect(screen.getByText(stale, { selector: 'div' })).toBeVisible()
     })
 
     it('shows no result after a failing check in the browser', async () => {

@@ -52,6 +52,7 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
   const [message, setMessage] = useState<string>()
   const [result, setResult] = useState<ToolResult>()
   const [announcement, setAnnouncement] = useState('')
+  const [stale, setStale] = useState(false)
   const [pending, setPending] = useState(false)
   // Every edit bumps the version; an answer computed from older inputs is
   // dropped, so a dose never belongs to values that are no longer on screen.
@@ -65,6 +66,7 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
     version.current += 1
     if (hadResult.current) {
       setResult(undefined)
+      setStale(true)
       setAnnouncement(STALE)
     }
   }
@@ -95,6 +97,7 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
       const answer = await toolFetch<ToolResult>(toolId, form.action, { method: 'POST', body: payload(form.fields, values) })
       if (asked !== version.current) return
       setResult(answer)
+      setStale(false)
       setAnnouncement(summary(answer))
     } catch (err) {
       if (asked !== version.current) return
@@ -142,6 +145,11 @@ function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
         {announcement}
       </p>
       {result && <ResultCard result={result} />}
+      {!result && stale && (
+        <Card className="border-dashed">
+          <CardContent className="p-5 text-sm text-muted-foreground">{STALE}</CardContent>
+        </Card>
+      )}
     </div>
   )
 }
