@@ -69,7 +69,17 @@ var refusedNames = map[string]string{
 	"dblink_connect":       "connections to other databases are out of reach",
 	"dblink_connect_u":     "connections to other databases are out of reach",
 	"pg_terminate_backend": "other sessions are out of reach",
-	"pg_cancel_backend":    "other sessions are out of reach",
+	// The core's live events travel on NOTIFY, and its advisory locks
+	// serialise migrations and awards: a plugin must not speak on that
+	// channel or hold those locks.
+	"pg_notify":                    "LISTEN/NOTIFY are not part of the host API",
+	"pg_advisory_lock":             "advisory locks are the core's",
+	"pg_advisory_lock_shared":      "advisory locks are the core's",
+	"pg_advisory_xact_lock":        "advisory locks are the core's",
+	"pg_advisory_xact_lock_shared": "advisory locks are the core's",
+	"pg_try_advisory_lock":         "advisory locks are the core's",
+	"pg_try_advisory_xact_lock":    "advisory locks are the core's",
+	"pg_cancel_backend":            "other sessions are out of reach",
 }
 
 // SQLRefusedError says why a plugin's statement was refused before it
@@ -251,10 +261,11 @@ func splitStatements(sql string) ([]statement, error) {
 		}
 	}
 	flush(len(sql))
-	// Drop trailing empty pieces ("SELECT 1;" is one statement).
+	// Drop pieces with no word at all: empty ones ("SELECT 1;" is one
+	// statement) and comment-only ones; nothing in them could run.
 	kept := out[:0]
 	for _, s := range out {
-		if s.text != "" {
+		if len(s.words) > 0 {
 			kept = append(kept, s)
 		}
 	}
