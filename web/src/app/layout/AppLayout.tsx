@@ -25,7 +25,7 @@ function LayoutFrame() {
         id="conteudo"
         tabIndex={-1}
         className={cn(
-          'px-4 pb-24 transition-[padding] duration-200 sm:px-6 lg:pb-10 lg:pt-20',
+          'px-4 pb-[calc(5rem+env(safe-area-inset-bottom))] transition-[padding] duration-200 sm:px-6 lg:pb-10 lg:pt-20',
           onAiRoute ? 'pt-4' : 'pt-18',
           open ? 'lg:pl-[calc(16rem+2rem)]' : 'lg:pl-[calc(3rem+2rem)]',
         )}

@@ -102,6 +102,10 @@ describe('validateProfile', () => {
     expect(validateProfile({ ...valid, phone: '', has_whatsapp: false, cpf: '', has_crmv: false, crmv: '' })).toEqual({})
   })
 
+  it('lets title and biography stay empty (their minimums apply only when filled)', () => {
+    expect(validateProfile({ ...valid, title: '', biography: '  ' })).toEqual({})
+  })
+
   it('names every bad field with the server reason', () => {
     expect(
       validateProfile({

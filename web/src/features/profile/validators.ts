@@ -124,11 +124,13 @@ export function validateProfile(u: ProfileUpdate): ProfileFieldErrors {
     bad.last_name = `O sobrenome deve ter no máximo ${MAX_NAME_LENGTH} caracteres.`
   }
 
+  // Title and biography are optional: their minimums apply only to what is
+  // filled (completeness lists them as missing instead).
   const title = trimmedLength(u.title)
-  if (title < MIN_TITLE_LENGTH) bad.title = `O título deve ter pelo menos ${MIN_TITLE_LENGTH} caracteres.`
+  if (title > 0 && title < MIN_TITLE_LENGTH) bad.title = `O título deve ter pelo menos ${MIN_TITLE_LENGTH} caracteres.`
   else if (title > MAX_TITLE_LENGTH) bad.title = `O título deve ter no máximo ${MAX_TITLE_LENGTH} caracteres.`
   const bio = trimmedLength(u.biography)
-  if (bio < MIN_BIOGRAPHY_LENGTH) {
+  if (bio > 0 && bio < MIN_BIOGRAPHY_LENGTH) {
     bad.biography = `A biografia deve ter pelo menos ${MIN_BIOGRAPHY_LENGTH} caracteres.`
   } else if (bio > MAX_BIOGRAPHY_LENGTH) {
     bad.biography = `A biografia deve ter no máximo ${MAX_BIOGRAPHY_LENGTH} caracteres.`
