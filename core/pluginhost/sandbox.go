@@ -100,13 +100,27 @@ func ensureSchema(ctx context.Context, core *pgxpool.Pool, pluginID string) erro
 	if err != nil {
 		return fmt.Errorf("grant role: %w", err)
 	}
-	if _, err := core.Exec(ctx, `DO $$ BEGIN
+	err = postgres.RetryCatalog(ctx, func() error {
+		var can bool
+		if err := core.QueryRow(ctx, `SELECT has_database_privilege($1, current_database(), 'CONNECT')`, role).Scan(&can); err != nil || can {
+			return err
+		}
+		_, err := core.Exec(ctx, `DO $$ BEGIN
 			EXECUTE format('GRANT CONNECT ON DATABASE %I TO %I', current_database(), `+quoteLiteral(role)+`);
-		END $$`); err != nil {
+		END $$`)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("grant connect: %w", err)
 	}
-	_, err = core.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{schema}.Sanitize()+` AUTHORIZATION `+pgx.Identifier{role}.Sanitize())
-	if err != nil && !postgres.IsDuplicate(err) && !postgres.IsUniqueViolation(err, "") {
+	err = postgres.RetryCatalog(ctx, func() error {
+		_, err := core.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{schema}.Sanitize()+` AUTHORIZATION `+pgx.Identifier{role}.Sanitize())
+		if postgres.IsDuplicate(err) || postgres.IsUniqueViolation(err, "") {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
 	return nil
