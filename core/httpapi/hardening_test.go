@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -180,4 +181,28 @@ func TestAPIResponsesAreNotStoredByDefault(t *testing.T) {
 		t.Errorf("specialties opt in to caching: %q", got)
 	}
 	_ = userID
+}
+
+// HEAD of the event stream answers its headers and ends: the streaming
+// handler, reached through GET's route, must not keep the connection, which
+// the client reuses at once for its next request.
+func TestHeadOfEventStreamEnds(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	user, _ := srv.SignedIn(t, "membro@example.com")
+	user.HTTP.Timeout = 30 * time.Second
+	for range 3 {
+		req, _ := http.NewRequest("HEAD", user.URLFor("/api/events"), nil)
+		res, err := user.HTTP.Do(req)
+		if err != nil {
+			t.Fatalf("HEAD /api/events: %v", err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("HEAD /api/events: %d %q", res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		// The same keep-alive connection serves the next request.
+		if res := user.Do("GET", "/api/profile", nil); res.Status != http.StatusOK {
+			t.Fatalf("GET after HEAD: %d", res.Status)
+		}
+	}
 }

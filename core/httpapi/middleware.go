@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -168,3 +169,47 @@ func noStoreAPI(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// headOnly ends a HEAD request's context as soon as its headers are written.
+// middleware.GetHead answers HEAD with the GET handler, and a streaming one
+// (the server-sent events of /api/events) would otherwise never return: the
+// body it writes is discarded, and the client, having its complete answer,
+// reuses the connection while the handler still holds it.
+func headOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		next.ServeHTTP(&headWriter{ResponseWriter: w, done: cancel}, r.WithContext(ctx))
+	})
+}
+
+type headWriter struct {
+	http.ResponseWriter
+	done context.CancelFunc
+}
+
+func (h *headWriter) WriteHeader(code int) {
+	h.ResponseWriter.WriteHeader(code)
+	if code >= 200 {
+		h.done()
+	}
+}
+
+func (h *headWriter) Write(b []byte) (int, error) {
+	h.done()
+	return h.ResponseWriter.Write(b)
+}
+
+// Flush sends the headers; the handler is told to stop.
+func (h *headWriter) Flush() {
+	if f, ok := h.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+	h.done()
+}
+
+func (h *headWriter) Unwrap() http.ResponseWriter { return h.ResponseWriter }

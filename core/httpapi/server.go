@@ -76,6 +76,7 @@ func New(d Deps) http.Handler {
 		httpx.CheckURL(d.Log),
 		limitBodies,
 		middleware.GetHead,
+		headOnly,
 		authenticate(d),
 	)
 	rt := &router{mux: mux, authz: d.Authz, log: d.Log}
