@@ -207,14 +207,19 @@ func sortSQL(t *Type, alias, name string, admin bool) (expr string, keyset bool,
 	return fmt.Sprintf("%s.fields->>%s", alias, jsonKey(f.Name)), false, nil
 }
 
-// orderBy is the ORDER BY clause for key in dir, ties broken by id; values
-// missing from an item's fields sort last either way.
-func orderBy(key, dir, idColumn string) string {
+// orderBy is the ORDER BY clause for key in dir, ties broken by id. Keys
+// that can be null (values missing from an item's fields) sort last either
+// way; the others are NOT NULL columns, left plain so the indexes match.
+func orderBy(key, dir, idColumn string, nullable bool) string {
 	nulls := ""
-	if strings.Contains(key, "fields->>") || key == "i.published_at" {
+	if nullable {
 		nulls = " NULLS LAST"
 	}
 	return "ORDER BY " + key + " " + dir + nulls + ", " + idColumn + " " + dir
+}
+
+func nullableKey(key string) bool {
+	return strings.Contains(key, "fields->>") || key == "i.published_at"
 }
 
 type cursor struct {
@@ -267,8 +272,15 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 
 	b := &sqlBuilder{}
 	where := []string{"p.type = " + b.arg(t.ID)}
-	b.arg(engagement.ReaderArg(q.ReaderID))
-	engCols, engJoins := engagement.ReaderSQL("p.item_id", len(b.args))
+	reader := b.arg(engagement.ReaderArg(q.ReaderID))
+	engCols, engJoins := engagement.ReaderSQL("p.item_id", 2)
+	from := "content_published p"
+	if q.OnlyFavorites {
+		if engagement.ReaderArg(q.ReaderID) == nil {
+			return Page{Items: []PublicItem{}, Total: 0}, nil
+		}
+		from += " JOIN engagement_favorites fav ON fav.item_id = p.item_id AND fav.user_id = " + reader + "::uuid"
+	}
 	search := strings.TrimSpace(q.Search)
 	var tsq string
 	if search != "" {
@@ -282,12 +294,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		}
 		where = append(where, cond)
 	}
-	if q.OnlyFavorites {
-		if engagement.ReaderArg(q.ReaderID) == nil {
-			return Page{Items: []PublicItem{}, Total: 0}, nil
-		}
-		where = append(where, engagement.FavoritedCondition)
-	}
+	matches := "FROM " + from + " WHERE " + strings.Join(where, " AND ")
 
 	sortName, desc := q.Sort, false
 	if sortName == "" {
@@ -322,16 +329,21 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		where = append(where, fmt.Sprintf("(%s, p.item_id) %s (%s::%s, %s::uuid)", orderKey, cmp, b.arg(c.Key), keyType, b.arg(c.ID)))
 		offset = 0
 	}
-	total := "-1::bigint"
+	// The page is chosen from content_published alone (its indexes give the
+	// order), and only its rows are joined with the engagement tables. LIMIT
+	// and OFFSET are literals so that cached generic plans know them.
+	pageSQL := `SELECT p.*, ` + orderKey + ` AS sort_key FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + `
+		` + orderBy(orderKey, dir, "p.item_id", nullableKey(orderKey)) + ` LIMIT ` + strconv.Itoa(limit+1) + ` OFFSET ` + strconv.Itoa(offset)
+	pageFrom, total := "page p", "-1::bigint"
 	if q.WithTotal {
-		total = "count(*) OVER ()"
+		// One row even for an empty page, so the total always comes back.
+		pageFrom, total = "(SELECT count(*) AS n "+matches+") total LEFT JOIN page p ON true", "total.n"
 	}
-	sql := `SELECT p.item_id::text, p.type, p.slug, p.title, p.summary, ` + listedFieldsSQL(t, "p") + `,
+	sql := `WITH page AS MATERIALIZED (` + pageSQL + `)
+		SELECT p.item_id::text, p.type, p.slug, p.title, p.summary, ` + listedFieldsSQL(t, "p") + `,
 			coalesce(p.author_id::text, ''), p.published_at, p.last_published_at, ` + engCols + `, ` + total + `
-		FROM content_published p` + engJoins + `
-		WHERE ` + strings.Join(where, " AND ") + `
-		` + orderBy(orderKey, dir, "p.item_id") + `
-		LIMIT ` + b.arg(limit+1) + ` OFFSET ` + b.arg(offset)
+		FROM ` + pageFrom + engJoins + `
+		` + orderBy("p.sort_key", dir, "p.item_id", nullableKey(orderKey))
 	rows, err := s.pool.Query(ctx, sql, b.args...)
 	if err != nil {
 		return Page{}, fmt.Errorf("list content: %w", err)
@@ -340,13 +352,20 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	page := Page{Items: make([]PublicItem, 0, limit), Total: -1}
 	for rows.Next() {
 		var it PublicItem
+		var id, typ, slug, title, summary *string
 		var fields []byte
-		dest := append([]any{&it.ID, &it.Type, &it.Slug, &it.Title, &it.Summary, &fields, &it.AuthorID, &it.PublishedAt, &it.UpdatedAt},
+		var publishedAt, updatedAt *time.Time
+		dest := append([]any{&id, &typ, &slug, &title, &summary, &fields, &it.AuthorID, &publishedAt, &updatedAt},
 			it.Engagement.Targets()...)
 		dest = append(dest, &page.Total)
 		if err := rows.Scan(dest...); err != nil {
 			return Page{}, fmt.Errorf("scan content: %w", err)
 		}
+		if id == nil { // the total's row of an empty page
+			continue
+		}
+		it.ID, it.Type, it.Slug, it.Title, it.Summary = *id, *typ, *slug, *title, *summary
+		it.PublishedAt, it.UpdatedAt = *publishedAt, *updatedAt
 		it.Fields = fields
 		page.Items = append(page.Items, it)
 	}
@@ -362,16 +381,6 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 				key = last.PublishedAt.Format(time.RFC3339Nano)
 			}
 			page.NextCursor = encodeCursor(key, last.ID)
-		}
-	}
-	if q.WithTotal && len(page.Items) == 0 {
-		page.Total = 0
-		if offset > 0 {
-			// Past the end: the window function saw no rows; count apart.
-			if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM content_published p`+engJoins+` WHERE `+strings.Join(where, " AND "),
-				b.args[:len(b.args)-2]...).Scan(&page.Total); err != nil {
-				return Page{}, fmt.Errorf("count content: %w", err)
-			}
 		}
 	}
 	return page, nil
@@ -459,7 +468,7 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 		dir = "DESC"
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+itemColumns+`, count(*) OVER ()`+itemFrom+`WHERE `+strings.Join(where, " AND ")+`
-		`+orderBy(orderKey, dir, "i.id")+` LIMIT `+b.arg(limit)+` OFFSET `+b.arg(max(q.Offset, 0)), b.args...)
+		`+orderBy(orderKey, dir, "i.id", nullableKey(orderKey))+` LIMIT `+strconv.Itoa(limit)+` OFFSET `+strconv.Itoa(max(q.Offset, 0)), b.args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("admin list: %w", err)
 	}
@@ -481,7 +490,7 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 	}
 	if len(items) == 0 && q.Offset > 0 {
 		if err := s.pool.QueryRow(ctx, `SELECT count(*)`+itemFrom+`WHERE `+strings.Join(where, " AND "),
-			b.args[:len(b.args)-2]...).Scan(&total); err != nil {
+			b.args...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("admin count: %w", err)
 		}
 	}

@@ -41,6 +41,9 @@ func TestPublicListSearchFiltersSortAndPaging(t *testing.T) {
 		f.advance(time.Minute)
 		in := newsInput(s.title)
 		in.Fields["category"], in.Fields["tags"], in.Fields["reading_time"], in.Fields["featured"] = s.category, s.tags, s.minutes, s.featured
+		if s.category == "mercado" {
+			in.Fields["event_date"] = "2026-12-01"
+		}
 		it := f.create(t, in)
 		if s.publish {
 			it = f.publish(t, it)
@@ -105,6 +108,12 @@ func TestPublicListSearchFiltersSortAndPaging(t *testing.T) {
 	p := list(content.ListQuery{Sort: "-reading_time", Limit: 2, WithTotal: true})
 	if got := titles(p); !slices.Equal(got, []string{"Cirurgia ortopédica em cães", "Procedimento cirúrgico minimamente invasivo"}) || p.Total != 4 {
 		t.Fatalf("sort by reading time: %v total %d", got, p.Total)
+	}
+	// Items without the sort field come last both ways.
+	for _, sort := range []string{"event_date", "-event_date"} {
+		if got := titles(list(content.ListQuery{Sort: sort})); got[0] != "Mercado pet cresce 12% no ano" {
+			t.Fatalf("sort %s: %v", sort, got)
+		}
 	}
 	var listed map[string]any
 	if err := json.Unmarshal(p.Items[0].Fields, &listed); err != nil || listed["body"] != nil || listed["reading_time"] != 7.0 || listed["category"] != "cirurgia" {
