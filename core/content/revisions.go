@@ -202,7 +202,8 @@ func jsonEqual(a, b json.RawMessage) bool {
 }
 
 // RestoreRevision writes revision's content back as the working copy, as a
-// new revision (history is never rewritten). The item keeps its state; a
+// new revision (history is never rewritten). Like any edit it puts an
+// approved, scheduled, published or archived item back to rascunho; a
 // published item gets a draft. A revision that no longer passes the type's
 // validation is refused with the per-field messages.
 func (s *Store) RestoreRevision(ctx context.Context, a Actor, id string, version, revision int) (Item, error) {

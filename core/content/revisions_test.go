@@ -64,11 +64,15 @@ func TestEveryChannelWritesARevisionAndRestoreAppends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if restored.Version != 5 || restored.Title != "Leptospirose em alta" || restored.Status != content.StatusArchived {
+	if restored.Version != 5 || restored.Title != "Leptospirose em alta" || restored.Status != content.StatusDraft {
 		t.Fatalf("restored: %+v", restored)
 	}
-	if d, err := f.store.Diff(f.ctx, it.ID, 1, 5); err != nil || len(d) != 1 || d[0].Field != "status" {
-		t.Fatalf("revision 5 differs from 1 beyond the state: %+v %v", d, err)
+	if d, err := f.store.Diff(f.ctx, it.ID, 1, 5); err != nil || len(d) != 0 {
+		t.Fatalf("revision 5 differs from 1: %+v %v", d, err)
+	}
+	if d, err := f.store.Diff(f.ctx, it.ID, 4, 5); err != nil || len(d) != 6 || d[2].Field != "status" ||
+		string(d[2].Before) != `"arquivado"` || string(d[2].After) != `"rascunho"` {
+		t.Fatalf("restoring an archived item makes it a draft: %+v %v", d, err)
 	}
 	revs, err := f.store.Revisions(f.ctx, it.ID, 0, 10)
 	if err != nil || len(revs) != 5 {

@@ -479,6 +479,12 @@ func copyToPublished(ctx context.Context, tx pgx.Tx, id string, now time.Time) e
 // Update replaces the working copy of item id, which the caller read at
 // version. A published item keeps its public snapshot: the change is a draft
 // until the next publish. An empty slug keeps the current one.
+//
+// The status is the state of the working copy, so an edit after approval
+// (aprovado, agendado, publicado) or of an archived item puts it back to
+// rascunho: changed content goes through review again, and a schedule that
+// fires for it finds it no longer agendado. Edits in rascunho, em_revisao and
+// alteracoes_solicitadas keep the state.
 func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in Input) (Item, error) {
 	if err := a.check(); err != nil {
 		return Item{}, err
@@ -517,7 +523,8 @@ func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id str
 	}
 	now := s.now()
 	_, err = tx.Exec(ctx, `UPDATE content_items SET slug = coalesce(nullif($2, ''), slug), title = $3, summary = $4, fields = $5,
-			search = `+searchExpr(3, 4, 6)+`, version = version + 1, updated_at = $7, has_draft = $8
+			search = `+searchExpr(3, 4, 6)+`, version = version + 1, updated_at = $7, has_draft = $8,
+			status = CASE WHEN status IN ('aprovado', 'agendado', 'publicado', 'arquivado') THEN 'rascunho' ELSE status END
 		WHERE id = $1`, id, in.Slug, in.Title, in.Summary, fields, searchText(t, in.Fields), now, published)
 	if e := slugTaken(err); e != nil {
 		return e

@@ -119,7 +119,7 @@ func TestDraftOverPublishedKeepsThePublicSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !it.HasDraft || it.Title != edited.Title || it.Slug != "cirurgia-em-caes-idosos" {
+	if !it.HasDraft || !it.Published || it.Status != content.StatusDraft || it.Title != edited.Title || it.Slug != "cirurgia-em-caes-idosos" {
 		t.Fatalf("edited item: %+v", it)
 	}
 	if after := publicJSON(t, f, it.ID); after != before {

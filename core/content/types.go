@@ -7,7 +7,8 @@
 // parts and the type's own fields as validated JSONB. Each item has a working
 // copy (what the backoffice edits) and, once published, a public snapshot
 // (what readers see): editing a published item leaves the snapshot untouched
-// until the next publish. Every write appends a revision with the full
+// until the next publish. An item's status is the editorial state of its
+// working copy; whether readers see it is Item.Published. Every write appends a revision with the full
 // snapshot. Public lists and details are answered in one query, joined with
 // the reader's engagement flags (core/engagement).
 //
