@@ -1,0 +1,151 @@
+package editorial_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+)
+
+func newUser(t *testing.T, pool *pgxpool.Pool) string {
+	t.Helper()
+	var id string
+	if err := pool.QueryRow(context.Background(), `INSERT INTO users (email) VALUES ($1) RETURNING id::text`,
+		fmt.Sprintf("u%d@example.com", rand.Int64())).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func newsStore(t *testing.T) (*content.Store, *pgxpool.Pool) {
+	t.Helper()
+	pool := pgtest.New(t)
+	reg := content.NewRegistry()
+	err := reg.Register(content.Type{ID: "noticias", Singular: "Notícia", Plural: "Notícias",
+		Fields: []content.Field{{Name: "body", Label: "Texto", Kind: content.KindLongText, Required: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return content.New(pool, reg, content.Options{}), pool
+}
+
+func TestEditorialStoryAgainstTheStore(t *testing.T) {
+	ctx := context.Background()
+	store, pool := newsStore(t)
+	wf := editorial.New(store)
+	editorRoles, revisorRoles := []editorial.Role{editorial.RoleEditor}, []editorial.Role{editorial.RoleRevisor}
+	editor := content.Actor{UserID: newUser(t, pool), Channel: content.ChannelBackoffice}
+	revisor := content.Actor{UserID: newUser(t, pool), Channel: content.ChannelBackoffice}
+
+	it, _, err := store.Create(ctx, editor, "noticias", content.Input{Title: "Surto de cinomose", Fields: map[string]any{"body": "Primeira versão."}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(a content.Actor, roles []editorial.Role, action editorial.Action, want content.Status) {
+		t.Helper()
+		next, err := wf.Act(ctx, a, roles, it.ID, it.Version, action)
+		if err != nil || next.Status != want {
+			t.Fatalf("%s: %+v %v", action, next, err)
+		}
+		it = next
+	}
+	refused := func(a content.Actor, roles []editorial.Role, action editorial.Action, code string) {
+		t.Helper()
+		if _, err := wf.Act(ctx, a, roles, it.ID, it.Version, action); core.ErrorCode(err) != code {
+			t.Fatalf("%s: %v, want %s", action, err, code)
+		}
+	}
+	refused(editor, editorRoles, editorial.ActionPublish, core.EFORBIDDEN)
+	refused(revisor, revisorRoles, editorial.ActionPublish, core.ECONFLICT) // not approved
+	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
+	step(revisor, revisorRoles, editorial.ActionRequestChanges, content.StatusChangesRequested)
+	if it, err = store.Update(ctx, editor, it.ID, it.Version, content.Input{Title: "Surto de cinomose no RS", Fields: map[string]any{"body": "Versão corrigida."}}); err != nil {
+		t.Fatal(err)
+	}
+	if it.Status != content.StatusChangesRequested {
+		t.Fatalf("an edit in alteracoes_solicitadas changed the state: %s", it.Status)
+	}
+	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
+	stale := it.Version
+	step(revisor, revisorRoles, editorial.ActionApprove, content.StatusApproved)
+	if _, err := wf.Act(ctx, revisor, revisorRoles, it.ID, stale, editorial.ActionSchedule); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("acting on a stale version: %v", err)
+	}
+	step(revisor, revisorRoles, editorial.ActionSchedule, content.StatusScheduled)
+
+	// The timer fires: published once, even if it fires again.
+	var fired atomic.Int32
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, ok, err := wf.PublishScheduled(ctx, it.ID)
+			if err != nil {
+				t.Error(err)
+			} else if ok {
+				fired.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if fired.Load() != 1 {
+		t.Fatalf("the schedule published %d times", fired.Load())
+	}
+	it, _ = store.Get(ctx, it.ID)
+	if !it.Published || it.Status != content.StatusPublished {
+		t.Fatalf("after the schedule: %+v", it)
+	}
+	public := func() string {
+		p, err := store.GetPublished(ctx, "noticias", it.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(p)
+		return string(b)
+	}
+	live := public()
+
+	// Editing afterwards does not change what readers see until the edit is
+	// approved and published again.
+	if it, err = store.Update(ctx, editor, it.ID, it.Version, content.Input{Title: "Surto de cinomose no RS: atualização", Fields: map[string]any{"body": "Terceira versão."}}); err != nil {
+		t.Fatal(err)
+	}
+	if it.Status != content.StatusDraft || !it.Published || public() != live {
+		t.Fatalf("edit of a published item: %+v", it)
+	}
+	refused(revisor, revisorRoles, editorial.ActionPublish, core.ECONFLICT) // the edit is not approved
+	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
+	step(revisor, revisorRoles, editorial.ActionApprove, content.StatusApproved)
+	step(revisor, revisorRoles, editorial.ActionSchedule, content.StatusScheduled)
+	// An edit after scheduling sends it back to draft; the timer then does nothing.
+	if it, err = store.Update(ctx, editor, it.ID, it.Version, content.Input{Title: "Surto de cinomose no RS: atualização 2", Fields: map[string]any{"body": "Quarta versão."}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := wf.PublishScheduled(ctx, it.ID); err != nil || ok || public() != live {
+		t.Fatalf("a schedule fired for an edited item: ok=%v err=%v", ok, err)
+	}
+	step(editor, editorRoles, editorial.ActionDiscard, content.StatusPublished)
+	if it.Title != "Surto de cinomose no RS" || public() != live {
+		t.Fatalf("discard: %+v", it)
+	}
+	step(revisor, revisorRoles, editorial.ActionUnpublish, content.StatusDraft)
+	if _, err := store.GetPublished(ctx, "noticias", it.ID, ""); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("unpublished item still public: %v", err)
+	}
+	step(revisor, revisorRoles, editorial.ActionArchive, content.StatusArchived)
+
+	if got := editorial.RolesFrom([]string{"user", "editor", "super_admin"}); len(got) != 2 || got[0] != editorial.RoleEditor {
+		t.Fatalf("roles from names: %v", got)
+	}
+}
