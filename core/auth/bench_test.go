@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/auth/password"
+	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
@@ -98,5 +100,37 @@ func BenchmarkPasswordHash(b *testing.B) {
 		if _, err := password.Default.Hash(goodPass); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkForgotPassword compares a registered and an unknown address on the
+// production mail path (the outbox queue): both answer without network work,
+// so their times differ by the queued rows' inserts only. Run:
+// go test -run '^$' -bench ForgotPassword -benchtime 300x ./core/auth/
+func BenchmarkForgotPassword(b *testing.B) {
+	for _, email := range []string{"known@example.com", "ghost@example.com"} {
+		b.Run(email, func(b *testing.B) {
+			pool := newFixture(b, nil).pool
+			unlimited := ratelimit.Rule{Max: 1 << 30, Window: time.Hour}
+			svc, err := auth.New(pool, mail.NewQueue(pool), auth.Options{PublicURL: "http://127.0.0.1:8080", SignupPerEmail: unlimited})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := svc.CreateConfirmedUser(context.Background(), auth.NewUser{Email: "known@example.com", Password: goodPass}); err != nil {
+				b.Fatal(err)
+			}
+			h := svc.HandleForgotPassword(slog.New(slog.DiscardHandler))
+			body := []byte(`{"email":"` + email + `"}`)
+			b.ResetTimer()
+			for range b.N {
+				req := httptest.NewRequest("POST", "/api/auth/password/forgot", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%d %s", rec.Code, rec.Body)
+				}
+			}
+		})
 	}
 }
