@@ -103,3 +103,22 @@ func TestPluginNotificationPublishesTheLiveEvent(t *testing.T) {
 		t.Fatalf("%d live events, %d notifications; want 1 and 1", events, rows)
 	}
 }
+
+// CurrentProfile is the public profile from core/profiles: the saved
+// names, and never the email.
+func TestPluginSeesOnlyThePublicProfile(t *testing.T) {
+	h := start(t, install(t, "fixture"), pluginhost.Options{})
+	u := h.newUser(t)
+	if _, err := h.pool.Exec(context.Background(), `INSERT INTO profiles (user_id, first_name, last_name, title) VALUES ($1, 'Ana', 'Souza', 'Dra.')`, u.UserID); err != nil {
+		t.Fatal(err)
+	}
+	res := h.call(u, "GET", "/api/tools/fixture/profile", nil)
+	var prof struct{ UserID, FirstName, LastName, Title string }
+	res.decode(t, &prof)
+	if prof.UserID != u.UserID || prof.FirstName != "Ana" || prof.LastName != "Souza" || prof.Title != "Dra." {
+		t.Errorf("profile = %+v", prof)
+	}
+	if strings.Contains(string(res.Body), u.Email) {
+		t.Errorf("the plugin saw the email: %s", res.Body)
+	}
+}
