@@ -1,6 +1,11 @@
 package content
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
 
 // Hooks let a content type's plugin take part in writes (the plugin host
 // implements them with the plugin's ValidateContent, BeforeTransition and
@@ -26,3 +31,31 @@ type NoHooks struct{}
 func (NoHooks) ValidateContent(context.Context, *Type, Input) (FieldErrors, error) { return nil, nil }
 func (NoHooks) BeforeTransition(context.Context, Item, Status) error               { return nil }
 func (NoHooks) AfterPublish(context.Context, Item)                                 {}
+
+// Event is one write to an item, as the audit log keeps it.
+type Event struct {
+	ItemID   string
+	Type     string
+	Revision int
+	// Action is the workflow action ("approve") for transitions made by the
+	// workflow, else the revision's action (create, update, publish, ...).
+	Action  string
+	Channel Channel
+	ActorID string
+	IP      string
+	From    Status // "" on create
+	To      Status
+	Reason  string
+	At      time.Time
+}
+
+// Recorder writes an audit event inside a write's transaction, so that an
+// item never changes without its event (and no event outlives a rolled-back
+// write).
+type Recorder interface {
+	RecordTx(ctx context.Context, tx pgx.Tx, e Event) error
+}
+
+type noRecorder struct{}
+
+func (noRecorder) RecordTx(context.Context, pgx.Tx, Event) error { return nil }

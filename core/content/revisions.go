@@ -234,11 +234,11 @@ func (s *Store) RestoreRevision(ctx context.Context, a Actor, id string, version
 		return Item{}, err
 	}
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		_, _, published, _, err := lockItem(ctx, tx, id, version)
+		_, status, published, _, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
-		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, "restore", &revision)
+		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, revisionNote{action: "restore", from: status, restoredFrom: &revision})
 	})
 	if err != nil {
 		return Item{}, err

@@ -70,6 +70,8 @@ const (
 type Actor struct {
 	UserID  string
 	Channel Channel
+	// IP is the client address of a request, for the audit log ("" when none).
+	IP string
 }
 
 func (a Actor) check() error {
@@ -120,6 +122,7 @@ type Store struct {
 	types *Registry
 	now   func() time.Time
 	hooks Hooks
+	rec   Recorder
 }
 
 // Options configures a Store.
@@ -128,6 +131,9 @@ type Options struct {
 	Now func() time.Time
 	// Hooks are the type plugins' write hooks; NoHooks when nil.
 	Hooks Hooks
+	// Recorder writes an audit event inside each write's transaction
+	// (core/editorial's audit log); none when nil.
+	Recorder Recorder
 }
 
 // New returns a store on pool serving the types in reg.
@@ -138,7 +144,10 @@ func New(pool *pgxpool.Pool, reg *Registry, opts Options) *Store {
 	if opts.Hooks == nil {
 		opts.Hooks = NoHooks{}
 	}
-	return &Store{pool: pool, types: reg, now: opts.Now, hooks: opts.Hooks}
+	if opts.Recorder == nil {
+		opts.Recorder = noRecorder{}
+	}
+	return &Store{pool: pool, types: reg, now: opts.Now, hooks: opts.Hooks, rec: opts.Recorder}
 }
 
 // MsgVersionRequired refuses a save that does not say which version it edits.
@@ -411,7 +420,7 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 				return err
 			}
 		}
-		if err := appendRevision(ctx, tx, id, "create", a, nil, now); err != nil {
+		if err := s.appendRevision(ctx, tx, id, a, revisionNote{action: "create"}, now); err != nil {
 			return err
 		}
 		created = true
@@ -446,14 +455,35 @@ func lockItem(ctx context.Context, tx pgx.Tx, id string, version int) (typeID st
 	return typeID, status, published, hasDraft, nil
 }
 
-// appendRevision records the item's current row as revision = its version.
-func appendRevision(ctx context.Context, tx pgx.Tx, id, action string, a Actor, restoredFrom *int, at time.Time) error {
-	_, err := tx.Exec(ctx, `INSERT INTO content_revisions (item_id, revision, action, channel, author_id, snapshot, restored_from, created_at)
+// revisionNote says what a write was, for its revision and audit event.
+type revisionNote struct {
+	action       string // the revision's action: create, update, publish, ...
+	from         Status // the state before the write ("" on create)
+	restoredFrom *int
+	workflow     string // the workflow action behind a transition, if any
+	reason       string
+}
+
+// appendRevision records the item's current row as revision = its version,
+// and the write's audit event, in the write's transaction.
+func (s *Store) appendRevision(ctx context.Context, tx pgx.Tx, id string, a Actor, n revisionNote, at time.Time) error {
+	var e Event
+	err := tx.QueryRow(ctx, `INSERT INTO content_revisions (item_id, revision, action, channel, author_id, snapshot, restored_from, created_at)
 		SELECT id, version, $2, $3, nullif($4, '')::uuid,
 			jsonb_build_object('slug', slug, 'title', title, 'summary', summary, 'status', status, 'fields', fields), $5, $6
-		FROM content_items WHERE id = $1`, id, action, a.Channel, a.UserID, restoredFrom, at)
+		FROM content_items WHERE id = $1
+		RETURNING revision, snapshot->>'status', (SELECT type FROM content_items WHERE id = $1)`,
+		id, n.action, a.Channel, a.UserID, n.restoredFrom, at).Scan(&e.Revision, &e.To, &e.Type)
 	if err != nil {
 		return fmt.Errorf("append revision: %w", err)
+	}
+	e.ItemID, e.Channel, e.ActorID, e.IP, e.From, e.Reason, e.At = id, a.Channel, a.UserID, a.IP, n.from, n.reason, at
+	e.Action = n.action
+	if n.workflow != "" {
+		e.Action = n.workflow
+	}
+	if err := s.rec.RecordTx(ctx, tx, e); err != nil {
+		return fmt.Errorf("record audit event: %w", err)
 	}
 	return nil
 }
@@ -500,11 +530,11 @@ func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in 
 		return Item{}, err
 	}
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		_, _, published, _, err := lockItem(ctx, tx, id, version)
+		_, status, published, _, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
-		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, "update", nil)
+		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, revisionNote{action: "update", from: status})
 	})
 	if err != nil {
 		return Item{}, err
@@ -513,7 +543,7 @@ func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in 
 }
 
 // writeWorkingCopy stores in (already prepared) as item id's working copy.
-func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id string, t *Type, published bool, in Input, action string, restoredFrom *int) error {
+func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id string, t *Type, published bool, in Input, n revisionNote) error {
 	if err := checkReferences(ctx, tx, t, in.Fields); err != nil {
 		return err
 	}
@@ -532,7 +562,7 @@ func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id str
 	if err != nil {
 		return fmt.Errorf("update content item: %w", err)
 	}
-	return appendRevision(ctx, tx, id, action, a, restoredFrom, now)
+	return s.appendRevision(ctx, tx, id, a, n, now)
 }
 
 // Effect is what a transition does to the public snapshot.
@@ -554,6 +584,10 @@ type Transition struct {
 	From    []Status
 	To      Status
 	Effect  Effect
+	// Action names the workflow action ("approve") in the audit event;
+	// Reason is the comment or justification given with it.
+	Action string
+	Reason string
 }
 
 // Transition applies tr and appends a revision. The type's BeforeTransition
@@ -634,7 +668,7 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 				return fmt.Errorf("unpublish: %w", err)
 			}
 		}
-		return appendRevision(ctx, tx, tr.ID, action, a, nil, now)
+		return s.appendRevision(ctx, tx, tr.ID, a, revisionNote{action: action, from: status, workflow: tr.Action, reason: tr.Reason}, now)
 	})
 	if err != nil {
 		return Item{}, err
@@ -671,7 +705,7 @@ func (s *Store) DiscardDraft(ctx context.Context, a Actor, id string, version in
 		return Item{}, err
 	}
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		_, _, published, hasDraft, err := lockItem(ctx, tx, id, version)
+		_, status, published, hasDraft, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
@@ -688,7 +722,7 @@ func (s *Store) DiscardDraft(ctx context.Context, a Actor, id string, version in
 			}
 			return fmt.Errorf("discard draft: %w", err)
 		}
-		return appendRevision(ctx, tx, id, "discard", a, nil, now)
+		return s.appendRevision(ctx, tx, id, a, revisionNote{action: "discard", from: status}, now)
 	})
 	if err != nil {
 		return Item{}, err

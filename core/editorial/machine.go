@@ -72,7 +72,7 @@ type Move struct {
 // Transition is m as a content transition for item id at version, guarded
 // by the state it was decided in.
 func (m Move) Transition(id string, version int) content.Transition {
-	return content.Transition{ID: id, Version: version, From: []content.Status{m.From}, To: m.To, Effect: m.Effect}
+	return content.Transition{ID: id, Version: version, From: []content.Status{m.From}, To: m.To, Effect: m.Effect, Action: string(m.Action)}
 }
 
 type rule struct {

@@ -3,6 +3,7 @@ package editorial
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
@@ -16,11 +17,17 @@ type Workflow struct {
 // New returns a workflow over store.
 func New(store *content.Store) *Workflow { return &Workflow{store: store} }
 
+// MsgReasonRequired asks for the comment that must come with a request for
+// changes.
+const MsgReasonRequired = "Descreva o que precisa ser alterado."
+
 // Act takes action on item id, which the actor saw at version, for someone
-// holding roles. The decision is made on the item as read; the write then
-// re-checks both the version and the state, so a concurrent change turns
-// into a 409 rather than a move from a state nobody decided on.
-func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id string, version int, action Action) (content.Item, error) {
+// holding roles; reason is the comment given with it (required when
+// requesting changes) and goes into the audit log. The decision is made on
+// the item as read; the write then re-checks both the version and the
+// state, so a concurrent change turns into a 409 rather than a move from a
+// state nobody decided on.
+func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id string, version int, action Action, reason string) (content.Item, error) {
 	it, err := w.store.Get(ctx, id)
 	if err != nil {
 		return content.Item{}, err
@@ -32,10 +39,16 @@ func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id st
 	if err != nil {
 		return content.Item{}, err
 	}
+	reason = strings.TrimSpace(reason)
+	if action == ActionRequestChanges && reason == "" {
+		return content.Item{}, core.Invalid(MsgReasonRequired, map[string]string{"reason": MsgReasonRequired})
+	}
 	if move.Discard {
 		return w.store.DiscardDraft(ctx, a, id, it.Version)
 	}
-	return w.store.Transition(ctx, a, move.Transition(id, it.Version))
+	tr := move.Transition(id, it.Version)
+	tr.Reason = reason
+	return w.store.Transition(ctx, a, tr)
 }
 
 // PublishScheduled publishes item id when its schedule fires. It publishes
@@ -45,7 +58,7 @@ func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id st
 func (w *Workflow) PublishScheduled(ctx context.Context, id string) (it content.Item, fired bool, err error) {
 	system := content.Actor{Channel: content.ChannelSystem}
 	it, err = w.store.Transition(ctx, system, content.Transition{ID: id, From: []content.Status{content.StatusScheduled},
-		To: content.StatusPublished, Effect: content.EffectPublish})
+		To: content.StatusPublished, Effect: content.EffectPublish, Action: "scheduled_publish"})
 	if core.ErrorCode(err) == core.ECONFLICT {
 		current, gerr := w.store.Get(ctx, id)
 		if gerr == nil && current.Status != content.StatusScheduled {

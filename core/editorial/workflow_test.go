@@ -51,9 +51,10 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reason := ""
 	step := func(a content.Actor, roles []editorial.Role, action editorial.Action, want content.Status) {
 		t.Helper()
-		next, err := wf.Act(ctx, a, roles, it.ID, it.Version, action)
+		next, err := wf.Act(ctx, a, roles, it.ID, it.Version, action, reason)
 		if err != nil || next.Status != want {
 			t.Fatalf("%s: %+v %v", action, next, err)
 		}
@@ -61,14 +62,17 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	}
 	refused := func(a content.Actor, roles []editorial.Role, action editorial.Action, code string) {
 		t.Helper()
-		if _, err := wf.Act(ctx, a, roles, it.ID, it.Version, action); core.ErrorCode(err) != code {
+		if _, err := wf.Act(ctx, a, roles, it.ID, it.Version, action, reason); core.ErrorCode(err) != code {
 			t.Fatalf("%s: %v, want %s", action, err, code)
 		}
 	}
 	refused(editor, editorRoles, editorial.ActionPublish, core.EFORBIDDEN)
 	refused(revisor, revisorRoles, editorial.ActionPublish, core.ECONFLICT) // not approved
 	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
+	refused(revisor, revisorRoles, editorial.ActionRequestChanges, core.EINVALID) // no comment
+	reason = "Cite a fonte oficial."
 	step(revisor, revisorRoles, editorial.ActionRequestChanges, content.StatusChangesRequested)
+	reason = ""
 	if it, err = store.Update(ctx, editor, it.ID, it.Version, content.Input{Title: "Surto de cinomose no RS", Fields: map[string]any{"body": "Versão corrigida."}}); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +82,7 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
 	stale := it.Version
 	step(revisor, revisorRoles, editorial.ActionApprove, content.StatusApproved)
-	if _, err := wf.Act(ctx, revisor, revisorRoles, it.ID, stale, editorial.ActionSchedule); core.ErrorCode(err) != core.ECONFLICT {
+	if _, err := wf.Act(ctx, revisor, revisorRoles, it.ID, stale, editorial.ActionSchedule, ""); core.ErrorCode(err) != core.ECONFLICT {
 		t.Fatalf("acting on a stale version: %v", err)
 	}
 	step(revisor, revisorRoles, editorial.ActionSchedule, content.StatusScheduled)
