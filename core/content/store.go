@@ -72,6 +72,9 @@ type Actor struct {
 	Channel Channel
 	// IP is the client address of a request, for the audit log ("" when none).
 	IP string
+	// LockToken is the edit lock the backoffice editor holds (AcquireLock);
+	// a save under a lock someone else took over is refused.
+	LockToken string
 }
 
 func (a Actor) check() error {
@@ -82,6 +85,9 @@ func (a Actor) check() error {
 	}
 	if a.UserID != "" && uuid.Validate(a.UserID) != nil {
 		return fmt.Errorf("content: actor user id %q is not a uuid", a.UserID)
+	}
+	if a.LockToken != "" && uuid.Validate(a.LockToken) != nil {
+		return core.Errorf(core.ECONFLICT, MsgSaveTakenOver)
 	}
 	return nil
 }
@@ -544,6 +550,9 @@ func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in 
 
 // writeWorkingCopy stores in (already prepared) as item id's working copy.
 func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id string, t *Type, published bool, in Input, n revisionNote) error {
+	if err := checkLockTx(ctx, tx, id, a); err != nil {
+		return err
+	}
 	if err := checkReferences(ctx, tx, t, in.Fields); err != nil {
 		return err
 	}
@@ -711,6 +720,9 @@ func (s *Store) DiscardDraft(ctx context.Context, a Actor, id string, version in
 		}
 		if !published || !hasDraft {
 			return core.Errorf(core.ECONFLICT, MsgNoDraft)
+		}
+		if err := checkLockTx(ctx, tx, id, a); err != nil {
+			return err
 		}
 		now := s.now()
 		if _, err := tx.Exec(ctx, `UPDATE content_items i SET slug = p.slug, title = p.title, summary = p.summary,
