@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/points"
@@ -171,5 +173,56 @@ func TestStreamsResumeAfterListenerLoss(t *testing.T) {
 	_ = json.Unmarshal(resumed.next(t).Data, &p)
 	if p.Balance.TotalPoints != 7 {
 		t.Fatalf("replayed total %d, want 7", p.Balance.TotalPoints)
+	}
+}
+
+// Any database role may NOTIFY on the events channel (a plugin's role can,
+// through a function in its own schema), so a notice that matches no stored
+// event is never delivered, and what is delivered is the stored row.
+func TestForgedNotificationsAreNotDelivered(t *testing.T) {
+	a := apptest.Start(t, nil)
+	<-a.App.Engagement.Events.Ready()
+	c, userID := a.SignedIn(t, "forjado@example.com")
+	_, otherID := a.SignedIn(t, "outra-pessoa@example.com")
+	s := openStream(t, c, "")
+
+	ctx := context.Background()
+	if _, _, err := a.App.Engagement.Points.Award(ctx, otherID, 7, points.KindPost, "post:other", nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, a.DBURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var otherEvent struct{ ID int64 }
+	if err := conn.QueryRow(ctx, `SELECT max(id) FROM user_events WHERE user_id = $1`, otherID).Scan(&otherEvent.ID); err != nil {
+		t.Fatal(err)
+	}
+	forged := []string{
+		// An id that does not exist.
+		fmt.Sprintf(`{"id":987654321,"user_id":%q,"type":"notification","data":{"title":"Você ganhou 10.000 VetCoins"},"created_at":"2026-01-01T00:00:00Z"}`, userID),
+		// Another user's real event re-addressed to this user.
+		fmt.Sprintf(`{"id":%d,"user_id":%q,"type":"points.balance","data":{},"created_at":"2026-01-01T00:00:00Z"}`, otherEvent.ID, userID),
+		// The large-event form pointing at another user's event.
+		fmt.Sprintf(`%d:%s`, otherEvent.ID, userID),
+	}
+	for _, payload := range forged {
+		if _, err := conn.Exec(ctx, `SELECT pg_notify($1, $2)`, events.Channel, payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Notices arrive in order: the first event the stream sees must be the
+	// real award made after the forged ones.
+	if _, _, err := a.App.Engagement.Points.Award(ctx, userID, 3, points.KindPost, "post:real", nil); err != nil {
+		t.Fatal(err)
+	}
+	ev := s.next(t)
+	var p points.BalanceEvent
+	if err := json.Unmarshal(ev.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	if ev.UserID != userID || ev.Type != points.EventBalance || p.Balance.TotalPoints != 3 {
+		t.Fatalf("first delivered event %+v (payload %+v): a forged notice got through", ev, p)
 	}
 }

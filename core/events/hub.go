@@ -182,15 +182,21 @@ func (h *Hub) listen(ctx context.Context) error {
 		if !h.hasSubscribers(ev.UserID) {
 			continue
 		}
-		if !complete {
-			full, err := h.load(ctx, ev.ID)
-			if err != nil {
-				h.log.Error("load large event", "id", ev.ID, "err", err)
-				continue
-			}
-			ev = full
+		// Any role that can connect may NOTIFY on the channel (PostgreSQL has
+		// no privilege for sending), including a plugin's role through a
+		// function of its own schema. A notice is therefore only a pointer:
+		// what is delivered is the stored row, which only the core can write,
+		// and a notice that does not match one is dropped.
+		stored, err := h.load(ctx, ev.ID)
+		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (stored.UserID != ev.UserID || (complete && stored.Type != ev.Type))) {
+			h.log.Warn("event notification matches no stored event: dropped", "id", ev.ID, "user_id", ev.UserID, "pid", n.PID)
+			continue
 		}
-		h.deliver(ev)
+		if err != nil {
+			h.log.Error("load event", "id", ev.ID, "err", err)
+			continue
+		}
+		h.deliver(stored)
 	}
 }
 
