@@ -1,0 +1,16 @@
+package sdk
+
+import (
+	"context"
+
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+	"github.com/vetclube/vetclube/plugins/sdk/internal/bridge"
+)
+
+// The test kit builds hosts and signed-in requests the way Serve does.
+func init() {
+	bridge.NewHost = func(c pluginpb.HostClient) any { return newHost(c) }
+	bridge.WithUser = func(ctx context.Context, id string, roles []string, subscription, token string) context.Context {
+		return withUser(ctx, User{ID: id, Roles: roles, Subscription: subscription}, token)
+	}
+}

@@ -1,0 +1,180 @@
+package sdktest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"google.golang.org/grpc/codes"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+// defaultURL is the machine's PostgreSQL, as for the core's own tests.
+const defaultURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// sqlStore runs a plugin's SQL in a schema of its own, one transaction per
+// call, as the core does for the plugin's sandbox.
+type sqlStore struct {
+	pool   *pgxpool.Pool
+	schema string
+}
+
+func databaseURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return defaultURL
+}
+
+func openSQL(t testing.TB, migrations []sdk.Migration) *sqlStore {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	schema := "sdktest_" + newToken()[:16]
+	cfg, err := pgxpool.ParseConfig(databaseURL())
+	if err != nil {
+		t.Fatalf("sdktest: bad TEST_DATABASE_URL: %v", err)
+	}
+	// Unqualified names resolve in the plugin's schema, as in the sandbox.
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	cfg.MaxConns = 4
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err == nil {
+		err = pool.Ping(ctx)
+	}
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		t.Skipf("sdktest: no PostgreSQL at TEST_DATABASE_URL or %s, so this test, which asked for SQL, is skipped: %v", defaultURL, err)
+	}
+	if _, err := pool.Exec(ctx, `CREATE SCHEMA `+pgx.Identifier{schema}.Sanitize()); err != nil {
+		pool.Close()
+		t.Fatalf("sdktest: create schema: %v", err)
+	}
+	s := &sqlStore{pool: pool, schema: schema}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = pool.Exec(ctx, `DROP SCHEMA `+pgx.Identifier{schema}.Sanitize()+` CASCADE`)
+		pool.Close()
+	})
+	for _, m := range migrations {
+		if _, err := pool.Exec(ctx, m.SQL); err != nil {
+			t.Fatalf("sdktest: migration %d (%s): %v", m.Version, m.Name, err)
+		}
+	}
+	return s
+}
+
+// run executes one statement with the JSON-encoded arguments the SDK sends,
+// answering rows in the SDK's JSON shape, or a gRPC InvalidArgument carrying
+// PostgreSQL's reason, as the core does.
+func (s *sqlStore) run(ctx context.Context, query string, argsJSON []byte, wantRows bool) ([]byte, int64, error) {
+	args, err := decodeArgs(argsJSON)
+	if err != nil {
+		return nil, 0, errorf(codes.InvalidArgument, "%v", err)
+	}
+	var out []byte
+	var n int64
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, query, append([]any{pgx.QueryExecModeDescribeExec}, args...)...)
+		if err != nil {
+			return err
+		}
+		if wantRows {
+			out, err = rowsJSON(rows)
+			n = rows.CommandTag().RowsAffected()
+			return err
+		}
+		rows.Close()
+		n = rows.CommandTag().RowsAffected()
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, 0, errorf(codes.InvalidArgument, "%v", err)
+	}
+	return out, n, nil
+}
+
+// decodeArgs turns the JSON argument array into values pgx encodes: whole
+// numbers as int64, other numbers as float64, objects and arrays as JSON
+// text. It follows the core's host API so a query that works here works
+// there.
+func decodeArgs(raw []byte) ([]any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("args must be a JSON array: %w", err)
+	}
+	out := make([]any, len(items))
+	for i, it := range items {
+		s := strings.TrimSpace(string(it))
+		switch {
+		case s == "null":
+			out[i] = nil
+		case s == "true" || s == "false":
+			out[i] = s == "true"
+		case strings.HasPrefix(s, `"`):
+			var v string
+			if err := json.Unmarshal(it, &v); err != nil {
+				return nil, err
+			}
+			out[i] = v
+		case strings.HasPrefix(s, "{") || strings.HasPrefix(s, "["):
+			out[i] = s
+		default:
+			var n json.Number
+			if err := json.Unmarshal(it, &n); err != nil {
+				return nil, err
+			}
+			if v, err := n.Int64(); err == nil {
+				out[i] = v
+			} else if f, err := n.Float64(); err == nil {
+				out[i] = f
+			} else {
+				return nil, fmt.Errorf("arg %d: %w", i+1, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// rowsJSON renders rows as a JSON array of objects keyed by column name,
+// with uuids as text and times as RFC 3339 in UTC, like the core.
+func rowsJSON(rows pgx.Rows) ([]byte, error) {
+	defer rows.Close()
+	fields := rows.FieldDescriptions()
+	out := []map[string]any{}
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		row := make(map[string]any, len(vals))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case [16]byte:
+				row[fields[i].Name] = fmt.Sprintf("%x-%x-%x-%x-%x", x[0:4], x[4:6], x[6:8], x[8:10], x[10:16])
+			case time.Time:
+				row[fields[i].Name] = x.UTC().Format(time.RFC3339Nano)
+			default:
+				row[fields[i].Name] = v
+			}
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
