@@ -40,7 +40,7 @@ func HandleStream(hub *Hub, pool *pgxpool.Pool, log *slog.Logger) http.Handler {
 		defer hub.Unsubscribe(sub)
 
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache, no-transform")
+		w.Header().Set("Cache-Control", "no-store, no-transform")
 		w.Header().Set("X-Accel-Buffering", "no")
 		w.WriteHeader(http.StatusOK)
 		fmt.Fprint(w, "retry: 2000\n: conectado\n\n")

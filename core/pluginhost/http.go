@@ -27,6 +27,10 @@ const (
 	msgUnavailable = "A ferramenta está temporariamente indisponível. Tente novamente em instantes."
 	msgTimeout     = "A ferramenta demorou demais para responder. Tente novamente."
 	msgBadPath     = "Endereço inválido."
+	msgTooLarge    = "A requisição é grande demais."
+	msgNoRoute     = "Recurso não encontrado."
+	msgNoMethod    = "Método não permitido."
+	msgRefused     = "A ferramenta não aceitou a requisição."
 )
 
 // headersFromPlugin are the only response headers a plugin may set: how
@@ -34,7 +38,7 @@ const (
 // and framing stay the core's to decide.
 var headersFromPlugin = map[string]bool{
 	"Content-Type": true, "Cache-Control": true, "Etag": true, "Last-Modified": true,
-	"Expires": true, "Content-Language": true, "Vary": true,
+	"Expires": true, "Content-Language": true, "Vary": true, "Allow": true,
 }
 
 // activeTypes are content types a browser would run as a page or script on
@@ -159,8 +163,12 @@ func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handle
 			return core.Errorf(core.EFORBIDDEN, msgPremiumOnly)
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return core.Errorf(core.ETOOLARGE, msgTooLarge)
+		}
 		if err != nil {
-			return core.Errorf(core.EINVALID, "A requisição é grande demais.")
+			return core.Errorf(core.EINVALID, "Não foi possível ler a requisição.")
 		}
 		// chi matches on RawPath when the request carried one (non-canonical
 		// escapes such as %2e), so only then is the wildcard still encoded.
@@ -178,22 +186,87 @@ func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handle
 		}
 		for _, name := range headersToPlugin {
 			if v := r.Header.Values(name); len(v) > 0 {
-				req.Headers = append(req.Headers, &pluginpb.Header{Name: name, Values: v})
+				req.Headers = append(req.Headers, &pluginpb.Header{Name: name, Values: cleanHeaderValues(v)})
 			}
 		}
 		res, err := pl.Handle(r.Context(), principal, req)
 		if err != nil {
 			return err
 		}
-		copyPluginHeaders(w.Header(), res.Headers)
 		status := int(res.Status)
 		if status < 100 || status > 599 {
 			status = http.StatusBadGateway
 		}
+		if status >= 400 && !isJSON(res.Headers) {
+			// Every error the API answers has one shape; a plugin's plain-text
+			// error (a router's "404 page not found", an older SDK) is turned
+			// into it, keeping the status's meaning.
+			return pluginErrorAnswer(w, status, res.Headers)
+		}
+		copyPluginHeaders(w.Header(), res.Headers)
 		w.WriteHeader(status)
 		_, _ = w.Write(res.Body)
 		return nil
 	})
+}
+
+// cleanHeaderValues keeps forwarded header values valid UTF-8 without
+// control characters: the wire to the plugin (protobuf strings) refuses
+// anything else, and a client's odd header must not fail its request.
+func cleanHeaderValues(vs []string) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		v = strings.ToValidUTF8(v, "\uFFFD")
+		v = strings.Map(func(r rune) rune {
+			if r < 0x20 && r != '\t' || r == 0x7f {
+				return -1
+			}
+			return r
+		}, v)
+		out = append(out, v)
+	}
+	return out
+}
+
+func isJSON(hs []*pluginpb.Header) bool {
+	for _, h := range hs {
+		if http.CanonicalHeaderKey(h.Name) != "Content-Type" || len(h.Values) == 0 {
+			continue
+		}
+		mt := strings.ToLower(strings.TrimSpace(strings.Split(h.Values[0], ";")[0]))
+		return mt == "application/json" || strings.HasSuffix(mt, "+json")
+	}
+	return false
+}
+
+func pluginErrorAnswer(w http.ResponseWriter, status int, hs []*pluginpb.Header) error {
+	switch {
+	case status == http.StatusNotFound:
+		return core.Errorf(core.ENOTFOUND, msgNoRoute)
+	case status == http.StatusMethodNotAllowed:
+		for _, h := range hs {
+			if http.CanonicalHeaderKey(h.Name) == "Allow" {
+				for _, v := range h.Values {
+					if !strings.ContainsAny(v, "\r\n\x00") {
+						w.Header().Add("Allow", v)
+					}
+				}
+			}
+		}
+		return core.Errorf(core.EMETHOD, msgNoMethod)
+	case status == http.StatusRequestEntityTooLarge:
+		return core.Errorf(core.ETOOLARGE, msgTooLarge)
+	case status == http.StatusUnauthorized:
+		return core.Errorf(core.EUNAUTHORIZED, "Faça login para continuar.")
+	case status == http.StatusForbidden:
+		return core.Errorf(core.EFORBIDDEN, msgRefused)
+	case status == http.StatusTooManyRequests:
+		return core.Errorf(core.ERATELIMITED, "Muitas requisições. Tente novamente em instantes.")
+	case status < 500:
+		return core.Errorf(core.EINVALID, msgRefused)
+	default:
+		return core.Errorf(core.EUNAVAILABLE, msgUnavailable)
+	}
 }
 
 func userOf(p core.Principal) *pluginpb.User {
