@@ -19,7 +19,7 @@ func TestAuditLogRecordsEveryWriteAndCannotBeAltered(t *testing.T) {
 	}
 	audit := editorial.NewAudit(pool)
 	store := content.New(pool, reg, content.Options{Recorder: audit})
-	wf := editorial.New(store)
+	wf := editorial.New(store, editorial.Options{})
 	editorID, revisorID := newUser(t, pool), newUser(t, pool)
 	editor := content.Actor{UserID: editorID, Channel: content.ChannelBackoffice, IP: "203.0.113.7"}
 	revisor := content.Actor{UserID: revisorID, Channel: content.ChannelBackoffice, IP: "2001:db8::1"}

@@ -2,20 +2,55 @@ package editorial
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/notifications"
 )
 
-// Workflow applies decided moves to stored items.
+// Workflow applies decided moves to stored items and tells the people
+// concerned.
 type Workflow struct {
-	store *content.Store
+	store   *content.Store
+	reviews *Reviews
+	notify  Notify
+	log     *slog.Logger
+}
+
+// Notify sends one in-app notification, once per idempotencyKey
+// (NotifyWith adapts core/notifications).
+type Notify func(ctx context.Context, userID, kind, title, message, idempotencyKey string) error
+
+// NotifyWith sends notifications through the notifications store (which
+// also pushes them on the live event stream).
+func NotifyWith(s *notifications.Store) Notify {
+	return func(ctx context.Context, userID, kind, title, message, key string) error {
+		_, _, err := s.Create(ctx, userID, kind, title, message, key)
+		return err
+	}
+}
+
+// Options configures a Workflow.
+type Options struct {
+	// Reviews finds the assigned reviewer to notify; nil: only authors are told.
+	Reviews *Reviews
+	// Notify tells the author and the assignee about submit, approve,
+	// request changes and publish; nil: nobody is told.
+	Notify Notify
+	Log    *slog.Logger
 }
 
 // New returns a workflow over store.
-func New(store *content.Store) *Workflow { return &Workflow{store: store} }
+func New(store *content.Store, opts Options) *Workflow {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Workflow{store: store, reviews: opts.Reviews, notify: opts.Notify, log: opts.Log}
+}
 
 // MsgReasonRequired asks for the comment that must come with a request for
 // changes.
@@ -48,8 +83,58 @@ func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id st
 	}
 	tr := move.Transition(id, it.Version)
 	tr.Reason = reason
-	return w.store.Transition(ctx, a, tr)
+	next, err := w.store.Transition(ctx, a, tr)
+	if err != nil {
+		return content.Item{}, err
+	}
+	w.tell(ctx, a.UserID, next, string(action), reason)
+	return next, nil
 }
+
+// tell notifies the people concerned by action on it, never the actor. The
+// move has committed: a failed notification is logged, not returned.
+func (w *Workflow) tell(ctx context.Context, actorID string, it content.Item, action, reason string) {
+	if w.notify == nil {
+		return
+	}
+	assignee := ""
+	if w.reviews != nil {
+		var err error
+		if assignee, err = w.reviews.Assignee(ctx, it.ID); err != nil {
+			w.log.Warn("editorial: no assignee for notification", "item", it.ID, "err", err)
+		}
+	}
+	var kind, title, message string
+	var to []string
+	switch Action(action) {
+	case ActionSubmit:
+		kind, title, message, to = "editorial.submitted", "Conteúdo para revisar", fmt.Sprintf("\u201c%s\u201d foi enviado para revisão.", it.Title), []string{assignee}
+	case ActionApprove:
+		kind, title, message, to = "editorial.approved", "Conteúdo aprovado", fmt.Sprintf("\u201c%s\u201d foi aprovado.", it.Title), []string{it.AuthorID}
+	case ActionRequestChanges:
+		kind, title, message, to = "editorial.changes_requested", "Alterações solicitadas",
+			fmt.Sprintf("Foram pedidas alterações em \u201c%s\u201d: %s", it.Title, reason), []string{it.AuthorID}
+	case ActionPublish, actionScheduledPublish:
+		kind, title, message, to = "editorial.published", "Conteúdo publicado", fmt.Sprintf("\u201c%s\u201d foi publicado.", it.Title), []string{it.AuthorID, assignee}
+	default:
+		return
+	}
+	seen := map[string]bool{"": true, actorID: true}
+	for _, user := range to {
+		if seen[user] {
+			continue
+		}
+		seen[user] = true
+		key := fmt.Sprintf("editorial:%s:%d:%s", it.ID, it.Version, user)
+		if err := w.notify(ctx, user, kind, title, message, key); err != nil {
+			w.log.Warn("editorial: notification failed", "item", it.ID, "user", user, "err", err)
+		}
+	}
+}
+
+// actionScheduledPublish is the audit and notification name of a publish
+// made by a fired schedule.
+const actionScheduledPublish Action = "scheduled_publish"
 
 // PublishScheduled publishes item id when its schedule fires. It publishes
 // only an item still agendado — one that was edited, sent back or already
@@ -58,7 +143,7 @@ func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id st
 func (w *Workflow) PublishScheduled(ctx context.Context, id string) (it content.Item, fired bool, err error) {
 	system := content.Actor{Channel: content.ChannelSystem}
 	it, err = w.store.Transition(ctx, system, content.Transition{ID: id, From: []content.Status{content.StatusScheduled},
-		To: content.StatusPublished, Effect: content.EffectPublish, Action: "scheduled_publish"})
+		To: content.StatusPublished, Effect: content.EffectPublish, Action: string(actionScheduledPublish)})
 	if core.ErrorCode(err) == core.ECONFLICT {
 		current, gerr := w.store.Get(ctx, id)
 		if gerr == nil && current.Status != content.StatusScheduled {
@@ -68,6 +153,7 @@ func (w *Workflow) PublishScheduled(ctx context.Context, id string) (it content.
 	if err != nil {
 		return content.Item{}, false, err
 	}
+	w.tell(ctx, "", it, string(actionScheduledPublish), "")
 	return it, true, nil
 }
 

@@ -42,7 +42,7 @@ func newsStore(t *testing.T) (*content.Store, *pgxpool.Pool) {
 func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	ctx := context.Background()
 	store, pool := newsStore(t)
-	wf := editorial.New(store)
+	wf := editorial.New(store, editorial.Options{})
 	editorRoles, revisorRoles := []editorial.Role{editorial.RoleEditor}, []editorial.Role{editorial.RoleRevisor}
 	editor := content.Actor{UserID: newUser(t, pool), Channel: content.ChannelBackoffice}
 	revisor := content.Actor{UserID: newUser(t, pool), Channel: content.ChannelBackoffice}
