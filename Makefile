@@ -107,6 +107,32 @@ bench: build-go
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
 
+## bench-api: every API figure against its floor (bare pgx + net/http, same SQL), in one run (bench/api)
+# BENCH_API_DURATION (10s), BENCH_API_ROUNDS (3), BENCH_API_CONCURRENCY (32),
+# BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per phase) and
+# BENCH_API_DB_PARAMS (appended to both sides' database URL) override the run.
+# The real server's request log goes to $(DATA_DIR)/bench-api.log.
+.PHONY: bench-api test-bench-api
+bench-api: build-go plugins
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; mkdir -p $(DATA_DIR); \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	BENCH_API=1 BENCH_API_LOG=$(abspath $(DATA_DIR))/bench-api.log TEST_DATABASE_URL="$$url" \
+	  $(GO) test -count=1 -run '^TestBenchAPI$$' -v -timeout 60m ./bench/api/; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
+
+# The harness's smoke run (tiny data, one round of 1 s): proves it works, not a speed check.
+test-bench-api: build-go plugins
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	TEST_DATABASE_URL="$$url" $(GO) test -count=1 -run '^TestSmoke$$' ./bench/api/; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
+
 build-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) run build; fi
 

@@ -1,0 +1,467 @@
+// Package api is `make bench-api`: the one harness for API speed figures. It
+// seeds realistic volumes in a fresh database, starts the floor server (bare
+// pgx pool + net/http running each endpoint's own SQL, see floor.go) and the
+// real server (core/app through apptest, request logging on as in
+// production) on that database, loads both with the same closed-loop
+// generator, concurrency and duration in alternating rounds, and prints
+// throughput and p50/p99 for both sides with their ratios and targets.
+//
+// It is a benchmark, not a test: TestSmoke only checks, on a tiny data set,
+// that the harness runs and both sides answer every endpoint.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+)
+
+// Config sizes one run.
+type Config struct {
+	Users        int           // seeded users, each with a session, profile, points and notifications
+	Notifs       int           // notifications per user
+	Ledger       int           // points ledger rows per user
+	CheckinUsers int           // fresh users per check-in phase (one check-in per user-day)
+	Concurrency  int           // closed-loop clients
+	Duration     time.Duration // per phase (one endpoint, one side, one round)
+	Warmup       time.Duration // per side and endpoint, before the first round, not measured
+	Rounds       int
+	// DBParams is appended to both servers' database URL (e.g.
+	// "pool_max_conns=16"); both sides always get the same pool settings.
+	DBParams string
+	// LogFile receives the real server's request log (as in production, at
+	// info); nil discards the lines after formatting them.
+	LogFile *os.File
+}
+
+// DefaultConfig is the full run; BENCH_API_* variables override it.
+func DefaultConfig() Config {
+	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, Concurrency: 32,
+		Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
+	envInt := func(name string, dst *int) {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+			*dst = n
+		}
+	}
+	envInt("BENCH_API_USERS", &c.Users)
+	envInt("BENCH_API_CHECKIN_USERS", &c.CheckinUsers)
+	envInt("BENCH_API_CONCURRENCY", &c.Concurrency)
+	envInt("BENCH_API_ROUNDS", &c.Rounds)
+	if d, err := time.ParseDuration(os.Getenv("BENCH_API_DURATION")); err == nil && d > 0 {
+		c.Duration = d
+	}
+	c.DBParams = os.Getenv("BENCH_API_DB_PARAMS")
+	return c
+}
+
+// Endpoint is one row of the table.
+type Endpoint struct {
+	Name   string
+	Method string
+	Path   string
+	Status int     // the success status both sides must answer
+	Write  bool    // check-in: one fresh user per request
+	MinRPS float64 // target: real throughput ≥ MinRPS × floor's
+	MaxP99 float64 // target: real p99 ≤ MaxP99 × floor's (0: none)
+}
+
+// Endpoints are the rows measured; the content, courses, videos and community
+// endpoints add theirs here.
+var Endpoints = []Endpoint{
+	{Name: "points balance", Method: "GET", Path: "/api/points/balance", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	{Name: "session", Method: "GET", Path: "/api/auth/session", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	{Name: "profile", Method: "GET", Path: "/api/profile", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	{Name: "notifications", Method: "GET", Path: "/api/notifications", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	{Name: "check-in", Method: "POST", Path: "/api/checkin", Status: 201, Write: true, MinRPS: 0.60},
+}
+
+// Row is one endpoint's figures over every round.
+type Row struct {
+	Endpoint    Endpoint
+	Floor, Real *stats
+	// ShapeDiff lists top-level JSON keys present on one side only.
+	ShapeDiff []string
+}
+
+// Met reports whether the real server meets the row's targets.
+func (r Row) Met() bool {
+	if r.Floor.RPS() == 0 || r.Real.RPS() < r.Endpoint.MinRPS*r.Floor.RPS() {
+		return false
+	}
+	return r.Endpoint.MaxP99 == 0 || float64(r.Real.Quantile(0.99)) <= r.Endpoint.MaxP99*float64(r.Floor.Quantile(0.99))
+}
+
+// Report is a whole run.
+type Report struct {
+	Config Config
+	Rows   []Row
+}
+
+type side struct {
+	name string
+	url  string
+	hc   *http.Client
+}
+
+// Run seeds a fresh database, starts both servers and measures every endpoint.
+func Run(t testing.TB, cfg Config) Report {
+	t.Helper()
+	ctx := context.Background()
+	url := pgtest.NewURL(t)
+	if cfg.DBParams != "" {
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		url += sep + cfg.DBParams
+	}
+	// The real server: production wiring (apptest builds core/app), request
+	// log at info as in production. apptest writes its log to os.Stderr when
+	// APPTEST_LOG is set, so stderr points at cfg.LogFile while it builds its
+	// logger; without a file the lines are formatted and discarded.
+	env := map[string]string{"LOG_LEVEL": "info"}
+	var realSrv *apptest.Server
+	if cfg.LogFile != nil {
+		t.Setenv("APPTEST_LOG", "1")
+		saved := os.Stderr
+		os.Stderr = cfg.LogFile
+		realSrv = apptest.StartOn(t, url, env)
+		os.Stderr = saved
+	} else {
+		realSrv = apptest.StartOn(t, url, env)
+	}
+
+	start := time.Now()
+	readers := seedUsers(t, ctx, realSrv, cfg.Users, "u", cfg, true, true)
+	// Fresh users for every check-in phase: the real side needs sessions,
+	// the floor only a token in its map.
+	checkins := map[string][][]benchUser{}
+	for _, s := range []string{"floor", "real"} {
+		for r := range cfg.Rounds + 1 { // +1: the shape check's spare users
+			n := cfg.CheckinUsers
+			if r == cfg.Rounds {
+				n = 1
+			}
+			checkins[s] = append(checkins[s], seedUsers(t, ctx, realSrv, n, fmt.Sprintf("c%s%d-", s[:1], r), cfg, false, s == "real"))
+		}
+	}
+	if _, err := realSrv.App.Pool.Exec(ctx, "ANALYZE"); err != nil {
+		t.Fatalf("bench-api: analyze: %v", err)
+	}
+	t.Logf("bench-api: seeded %d users (%d notifications, %d ledger rows each) and %d×%d check-in users in %s",
+		cfg.Users, cfg.Notifs, cfg.Ledger, 2*cfg.Rounds, cfg.CheckinUsers, time.Since(start).Round(time.Millisecond))
+
+	tokens := map[string]string{}
+	for _, u := range readers {
+		tokens[u.token] = u.id
+	}
+	for _, list := range checkins["floor"] {
+		for _, u := range list {
+			tokens[u.token] = u.id
+		}
+	}
+	fpool, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatalf("bench-api: floor pool: %v", err)
+	}
+	t.Cleanup(fpool.Close)
+	fsrv := httptest.NewServer(newFloorHandler(fpool, tokens))
+	t.Cleanup(fsrv.Close)
+
+	client := func() *http.Client {
+		return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Concurrency * 2, MaxConnsPerHost: cfg.Concurrency * 2}}
+	}
+	sides := []side{{"floor", fsrv.URL, client()}, {"real", realSrv.URL, client()}}
+
+	rows := make([]Row, len(Endpoints))
+	for i, ep := range Endpoints {
+		rows[i] = Row{Endpoint: ep, Floor: &stats{}, Real: &stats{}}
+		spare := map[string]benchUser{"floor": checkins["floor"][cfg.Rounds][0], "real": checkins["real"][cfg.Rounds][0]}
+		rows[i].ShapeDiff = shapeDiff(t, ep, sides, readers[0], spare)
+	}
+	// Warm-up: connections, caches and buffer pools, on reads only (check-ins would use up fresh users).
+	for _, s := range sides {
+		for _, ep := range Endpoints {
+			if !ep.Write {
+				load(ctx, s.hc, cfg.Concurrency, cfg.Warmup, ep.Status, readNext(ep, s.url, readers))
+			}
+		}
+	}
+	for r := range cfg.Rounds {
+		for i, ep := range Endpoints {
+			order := sides
+			if (r+i)%2 == 1 { // alternate who goes first, so neither always follows the other
+				order = []side{sides[1], sides[0]}
+			}
+			for _, s := range order {
+				var next func() (*http.Request, bool)
+				if ep.Write {
+					next = writeNext(ep, s.url, checkins[s.name][r])
+				} else {
+					next = readNext(ep, s.url, readers)
+				}
+				p := load(ctx, s.hc, cfg.Concurrency, cfg.Duration, ep.Status, next)
+				st := rows[i].Real
+				if s.name == "floor" {
+					st = rows[i].Floor
+				}
+				st.add(p)
+				t.Logf("round %d %-15s %-5s %8.0f req/s (%d ok, %d errors, %s)", r+1, ep.Name, s.name,
+					float64(p.OK)/p.Elapsed.Seconds(), p.OK, p.Errors, p.Elapsed.Round(time.Millisecond))
+			}
+		}
+	}
+	return Report{Config: cfg, Rows: rows}
+}
+
+type benchUser struct{ id, token string }
+
+// seedUsers inserts n users with a filled-in profile in bulk. With sessions,
+// each gets a session opened through the real auth service (the real server
+// must resolve their tokens); without, a token only the floor's map knows.
+// Readers also get ledger rows with their totals and notifications.
+func seedUsers(t testing.TB, ctx context.Context, srv *apptest.Server, n int, prefix string, cfg Config, reader, sessions bool) []benchUser {
+	t.Helper()
+	pool := srv.App.Pool
+	rows, err := pool.Query(ctx, `INSERT INTO users (email, email_confirmed_at)
+		SELECT 'bench-' || $1 || g || '@bench.example', now() FROM generate_series(1, $2) g RETURNING id::text`, prefix, n)
+	if err != nil {
+		t.Fatalf("bench-api: users: %v", err)
+	}
+	var users []benchUser
+	for rows.Next() {
+		var u benchUser
+		if err := rows.Scan(&u.id); err != nil {
+			t.Fatalf("bench-api: users: %v", err)
+		}
+		users = append(users, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		t.Fatalf("bench-api: users: %v", err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO profiles (user_id, first_name, last_name, title, biography, specialties, crmv, has_crmv, phone, time_zone)
+		SELECT id, 'Ana', 'Souza ' || left(id::text, 8), 'Médica veterinária', repeat('Clínica de pequenos animais. ', 12),
+		       ARRAY['clinica_geral', 'dermatologia'], 'CRMV-SP ' || (10000 + (random() * 80000)::int), true, '11987654321', $2
+		FROM users WHERE email LIKE 'bench-' || $1 || '%'`, prefix, checkinZone); err != nil {
+		t.Fatalf("bench-api: profiles: %v", err)
+	}
+	if reader {
+		seedReaderData(t, ctx, pool, prefix, cfg)
+	}
+	if !sessions {
+		for i := range users {
+			users[i].token = "floor-" + users[i].id
+		}
+		return users
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(users) {
+					return
+				}
+				tok, err := srv.App.Auth.StartSession(ctx, users[i].id, "bench-api")
+				if err != nil {
+					errs <- err
+					return
+				}
+				users[i].token = tok.Access
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		t.Fatalf("bench-api: sessions: %v", err)
+	}
+	return users
+}
+
+func seedReaderData(t testing.TB, ctx context.Context, pool *pgxpool.Pool, prefix string, cfg Config) {
+	t.Helper()
+	steps := []struct {
+		what, sql string
+		args      []any
+	}{
+		{"ledger", `INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata, created_at)
+			SELECT u.id, (ARRAY[5, 10, 20, 50])[1 + g % 4], (ARRAY['checkin', 'post', 'course', 'challenge'])[1 + g % 4],
+			       'bench:' || u.id || ':' || g, jsonb_build_object('seed', g), now() - make_interval(hours => g)
+			FROM users u, generate_series(1, $2) g WHERE u.email LIKE 'bench-' || $1 || '%'`, []any{prefix, cfg.Ledger}},
+		{"totals", `INSERT INTO user_total_points (user_id, checkin_points, post_points, course_points, challenge_points)
+			SELECT l.user_id, coalesce(sum(l.amount) FILTER (WHERE l.kind = 'checkin'), 0),
+			       coalesce(sum(l.amount) FILTER (WHERE l.kind = 'post'), 0),
+			       coalesce(sum(l.amount) FILTER (WHERE l.kind = 'course'), 0),
+			       coalesce(sum(l.amount) FILTER (WHERE l.kind = 'challenge'), 0)
+			FROM points_ledger l JOIN users u ON u.id = l.user_id
+			WHERE u.email LIKE 'bench-' || $1 || '%'
+			GROUP BY l.user_id`, []any{prefix}},
+		{"notifications", `INSERT INTO notifications (user_id, type, title, message, is_read, created_at)
+			SELECT u.id, 'points', 'Você ganhou VetCoins', 'Você recebeu ' || g || ' VetCoins pela sua participação na comunidade.',
+			       g > 5, now() - make_interval(mins => g * 37)
+			FROM users u, generate_series(1, $2) g WHERE u.email LIKE 'bench-' || $1 || '%'`, []any{prefix, cfg.Notifs}},
+	}
+	for _, s := range steps {
+		if _, err := pool.Exec(ctx, s.sql, s.args...); err != nil {
+			t.Fatalf("bench-api: %s: %v", s.what, err)
+		}
+	}
+}
+
+func newRequest(ep Endpoint, base, token string) *http.Request {
+	req, err := http.NewRequest(ep.Method, base+ep.Path, nil)
+	if err != nil {
+		panic(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	return req
+}
+
+// readNext spreads reads over every seeded user.
+func readNext(ep Endpoint, base string, users []benchUser) func() (*http.Request, bool) {
+	var n atomic.Uint64
+	return func() (*http.Request, bool) {
+		i := n.Add(7919) % uint64(len(users)) // a prime stride: consecutive requests hit different users
+		return newRequest(ep, base, users[i].token), true
+	}
+}
+
+// writeNext gives each check-in a user who has not checked in today.
+func writeNext(ep Endpoint, base string, users []benchUser) func() (*http.Request, bool) {
+	var n atomic.Int64
+	return func() (*http.Request, bool) {
+		i := n.Add(1) - 1
+		if i >= int64(len(users)) {
+			return nil, false
+		}
+		return newRequest(ep, base, users[i].token), true
+	}
+}
+
+// shapeDiff sends one request to each side and returns the top-level JSON
+// keys only one side answers with, so a floor that drifted from the real
+// endpoint shows in the table.
+func shapeDiff(t testing.TB, ep Endpoint, sides []side, reader benchUser, spare map[string]benchUser) []string {
+	t.Helper()
+	keys := map[string][]string{}
+	for _, s := range sides {
+		u := reader
+		if ep.Write {
+			u = spare[s.name]
+		}
+		res, err := s.hc.Do(newRequest(ep, s.url, u.token))
+		if err != nil {
+			t.Fatalf("bench-api: %s %s: %v", s.name, ep.Path, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != ep.Status {
+			t.Fatalf("bench-api: %s %s %s: %s %s", s.name, ep.Method, ep.Path, res.Status, body)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("bench-api: %s %s: not a JSON object: %s", s.name, ep.Path, body)
+		}
+		for k, v := range m {
+			keys[s.name] = append(keys[s.name], k)
+			// One level down for wrapped answers ({"user": {...}}).
+			var inner map[string]json.RawMessage
+			if json.Unmarshal(v, &inner) == nil {
+				for ik := range inner {
+					keys[s.name] = append(keys[s.name], k+"."+ik)
+				}
+			}
+			var list []map[string]json.RawMessage
+			if json.Unmarshal(v, &list) == nil && len(list) > 0 {
+				for ik := range list[0] {
+					keys[s.name] = append(keys[s.name], k+"[]."+ik)
+				}
+			}
+		}
+	}
+	var diff []string
+	for _, k := range keys["floor"] {
+		if !slices.Contains(keys["real"], k) {
+			diff = append(diff, "floor only: "+k)
+		}
+	}
+	for _, k := range keys["real"] {
+		if !slices.Contains(keys["floor"], k) {
+			diff = append(diff, "real only: "+k)
+		}
+	}
+	slices.Sort(diff)
+	return diff
+}
+
+// Print writes the ratio table.
+func (rep Report) Print(w io.Writer) {
+	c := rep.Config
+	fmt.Fprintf(w, "\nbench-api: %d users, %d concurrent clients, %d round(s) of %s per endpoint and side (floor and real alternating)\n\n",
+		c.Users, c.Concurrency, c.Rounds, c.Duration)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "endpoint\tfloor req/s\treal req/s\tratio\tfloor p50/p99\treal p50/p99\tp99 ratio\ttarget\tmet?\t")
+	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) }
+	for _, r := range rep.Rows {
+		f, re := r.Floor, r.Real
+		ratio, p99 := 0.0, 0.0
+		if f.RPS() > 0 {
+			ratio = re.RPS() / f.RPS()
+		}
+		if f.Quantile(0.99) > 0 {
+			p99 = float64(re.Quantile(0.99)) / float64(f.Quantile(0.99))
+		}
+		target := fmt.Sprintf("≥%.0f %%", r.Endpoint.MinRPS*100)
+		if r.Endpoint.MaxP99 > 0 {
+			target += fmt.Sprintf(", ≤%.1f×", r.Endpoint.MaxP99)
+		}
+		met := "no"
+		if r.Met() {
+			met = "yes"
+		}
+		fmt.Fprintf(tw, "%s %s\t%.0f\t%.0f\t%.0f %%\t%s/%s ms\t%s/%s ms\t%.2f×\t%s\t%s\t\n",
+			r.Endpoint.Method, r.Endpoint.Path, f.RPS(), re.RPS(), ratio*100, ms(f.Quantile(0.5)), ms(f.Quantile(0.99)),
+			ms(re.Quantile(0.5)), ms(re.Quantile(0.99)), p99, target, met)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, r := range rep.Rows {
+		for _, s := range []struct {
+			name string
+			st   *stats
+		}{{"floor", r.Floor}, {"real", r.Real}} {
+			if s.st.Errors > 0 {
+				fmt.Fprintf(w, "%s %s: %d failed requests (first: %s)\n", r.Endpoint.Path, s.name, s.st.Errors, s.st.FirstErr)
+			}
+			if s.st.Exhausted {
+				fmt.Fprintf(w, "%s %s: ran out of fresh users before the phase's end (raise BENCH_API_CHECKIN_USERS); rate is over %s\n",
+					r.Endpoint.Path, s.name, s.st.Elapsed.Round(time.Millisecond))
+			}
+		}
+		if len(r.ShapeDiff) > 0 {
+			fmt.Fprintf(w, "%s: floor and real answers differ in shape: %s\n", r.Endpoint.Path, strings.Join(r.ShapeDiff, ", "))
+		}
+	}
+}
