@@ -478,8 +478,7 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 	for rows.Next() {
 		var it Item
 		var fields []byte
-		if err := rows.Scan(&it.ID, &it.Type, &it.Status, &it.Version, &it.Slug, &it.Title, &it.Summary, &fields,
-			&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt, &total); err != nil {
+		if err := rows.Scan(append(itemTargets(&it, &fields), &total)...); err != nil {
 			return nil, 0, fmt.Errorf("admin list: %w", err)
 		}
 		it.Fields = fields
@@ -495,4 +494,36 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 		}
 	}
 	return items, total, nil
+}
+
+// Scheduled lists the items scheduled for publication in [from, until),
+// soonest first: the agenda (a day or a week), the catch-up after downtime
+// (zero from, until now) and the overdue list (until two minutes ago). A zero
+// from means no lower bound.
+func (s *Store) Scheduled(ctx context.Context, from, until time.Time) ([]Item, error) {
+	var lower any
+	if !from.IsZero() {
+		lower = from
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+itemColumns+itemFrom+`
+		WHERE i.publish_at IS NOT NULL AND ($1::timestamptz IS NULL OR i.publish_at >= $1) AND i.publish_at < $2
+		ORDER BY i.publish_at, i.id`, lower, until)
+	if err != nil {
+		return nil, fmt.Errorf("scheduled items: %w", err)
+	}
+	defer rows.Close()
+	items := []Item{}
+	for rows.Next() {
+		var it Item
+		var fields []byte
+		if err := rows.Scan(itemTargets(&it, &fields)...); err != nil {
+			return nil, fmt.Errorf("scheduled items: %w", err)
+		}
+		it.Fields = fields
+		items = append(items, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("scheduled items: %w", err)
+	}
+	return items, nil
 }

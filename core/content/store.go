@@ -110,6 +110,8 @@ type Item struct {
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// PublishAt is when a scheduled (agendado) item is to be published.
+	PublishAt *time.Time `json:"publish_at,omitempty"`
 }
 
 // Messages users read.
@@ -205,15 +207,21 @@ func (s *Store) typeOf(id string) (*Type, error) {
 }
 
 const itemColumns = `i.id::text, i.type, i.status, i.version, i.slug, i.title, i.summary, i.fields,
-	coalesce(i.author_id::text, ''), p.item_id IS NOT NULL, i.has_draft, i.created_at, i.updated_at, i.published_at`
+	coalesce(i.author_id::text, ''), p.item_id IS NOT NULL, i.has_draft, i.created_at, i.updated_at, i.published_at, i.publish_at`
 
 const itemFrom = ` FROM content_items i LEFT JOIN content_published p ON p.item_id = i.id `
+
+// itemTargets are the scan destinations of itemColumns; the fields land in
+// *fields (copy them into it.Fields after the scan).
+func itemTargets(it *Item, fields *[]byte) []any {
+	return []any{&it.ID, &it.Type, &it.Status, &it.Version, &it.Slug, &it.Title, &it.Summary, fields,
+		&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt, &it.PublishAt}
+}
 
 func scanItem(row pgx.Row) (Item, error) {
 	var it Item
 	var fields []byte
-	err := row.Scan(&it.ID, &it.Type, &it.Status, &it.Version, &it.Slug, &it.Title, &it.Summary, &fields,
-		&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt)
+	err := row.Scan(itemTargets(&it, &fields)...)
 	it.Fields = fields
 	return it, err
 }
@@ -597,7 +605,13 @@ type Transition struct {
 	// Reason is the comment or justification given with it.
 	Action string
 	Reason string
+	// PublishAt is the moment to publish, required when To is agendado.
+	// Leaving agendado clears it (a trigger does, whatever the write).
+	PublishAt *time.Time
 }
+
+// MsgScheduleTime asks for the moment of a scheduled publication.
+const MsgScheduleTime = "Escolha a data e a hora da publicação."
 
 // Transition applies tr and appends a revision. The type's BeforeTransition
 // hook may refuse it first; AfterPublish runs once a publish has committed.
@@ -607,6 +621,9 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 	}
 	if !slices.Contains(Statuses, tr.To) {
 		return Item{}, fmt.Errorf("content: unknown status %q", tr.To)
+	}
+	if (tr.To == StatusScheduled) != (tr.PublishAt != nil) {
+		return Item{}, core.Invalid(MsgScheduleTime, map[string]string{"publish_at": MsgScheduleTime})
 	}
 	current, err := s.Get(ctx, tr.ID)
 	if err != nil {
@@ -663,8 +680,9 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 		}
 		if _, err := tx.Exec(ctx, `UPDATE content_items SET status = $2, version = version + 1, updated_at = $3,
 				has_draft = CASE WHEN $4 THEN false ELSE has_draft END,
-				published_at = CASE WHEN $5 THEN coalesce(published_at, $3) ELSE published_at END
-			WHERE id = $1`, tr.ID, tr.To, now, tr.Effect != EffectNone, tr.Effect == EffectPublish); err != nil {
+				published_at = CASE WHEN $5 THEN coalesce(published_at, $3) ELSE published_at END,
+				publish_at = $6
+			WHERE id = $1`, tr.ID, tr.To, now, tr.Effect != EffectNone, tr.Effect == EffectPublish, tr.PublishAt); err != nil {
 			return fmt.Errorf("move content item: %w", err)
 		}
 		switch tr.Effect {

@@ -3,6 +3,7 @@ package editorial_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
@@ -45,7 +46,7 @@ func TestAuditLogRecordsEveryWriteAndCannotBeAltered(t *testing.T) {
 	}
 	must(wf.Act(ctx, editor, eRoles, it.ID, it.Version, editorial.ActionSubmit, ""))
 	must(wf.Act(ctx, revisor, rRoles, it.ID, it.Version, editorial.ActionApprove, ""))
-	must(wf.Act(ctx, revisor, rRoles, it.ID, it.Version, editorial.ActionSchedule, ""))
+	must(wf.Schedule(ctx, revisor, rRoles, it.ID, it.Version, time.Now().Add(time.Hour)))
 	if _, ok, err := wf.PublishScheduled(ctx, it.ID); err != nil || !ok {
 		t.Fatalf("scheduled publish: %v %v", ok, err)
 	}

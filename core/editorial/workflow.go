@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
@@ -19,6 +20,7 @@ type Workflow struct {
 	reviews *Reviews
 	notify  Notify
 	log     *slog.Logger
+	now     func() time.Time
 }
 
 // Notify sends one in-app notification, once per idempotencyKey
@@ -42,6 +44,8 @@ type Options struct {
 	// request changes and publish; nil: nobody is told.
 	Notify Notify
 	Log    *slog.Logger
+	// Now is the clock that judges schedule moments (time.Now when nil).
+	Now func() time.Time
 }
 
 // New returns a workflow over store.
@@ -49,7 +53,10 @@ func New(store *content.Store, opts Options) *Workflow {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Workflow{store: store, reviews: opts.Reviews, notify: opts.Notify, log: opts.Log}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Workflow{store: store, reviews: opts.Reviews, notify: opts.Notify, log: opts.Log, now: opts.Now}
 }
 
 // MsgReasonRequired asks for the comment that must come with a request for
@@ -63,6 +70,24 @@ const MsgReasonRequired = "Descreva o que precisa ser alterado."
 // state, so a concurrent change turns into a 409 rather than a move from a
 // state nobody decided on.
 func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id string, version int, action Action, reason string) (content.Item, error) {
+	return w.act(ctx, a, roles, id, version, action, reason, nil)
+}
+
+// MsgScheduleInPast refuses a publication moment that has already passed.
+const MsgScheduleInPast = "Escolha uma data e hora no futuro para a publicação."
+
+// Schedule schedules (or reschedules) the publication of item id at the
+// moment at, which must be in the future. The Temporal timer that fires it
+// calls PublishScheduled.
+func (w *Workflow) Schedule(ctx context.Context, a content.Actor, roles []Role, id string, version int, at time.Time) (content.Item, error) {
+	if !at.After(w.now()) {
+		return content.Item{}, core.Invalid(MsgScheduleInPast, map[string]string{"publish_at": MsgScheduleInPast})
+	}
+	at = at.UTC()
+	return w.act(ctx, a, roles, id, version, ActionSchedule, "", &at)
+}
+
+func (w *Workflow) act(ctx context.Context, a content.Actor, roles []Role, id string, version int, action Action, reason string, publishAt *time.Time) (content.Item, error) {
 	it, err := w.store.Get(ctx, id)
 	if err != nil {
 		return content.Item{}, err
@@ -82,7 +107,7 @@ func (w *Workflow) Act(ctx context.Context, a content.Actor, roles []Role, id st
 		return w.store.DiscardDraft(ctx, a, id, it.Version)
 	}
 	tr := move.Transition(id, it.Version)
-	tr.Reason = reason
+	tr.Reason, tr.PublishAt = reason, publishAt
 	next, err := w.store.Transition(ctx, a, tr)
 	if err != nil {
 		return content.Item{}, err

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -60,6 +61,14 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 		}
 		it = next
 	}
+	schedule := func(at time.Time) {
+		t.Helper()
+		next, err := wf.Schedule(ctx, revisor, revisorRoles, it.ID, it.Version, at)
+		if err != nil || next.Status != content.StatusScheduled || next.PublishAt == nil || !next.PublishAt.Equal(at.UTC().Truncate(time.Microsecond)) {
+			t.Fatalf("schedule at %v: %+v %v", at, next, err)
+		}
+		it = next
+	}
 	refused := func(a content.Actor, roles []editorial.Role, action editorial.Action, code string) {
 		t.Helper()
 		if _, err := wf.Act(ctx, a, roles, it.ID, it.Version, action, reason); core.ErrorCode(err) != code {
@@ -85,7 +94,23 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	if _, err := wf.Act(ctx, revisor, revisorRoles, it.ID, stale, editorial.ActionSchedule, ""); core.ErrorCode(err) != core.ECONFLICT {
 		t.Fatalf("acting on a stale version: %v", err)
 	}
-	step(revisor, revisorRoles, editorial.ActionSchedule, content.StatusScheduled)
+	refused(revisor, revisorRoles, editorial.ActionSchedule, core.EINVALID) // no moment
+	if _, err := wf.Schedule(ctx, revisor, revisorRoles, it.ID, it.Version, time.Now().Add(-time.Second)); core.ErrorCode(err) != core.EINVALID ||
+		core.ErrorMessage(err) != editorial.MsgScheduleInPast {
+		t.Fatalf("schedule in the past: %v", err)
+	}
+	if _, err := wf.Schedule(ctx, editor, editorRoles, it.ID, it.Version, time.Now().Add(time.Hour)); core.ErrorCode(err) != core.EFORBIDDEN {
+		t.Fatalf("an editor scheduling: %v", err)
+	}
+	schedule(time.Now().Add(time.Hour))
+	schedule(time.Now().Add(time.Minute)) // rescheduled
+	agenda, err := store.Scheduled(ctx, time.Time{}, time.Now().Add(2*time.Minute))
+	if err != nil || len(agenda) != 1 || agenda[0].ID != it.ID {
+		t.Fatalf("agenda: %+v %v", agenda, err)
+	}
+	if later, _ := store.Scheduled(ctx, time.Now().Add(2*time.Minute), time.Now().Add(2*time.Hour)); len(later) != 0 {
+		t.Fatalf("the old moment is still on the agenda: %+v", later)
+	}
 
 	// The timer fires: published once, even if it fires again.
 	var fired atomic.Int32
@@ -107,7 +132,7 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 		t.Fatalf("the schedule published %d times", fired.Load())
 	}
 	it, _ = store.Get(ctx, it.ID)
-	if !it.Published || it.Status != content.StatusPublished {
+	if !it.Published || it.Status != content.StatusPublished || it.PublishAt != nil {
 		t.Fatalf("after the schedule: %+v", it)
 	}
 	public := func() string {
@@ -131,10 +156,16 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 	refused(revisor, revisorRoles, editorial.ActionPublish, core.ECONFLICT) // the edit is not approved
 	step(editor, editorRoles, editorial.ActionSubmit, content.StatusInReview)
 	step(revisor, revisorRoles, editorial.ActionApprove, content.StatusApproved)
-	step(revisor, revisorRoles, editorial.ActionSchedule, content.StatusScheduled)
+	schedule(time.Now().Add(time.Minute))
 	// An edit after scheduling sends it back to draft; the timer then does nothing.
 	if it, err = store.Update(ctx, editor, it.ID, it.Version, content.Input{Title: "Surto de cinomose no RS: atualização 2", Fields: map[string]any{"body": "Quarta versão."}}); err != nil {
 		t.Fatal(err)
+	}
+	if it.PublishAt != nil {
+		t.Fatalf("an edit kept the publication moment: %v", it.PublishAt)
+	}
+	if agenda, _ := store.Scheduled(ctx, time.Time{}, time.Now().Add(24*time.Hour)); len(agenda) != 0 {
+		t.Fatalf("an edited item is still on the agenda: %+v", agenda)
 	}
 	if _, ok, err := wf.PublishScheduled(ctx, it.ID); err != nil || ok || public() != live {
 		t.Fatalf("a schedule fired for an edited item: ok=%v err=%v", ok, err)
