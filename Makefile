@@ -109,11 +109,11 @@ bench: build-go
 
 ## bench-api: every API figure against its floor (bare pgx + net/http, same SQL), in one run (bench/api)
 # BENCH_API_DURATION (10s), BENCH_API_ROUNDS (3), BENCH_API_CONCURRENCY (32),
-# BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per phase) and
+# BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per real check-in phase, twice that for the floor) and
 # BENCH_API_DB_PARAMS (appended to both sides' database URL) override the run.
 # The real server's request log goes to $(DATA_DIR)/bench-api.log.
 .PHONY: bench-api test-bench-api
-bench-api: build-go plugins
+bench-api: build-go
 	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; mkdir -p $(DATA_DIR); \
 	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
 	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
@@ -124,7 +124,7 @@ bench-api: build-go plugins
 	exit $$rc
 
 # The harness's smoke run (tiny data, one round of 1 s): proves it works, not a speed check.
-test-bench-api: build-go plugins
+test-bench-api: build-go
 	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
 	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
 	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \

@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
 // The floor is the least any server can do for each endpoint: net/http and a
@@ -30,7 +32,7 @@ type floor struct {
 	tokens map[string]string // bearer token → user id; read-only once serving
 }
 
-func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string) http.Handler {
+func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *sdk.Client) http.Handler {
 	f := &floor{pool: pool, tokens: tokens}
 	mux := http.NewServeMux()
 	mux.Handle("GET /api/points/balance", f.auth(f.balance))
@@ -38,6 +40,7 @@ func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string) http.Handler 
 	mux.Handle("GET /api/profile", f.auth(f.profile))
 	mux.Handle("GET /api/notifications", f.auth(f.notifications))
 	mux.Handle("POST /api/checkin", f.auth(f.checkin))
+	mux.Handle("GET /api/tools/"+fixturePlugin+"/echo", f.auth(f.pluginEcho(echo)))
 	return mux
 }
 
