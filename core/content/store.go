@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -385,6 +386,24 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 		status = StatusPublished
 	}
 	now := s.now()
+	autoSlug := in.Slug == ""
+	// A derived slug can be taken by a concurrent create between choosing it
+	// and inserting; choose again rather than blame the editor for it.
+	for attempt := 0; ; attempt++ {
+		it, created, err = s.create(ctx, a, t, in, fields, status, idempotencyKey, now)
+		var e *core.Error
+		if !autoSlug || attempt == 3 || !errors.As(err, &e) || e.Fields["slug"] != MsgSlugTaken {
+			break
+		}
+	}
+	if err == nil && created && it.Published {
+		s.hooks.AfterPublish(ctx, it)
+	}
+	return it, created, err
+}
+
+func (s *Store) create(ctx context.Context, a Actor, t *Type, in Input, fields []byte, status Status, idempotencyKey string, now time.Time) (it Item, created bool, err error) {
+	typeID := t.ID
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		if idempotencyKey != "" {
 			// Serialise retries of one key, so that the second sees the first's item.
@@ -441,9 +460,6 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 		it, err = getItem(ctx, tx, id)
 		return err
 	})
-	if err == nil && created && it.Published {
-		s.hooks.AfterPublish(ctx, it)
-	}
 	return it, created, err
 }
 

@@ -310,3 +310,29 @@ func TestPublishOnCreateAndReferences(t *testing.T) {
 		t.Fatalf("dangling or wrong-type references: %v", err)
 	}
 }
+
+func TestConcurrentCreatesWithOneTitleGetDistinctSlugs(t *testing.T) {
+	f := newFixture(t)
+	var wg sync.WaitGroup
+	slugs := make([]string, 4)
+	for i := range slugs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			it, _, err := f.store.Create(f.ctx, f.editor(), "noticias", newsInput("Mesmo título ao mesmo tempo"), "")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			slugs[i] = it.Slug
+		}()
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, s := range slugs {
+		if s == "" || seen[s] {
+			t.Fatalf("slugs %v", slugs)
+		}
+		seen[s] = true
+	}
+}
