@@ -325,6 +325,9 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		keyType := "text"
 		if sortName == SortPublishedAt {
 			keyType = "timestamptz"
+			if _, err := time.Parse(time.RFC3339Nano, c.Key); err != nil {
+				return Page{}, badQuery("cursor", "A continuação da lista não é válida. Recarregue a lista.")
+			}
 		}
 		where = append(where, fmt.Sprintf("(%s, p.item_id) %s (%s::%s, %s::uuid)", orderKey, cmp, b.arg(c.Key), keyType, b.arg(c.ID)))
 		offset = 0

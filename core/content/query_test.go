@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -147,8 +148,11 @@ func TestPublicListSearchFiltersSortAndPaging(t *testing.T) {
 	if len(walked) != 4 || !slices.IsSorted(walked) {
 		t.Fatalf("keyset walk by title %v", walked)
 	}
-	if _, err := f.store.List(f.ctx, content.ListQuery{Type: "noticias", Cursor: "garbage"}); code(err) != core.EINVALID {
-		t.Fatalf("bad cursor: %v", err)
+	forged := base64.RawURLEncoding.EncodeToString([]byte(`{"k":"ontem","i":"6f1c8f0e-9a55-4c1e-8a43-5b0f4c4f4a11"}`))
+	for _, bad := range []string{"garbage", forged} {
+		if _, err := f.store.List(f.ctx, content.ListQuery{Type: "noticias", Cursor: bad}); code(err) != core.EINVALID {
+			t.Fatalf("bad cursor %q: %v", bad, err)
+		}
 	}
 
 	// The reader's flags come in the same query.
