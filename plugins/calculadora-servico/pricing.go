@@ -19,20 +19,25 @@ var Manifest = sdk.Manifest{
 	Slug:           "calculadora-servico",
 	Access:         sdk.AccessUser,
 	UIKind:         sdk.UIForm,
-	Forms: []sdk.Form{{
-		ID: "preco", Title: "Preço do serviço", Action: "preco", Submit: "Calcular preço",
-		Description: "Preço = (custo fixo por hora × duração + materiais) ÷ (1 − impostos − taxa do cartão − margem).",
-		Fields: []sdk.Field{
-			{Name: "custos_fixos", Label: "Custos fixos mensais", Type: sdk.FieldNumber, Unit: "R$", Required: true, Min: sdk.Ptr(0), Step: 0.01,
-				Help: "Aluguel, salários, pró-labore, contador, sistemas, energia…"},
-			{Name: "horas_mes", Label: "Horas trabalhadas por mês", Type: sdk.FieldNumber, Unit: "h", Required: true, Min: sdk.Ptr(1), Step: 1},
-			{Name: "duracao", Label: "Duração do serviço", Type: sdk.FieldNumber, Unit: "min", Required: true, Min: sdk.Ptr(1), Step: 1},
-			{Name: "materiais", Label: "Materiais e insumos do serviço", Type: sdk.FieldNumber, Unit: "R$", Min: sdk.Ptr(0), Step: 0.01, Default: 0},
-			{Name: "impostos", Label: "Impostos sobre o faturamento", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(60), Step: 0.01, Default: 6},
-			{Name: "taxa_cartao", Label: "Taxa do cartão", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(20), Step: 0.01, Default: 0},
-			{Name: "margem", Label: "Margem de lucro desejada", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(0), Max: sdk.Ptr(90), Step: 0.1, Default: 20},
-		},
-	}},
+	Forms:          []sdk.Form{priceForm},
+}
+
+// priceForm is declared once: the manifest hands it to the web app, and the
+// handler checks each submission against the same fields (sdk.ReadForm).
+var priceForm = sdk.Form{
+	ID: "preco", Title: "Preço do serviço", Action: "preco", Submit: "Calcular preço",
+	Description: "Preço = (custo fixo por hora × duração + materiais) ÷ (1 − impostos − taxa do cartão − margem).",
+	Fields: []sdk.Field{
+		{Name: "custos_fixos", Label: "Custos fixos mensais", Noun: "os custos fixos", Type: sdk.FieldNumber, Unit: "R$", Required: true, Min: sdk.Ptr(0), Step: 0.01,
+			Help: "Aluguel, salários, pró-labore, contador, sistemas, energia…"},
+		{Name: "horas_mes", Label: "Horas trabalhadas por mês", Noun: "as horas trabalhadas por mês", Type: sdk.FieldNumber, Unit: "h", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(744), Step: 1,
+			Help: "Um mês tem no máximo 744 horas."},
+		{Name: "duracao", Label: "Duração do serviço", Noun: "a duração do serviço", Type: sdk.FieldNumber, Unit: "min", Required: true, Min: sdk.Ptr(1), Step: 1},
+		{Name: "materiais", Label: "Materiais e insumos do serviço", Noun: "os materiais e insumos", Type: sdk.FieldNumber, Unit: "R$", Min: sdk.Ptr(0), Step: 0.01, Default: 0},
+		{Name: "impostos", Label: "Impostos sobre o faturamento", Noun: "os impostos", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(60), Step: 0.01, Default: 6},
+		{Name: "taxa_cartao", Label: "Taxa do cartão", Noun: "a taxa do cartão", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(20), Step: 0.01, Default: 0},
+		{Name: "margem", Label: "Margem de lucro desejada", Noun: "a margem de lucro", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(0), Max: sdk.Ptr(90), Step: 0.1, Default: 20},
+	},
 }
 
 // Breakdown is the computed price and where each real goes.
@@ -57,25 +62,15 @@ func Price(fixedMonthly, hoursPerMonth, minutes, materials, taxesPct, cardPct, m
 func Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /preco", func(w http.ResponseWriter, r *http.Request) {
-		in, ok := sdk.ReadInput(w, r)
-		if !ok {
+		in, p, ok := sdk.ReadForm(w, r, priceForm)
+		if !ok || p.Respond(w) {
 			return
 		}
-		p := sdk.Problems{}
-		fixed := p.NonNegative(in, "custos_fixos", "Os custos fixos")
-		if _, present := in.Number("custos_fixos"); !present {
-			p.Add("custos_fixos", "Os custos fixos são obrigatórios e devem ser um número.")
-		}
-		hours := p.Positive(in, "horas_mes", "As horas trabalhadas")
-		if hours > 744 {
-			p.Add("horas_mes", "Um mês tem no máximo 744 horas.")
-		}
-		minutes := p.Positive(in, "duracao", "A duração")
-		materials := p.NonNegative(in, "materiais", "Os materiais")
-		taxes := p.NonNegative(in, "impostos", "Os impostos")
-		card := p.NonNegative(in, "taxa_cartao", "A taxa do cartão")
-		margin := p.NonNegative(in, "margem", "A margem")
-		if len(p) == 0 && taxes+card+margin >= 100 {
+		fixed, hours, minutes := in.Number("custos_fixos"), in.Number("horas_mes"), in.Number("duracao")
+		materials, taxes := in.Number("materiais"), in.Number("impostos")
+		card, margin := in.Number("taxa_cartao"), in.Number("margem")
+		// A rule across fields, which no field's own limit can state.
+		if taxes+card+margin >= 100 {
 			p.Add("margem", "Impostos, taxa do cartão e margem somados devem ficar abaixo de 100%.")
 		}
 		if p.Respond(w) {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/sdktest"
 )
 
 func post(t *testing.T, path string, body map[string]any) (int, sdk.Result, map[string]string) {
@@ -64,11 +66,11 @@ func TestDose(t *testing.T) {
 
 func TestDoseRefusesImpossibleInput(t *testing.T) {
 	status, _, fields := post(t, "/dose", map[string]any{"peso": -2, "dose_mg_kg": 5, "concentracao": 0})
-	if status != 422 || fields["peso"] != "O peso deve ser maior que zero." || fields["concentracao"] != "A concentração deve ser maior que zero." {
+	if status != 422 || fields["peso"] != "O peso deve estar entre 0,01 e 150 kg." || fields["concentracao"] != "A concentração deve ser maior que zero." {
 		t.Fatalf("%d %v", status, fields)
 	}
 	status, _, fields = post(t, "/dose", map[string]any{"dose_mg_kg": 5, "concentracao": 10})
-	if status != 422 || fields["peso"] != "O peso é obrigatório e deve ser um número." {
+	if status != 422 || fields["peso"] != "O peso é obrigatório." {
 		t.Fatalf("missing weight: %d %v", status, fields)
 	}
 }
@@ -106,7 +108,7 @@ func TestFluidTherapy(t *testing.T) {
 	// 4 kg cat: 80 × 4^0.75 = 226 mL/day.
 	_, res, _ = post(t, "/fluidoterapia", map[string]any{"especie": "gato", "peso": 4})
 	want(t, res, "Manutenção", 226)
-	if status, _, f := post(t, "/fluidoterapia", map[string]any{"especie": "cao", "peso": 10, "desidratacao": -1}); status != 422 || f["desidratacao"] == "" {
+	if status, _, f := post(t, "/fluidoterapia", map[string]any{"especie": "cao", "peso": 10, "desidratacao": -1}); status != 422 || f["desidratacao"] != "A desidratação deve estar entre 0 e 15%." {
 		t.Errorf("negative dehydration: %d %v", status, f)
 	}
 }
@@ -151,7 +153,8 @@ func TestConversions(t *testing.T) {
 }
 
 // Extreme inputs overflow a formula into ±Inf; JSON cannot carry it, and no
-// vet can use it. Each calculator answers 422 naming the input to check.
+// vet can use it. Each calculator answers 422 naming the input to check:
+// the form's own limit when the field has one, else the overflow itself.
 func TestExtremeInputsAreRefusedWithAFieldMessage(t *testing.T) {
 	cases := []struct {
 		path  string
@@ -160,11 +163,11 @@ func TestExtremeInputsAreRefusedWithAFieldMessage(t *testing.T) {
 		msg   string
 	}{
 		{"/dose", map[string]any{"peso": 100, "dose_mg_kg": 1e308, "concentracao": 50}, "dose_mg_kg", "A dose é grande demais para este cálculo."},
-		{"/dose", map[string]any{"peso": 10, "dose_mg_kg": 1000, "concentracao": 1e-320}, "concentracao", "A concentração é pequena demais para este cálculo."},
-		{"/fluidoterapia", map[string]any{"especie": "cao", "peso": 1e308, "desidratacao": 10}, "peso", "O peso é grande demais para este cálculo."},
-		{"/fluidoterapia", map[string]any{"especie": "cao", "peso": 1e306, "desidratacao": 10, "perdas": 1e308}, "perdas", "As perdas contínuas são grandes demais para este cálculo."},
-		{"/transfusao", map[string]any{"especie": "cao", "peso": 1e308, "ht_paciente": 20, "ht_desejado": 30, "ht_doador": 50}, "peso", "O peso é grande demais para este cálculo."},
-		{"/superficie-corporal", map[string]any{"especie": "cao", "peso": 1e306}, "peso", "O peso é grande demais para este cálculo."},
+		{"/dose", map[string]any{"peso": 100, "dose_mg_kg": 1e303, "concentracao": 0.0001}, "concentracao", "A concentração é pequena demais para este cálculo."},
+		{"/dose", map[string]any{"peso": 10, "dose_mg_kg": 1000, "concentracao": 1e-320}, "concentracao", "A concentração deve ser de no mínimo 0,0001 mg/mL."},
+		{"/fluidoterapia", map[string]any{"especie": "cao", "peso": 1e308, "desidratacao": 10}, "peso", "O peso deve estar entre 0,01 e 150 kg."},
+		{"/transfusao", map[string]any{"especie": "cao", "peso": 1e308, "ht_paciente": 20, "ht_desejado": 30, "ht_doador": 50}, "peso", "O peso deve estar entre 0,01 e 150 kg."},
+		{"/superficie-corporal", map[string]any{"especie": "cao", "peso": 1e306}, "peso", "O peso deve estar entre 0,01 e 150 kg."},
 		{"/superficie-corporal", map[string]any{"especie": "cao", "peso": 100, "dose_m2": 1e308}, "dose_m2", "A dose por m² é grande demais para este cálculo."},
 		{"/conversao", map[string]any{"tipo": "mg_mcg", "valor": 1e306}, "valor", "O valor é grande demais para esta conversão."},
 		{"/conversao", map[string]any{"tipo": "c_f", "valor": -1e308}, "valor", "O valor é grande demais para esta conversão."},
@@ -174,5 +177,62 @@ func TestExtremeInputsAreRefusedWithAFieldMessage(t *testing.T) {
 		if status != 422 || fields[c.field] != c.msg {
 			t.Errorf("%s %v: %d %v, want 422 with %q on %s", c.path, c.body, status, fields, c.msg, c.field)
 		}
+	}
+}
+
+// validInput is a submission each calculator accepts, by form id.
+var validInput = map[string]map[string]any{
+	"dose":          {"peso": 10, "dose_mg_kg": 5, "concentracao": 50},
+	"energia":       {"especie": "cao", "peso": 10, "fase_cao": "castrado"},
+	"fluidoterapia": {"especie": "cao", "peso": 10, "desidratacao": 5, "perdas": 10},
+	"transfusao":    {"especie": "cao", "peso": 20, "ht_paciente": 15, "ht_desejado": 25, "ht_doador": 45},
+	"superficie":    {"especie": "cao", "peso": 10, "dose_m2": 100},
+	"conversao":     {"tipo": "kg_lb", "valor": 10},
+}
+
+// Every field of every calculator, left out, too small, zero, too large or
+// not a number, gets a message that names it and agrees with it in gender
+// and number; a representative set is compared word for word.
+func TestEveryFieldsMessagesAreGrammatical(t *testing.T) {
+	got := map[string]string{}
+	for _, form := range Manifest.Forms {
+		body, ok := validInput[form.ID]
+		if !ok {
+			t.Fatalf("no valid input for form %s", form.ID)
+		}
+		for _, f := range form.Fields {
+			if f.Noun == "" {
+				t.Errorf("%s: field %s has no Noun, so its messages cannot agree with it", form.ID, f.Name)
+			}
+		}
+		for k, v := range sdktest.WalkForm(t, Handler(), form, body) {
+			got[form.ID+"/"+k] = v
+		}
+	}
+	for key, want := range map[string]string{
+		"dose/dose_mg_kg/missing":              "A dose é obrigatória.",
+		"dose/dose_mg_kg/zero":                 "A dose deve ser maior que zero.",
+		"dose/dose_mg_kg/too-small":            "A dose deve ser de no mínimo 0,0001 mg/kg.",
+		"dose/concentracao/missing":            "A concentração é obrigatória.",
+		"dose/peso/missing":                    "O peso é obrigatório.",
+		"dose/peso/too-large":                  "O peso deve estar entre 0,01 e 150 kg.",
+		"dose/peso/not-valid":                  "Informe o peso em números.",
+		"energia/especie/missing":              "Selecione a espécie.",
+		"energia/fase_gato/missing":            "Selecione a fase de vida.",
+		"energia/fase_cao/not-valid":           "Selecione a fase de vida entre as opções.",
+		"fluidoterapia/perdas/too-small":       "As perdas contínuas não podem ser negativas.",
+		"fluidoterapia/desidratacao/too-large": "A desidratação deve estar entre 0 e 15%.",
+		"transfusao/ht_doador/too-large":       "O hematócrito do doador deve estar entre 1 e 90%.",
+		"transfusao/ht_paciente/zero":          "O hematócrito do paciente deve estar entre 1 e 80%.",
+		"superficie/dose_m2/too-small":         "A dose por m² não pode ser negativa.",
+		"conversao/valor/missing":              "O valor é obrigatório.",
+		"conversao/tipo/not-valid":             "Selecione a conversão entre as opções.",
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %q, want %q", key, got[key], want)
+		}
+	}
+	if len(got) < 40 {
+		t.Errorf("only %d messages walked: %v", len(got), fmt.Sprint(got))
 	}
 }

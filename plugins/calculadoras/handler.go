@@ -6,11 +6,11 @@ import (
 	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
-var speciesField = sdk.Field{Name: "especie", Label: "Espécie", Type: sdk.FieldSelect, Required: true, Default: Dog,
+var speciesField = sdk.Field{Name: "especie", Label: "Espécie", Noun: "a espécie", Type: sdk.FieldSelect, Required: true, Default: Dog,
 	Options: []sdk.Option{{Value: Dog, Label: "Cão"}, {Value: Cat, Label: "Gato"}}}
 
 func weightField() sdk.Field {
-	return sdk.Field{Name: "peso", Label: "Peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.01), Max: sdk.Ptr(150), Step: 0.01}
+	return sdk.Field{Name: "peso", Label: "Peso", Noun: "o peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.01), Max: sdk.Ptr(150), Step: 0.01}
 }
 
 func stageOptions(species string) []sdk.Option {
@@ -20,6 +20,58 @@ func stageOptions(species string) []sdk.Option {
 	}
 	return out
 }
+
+// The forms are declared once: the manifest hands them to the web app, and
+// each handler checks its submission against the same fields (sdk.ReadForm).
+var (
+	doseForm = sdk.Form{ID: "dose", Title: "Dose de medicamento", Action: "dose", Submit: "Calcular dose",
+		Description: "Dose (mg) = dose (mg/kg) × peso (kg); volume (mL) = dose (mg) ÷ concentração (mg/mL).",
+		Fields: []sdk.Field{
+			weightField(),
+			{Name: "dose_mg_kg", Label: "Dose", Noun: "a dose", Type: sdk.FieldNumber, Unit: "mg/kg", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
+			{Name: "concentracao", Label: "Concentração", Noun: "a concentração", Type: sdk.FieldNumber, Unit: "mg/mL", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
+		}}
+	energyForm = sdk.Form{ID: "energia", Title: "Necessidade energética (RER e MER)", Action: "energia", Submit: "Calcular energia",
+		Description: "RER = 70 × peso^0,75 (kcal/dia); MER = RER × fator da fase de vida.",
+		Fields: []sdk.Field{
+			speciesField, weightField(),
+			{Name: "fase_cao", Label: "Fase de vida", Noun: "a fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Dog), Default: "castrado",
+				ShowIf: &sdk.Condition{Field: "especie", Values: []string{Dog}}},
+			{Name: "fase_gato", Label: "Fase de vida", Noun: "a fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Cat), Default: "castrado",
+				ShowIf: &sdk.Condition{Field: "especie", Values: []string{Cat}}},
+		}}
+	fluidsForm = sdk.Form{ID: "fluidoterapia", Title: "Fluidoterapia", Action: "fluidoterapia", Submit: "Calcular fluidoterapia",
+		Description: "Manutenção + déficit de desidratação + perdas contínuas, distribuídos em 24 horas.",
+		Fields: []sdk.Field{
+			speciesField, weightField(),
+			{Name: "desidratacao", Label: "Desidratação", Noun: "a desidratação", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(15), Step: 0.5, Default: 0},
+			{Name: "perdas", Label: "Perdas contínuas estimadas", Noun: "as perdas contínuas", Type: sdk.FieldNumber, Unit: "mL/24 h", Min: sdk.Ptr(0), Step: 1, Default: 0},
+		}}
+	transfusionForm = sdk.Form{ID: "transfusao", Title: "Volume de transfusão", Action: "transfusao", Submit: "Calcular volume",
+		Description: "Volume (mL) = peso × volemia (cão 90, gato 60 mL/kg) × (Ht desejado − Ht do paciente) ÷ Ht do doador.",
+		Fields: []sdk.Field{
+			speciesField, weightField(),
+			{Name: "ht_paciente", Label: "Hematócrito do paciente", Noun: "o hematócrito do paciente", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
+			{Name: "ht_desejado", Label: "Hematócrito desejado", Noun: "o hematócrito desejado", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
+			{Name: "ht_doador", Label: "Hematócrito do doador (ou da bolsa)", Noun: "o hematócrito do doador", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(90)},
+		}}
+	bsaForm = sdk.Form{ID: "superficie", Title: "Superfície corporal", Action: "superficie-corporal", Submit: "Calcular superfície",
+		Description: "SC (m²) = K × peso (g)^(2/3) × 10⁻⁴; K = 10,1 (cão) e 10,0 (gato).",
+		Fields: []sdk.Field{
+			speciesField, weightField(),
+			{Name: "dose_m2", Label: "Dose por m² (opcional)", Noun: "a dose por m²", Type: sdk.FieldNumber, Unit: "mg/m²", Min: sdk.Ptr(0), Step: 0.01},
+		}}
+	conversionForm = sdk.Form{ID: "conversao", Title: "Conversão de unidades", Action: "conversao", Submit: "Converter",
+		Fields: []sdk.Field{
+			{Name: "tipo", Label: "Conversão", Noun: "a conversão", Type: sdk.FieldSelect, Required: true, Default: "kg_lb", Options: []sdk.Option{
+				{Value: "kg_lb", Label: "kg → lb"}, {Value: "lb_kg", Label: "lb → kg"},
+				{Value: "c_f", Label: "°C → °F"}, {Value: "f_c", Label: "°F → °C"},
+				{Value: "pct_mgml", Label: "% → mg/mL"}, {Value: "mgml_pct", Label: "mg/mL → %"},
+				{Value: "mg_mcg", Label: "mg → µg"}, {Value: "mcg_mg", Label: "µg → mg"},
+			}},
+			{Name: "valor", Label: "Valor", Noun: "o valor", Type: sdk.FieldNumber, Required: true, Step: 0.001},
+		}}
+)
 
 // Manifest describes the calculators; the web app renders each form.
 var Manifest = sdk.Manifest{
@@ -34,55 +86,7 @@ var Manifest = sdk.Manifest{
 	Slug:           "calculadoras",
 	Access:         sdk.AccessUser,
 	UIKind:         sdk.UIForm,
-	Forms: []sdk.Form{
-		{ID: "dose", Title: "Dose de medicamento", Action: "dose", Submit: "Calcular dose",
-			Description: "Dose (mg) = dose (mg/kg) × peso (kg); volume (mL) = dose (mg) ÷ concentração (mg/mL).",
-			Fields: []sdk.Field{
-				weightField(),
-				{Name: "dose_mg_kg", Label: "Dose", Type: sdk.FieldNumber, Unit: "mg/kg", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
-				{Name: "concentracao", Label: "Concentração", Type: sdk.FieldNumber, Unit: "mg/mL", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
-			}},
-		{ID: "energia", Title: "Necessidade energética (RER e MER)", Action: "energia", Submit: "Calcular energia",
-			Description: "RER = 70 × peso^0,75 (kcal/dia); MER = RER × fator da fase de vida.",
-			Fields: []sdk.Field{
-				speciesField, weightField(),
-				{Name: "fase_cao", Label: "Fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Dog), Default: "castrado",
-					ShowIf: &sdk.Condition{Field: "especie", Values: []string{Dog}}},
-				{Name: "fase_gato", Label: "Fase de vida", Type: sdk.FieldSelect, Required: true, Options: stageOptions(Cat), Default: "castrado",
-					ShowIf: &sdk.Condition{Field: "especie", Values: []string{Cat}}},
-			}},
-		{ID: "fluidoterapia", Title: "Fluidoterapia", Action: "fluidoterapia", Submit: "Calcular fluidoterapia",
-			Description: "Manutenção + déficit de desidratação + perdas contínuas, distribuídos em 24 horas.",
-			Fields: []sdk.Field{
-				speciesField, weightField(),
-				{Name: "desidratacao", Label: "Desidratação", Type: sdk.FieldNumber, Unit: "%", Min: sdk.Ptr(0), Max: sdk.Ptr(15), Step: 0.5, Default: 0},
-				{Name: "perdas", Label: "Perdas contínuas estimadas", Type: sdk.FieldNumber, Unit: "mL/24 h", Min: sdk.Ptr(0), Step: 1, Default: 0},
-			}},
-		{ID: "transfusao", Title: "Volume de transfusão", Action: "transfusao", Submit: "Calcular volume",
-			Description: "Volume (mL) = peso × volemia (cão 90, gato 60 mL/kg) × (Ht desejado − Ht do paciente) ÷ Ht do doador.",
-			Fields: []sdk.Field{
-				speciesField, weightField(),
-				{Name: "ht_paciente", Label: "Hematócrito do paciente", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
-				{Name: "ht_desejado", Label: "Hematócrito desejado", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(80)},
-				{Name: "ht_doador", Label: "Hematócrito do doador (ou da bolsa)", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(1), Max: sdk.Ptr(90)},
-			}},
-		{ID: "superficie", Title: "Superfície corporal", Action: "superficie-corporal", Submit: "Calcular superfície",
-			Description: "SC (m²) = K × peso (g)^(2/3) × 10⁻⁴; K = 10,1 (cão) e 10,0 (gato).",
-			Fields: []sdk.Field{
-				speciesField, weightField(),
-				{Name: "dose_m2", Label: "Dose por m² (opcional)", Type: sdk.FieldNumber, Unit: "mg/m²", Min: sdk.Ptr(0), Step: 0.01},
-			}},
-		{ID: "conversao", Title: "Conversão de unidades", Action: "conversao", Submit: "Converter",
-			Fields: []sdk.Field{
-				{Name: "tipo", Label: "Conversão", Type: sdk.FieldSelect, Required: true, Default: "kg_lb", Options: []sdk.Option{
-					{Value: "kg_lb", Label: "kg → lb"}, {Value: "lb_kg", Label: "lb → kg"},
-					{Value: "c_f", Label: "°C → °F"}, {Value: "f_c", Label: "°F → °C"},
-					{Value: "pct_mgml", Label: "% → mg/mL"}, {Value: "mgml_pct", Label: "mg/mL → %"},
-					{Value: "mg_mcg", Label: "mg → µg"}, {Value: "mcg_mg", Label: "µg → mg"},
-				}},
-				{Name: "valor", Label: "Valor", Type: sdk.FieldNumber, Required: true, Step: 0.001},
-			}},
-	},
+	Forms:          []sdk.Form{doseForm, energyForm, fluidsForm, transfusionForm, bsaForm, conversionForm},
 }
 
 // Handler serves every calculator.
@@ -99,13 +103,12 @@ func Handler() http.Handler {
 
 func num(v float64, d int) string { return sdk.FormatNumber(v, d) }
 
-// Messages for inputs so extreme that a formula overflows (±Inf or NaN):
-// the form's limits are checked in the browser only, so the plugin names the
-// input to fix instead of answering a figure nobody can use.
-const (
-	weightTooLarge = "O peso é grande demais para este cálculo."
-	valueTooLarge  = "O valor é grande demais para esta conversão."
-)
+// valueTooLarge is answered when a conversion overflows (±Inf). Fields
+// without an upper limit (a dose, a value to convert) can push a formula
+// past the largest number; the calculator then names the input to fix
+// instead of answering a figure nobody can use. The weight, hematocrits and
+// dehydration have limits in the form, so their formulas stay finite.
+const valueTooLarge = "O valor é grande demais para esta conversão."
 
 func value(label string, v float64, unit string, decimals int) sdk.Value {
 	d := num(v, decimals)
@@ -116,17 +119,11 @@ func value(label string, v float64, unit string, decimals int) sdk.Value {
 }
 
 func handleDose(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, doseForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	kg := p.Positive(in, "peso", "O peso")
-	dose := p.Positive(in, "dose_mg_kg", "A dose")
-	conc := p.Positive(in, "concentracao", "A concentração")
-	if p.Respond(w) {
-		return
-	}
+	kg, dose, conc := in.Number("peso"), in.Number("dose_mg_kg"), in.Number("concentracao")
 	mg := DoseMg(dose, kg)
 	ml := DoseVolumeML(mg, conc)
 	if p.Finite("dose_mg_kg", "A dose é grande demais para este cálculo.", mg) {
@@ -143,29 +140,19 @@ func handleDose(w http.ResponseWriter, r *http.Request) {
 	}.Write(w)
 }
 
-func species(p sdk.Problems, in sdk.Input) string {
-	return p.Choice(in, "especie", "a espécie", Dog, Cat)
-}
-
 func handleEnergy(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, energyForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	sp := species(p, in)
-	kg := p.Positive(in, "peso", "O peso")
+	sp, kg := in.String("especie"), in.Number("peso")
 	field := "fase_cao"
 	if sp == Cat {
 		field = "fase_gato"
 	}
-	stage, found := merStage(sp, in.String(field))
-	if sp != "" && !found {
-		p.Add(field, "Selecione a fase de vida.")
-	}
-	if p.Respond(w) {
-		return
-	}
+	// The form offers exactly merStages' values, so ReadForm already
+	// refused any other; this only fetches the factor.
+	stage, _ := merStage(sp, in.String(field))
 	rer := RER(kg)
 	mer := rer * stage.Factor
 	rows := [][]string{}
@@ -182,31 +169,18 @@ func handleEnergy(w http.ResponseWriter, r *http.Request) {
 }
 
 func handleFluids(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, fluidsForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	sp := species(p, in)
-	kg := p.Positive(in, "peso", "O peso")
-	dehydration := p.NonNegative(in, "desidratacao", "A desidratação")
-	if dehydration > 15 {
-		p.Add("desidratacao", "A desidratação deve estar entre 0 e 15%.")
-	}
-	losses := p.NonNegative(in, "perdas", "As perdas contínuas")
-	if p.Respond(w) {
-		return
-	}
+	sp, kg := in.String("especie"), in.Number("peso")
+	dehydration, losses := in.Number("desidratacao"), in.Number("perdas")
 	maint := MaintenanceFluidML(sp, kg)
 	deficit := DehydrationDeficitML(kg, dehydration)
 	total := maint + deficit + losses
 	rate := total / 24
-	if p.Finite("peso", weightTooLarge, maint, deficit) {
-		p.Finite("perdas", "As perdas contínuas são grandes demais para este cálculo.", total, rate)
-	}
-	if p.Respond(w) {
-		return
-	}
+	// The losses have no upper limit, but the largest number plus a bounded
+	// maintenance and deficit still rounds to a finite total.
 	rows := [][]string{}
 	for _, set := range []float64{10, 20, 60} {
 		rows = append(rows, []string{num(set, 0) + " gotas/mL", num(DropsPerMinute(rate, set), 1) + " gotas/min"})
@@ -231,20 +205,17 @@ func handleFluids(w http.ResponseWriter, r *http.Request) {
 }
 
 func handleTransfusion(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, transfusionForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	sp := species(p, in)
-	kg := p.Positive(in, "peso", "O peso")
-	patient := p.Positive(in, "ht_paciente", "O hematócrito do paciente")
-	desired := p.Positive(in, "ht_desejado", "O hematócrito desejado")
-	donor := p.Positive(in, "ht_doador", "O hematócrito do doador")
-	if patient > 0 && desired > 0 && desired <= patient {
+	sp, kg := in.String("especie"), in.Number("peso")
+	patient, desired, donor := in.Number("ht_paciente"), in.Number("ht_desejado"), in.Number("ht_doador")
+	// Rules across fields, which a field's own limits cannot state.
+	if desired <= patient {
 		p.Add("ht_desejado", "O hematócrito desejado deve ser maior que o do paciente.")
 	}
-	if donor > 0 && desired > 0 && desired >= donor {
+	if desired >= donor {
 		p.Add("ht_doador", "O hematócrito do doador deve ser maior que o desejado.")
 	}
 	if p.Respond(w) {
@@ -252,10 +223,6 @@ func handleTransfusion(w http.ResponseWriter, r *http.Request) {
 	}
 	vol := TransfusionVolumeML(sp, kg, patient, desired, donor)
 	bv := BloodVolumeMLPerKg(sp)
-	if !p.Finite("peso", weightTooLarge, vol, bv*kg) {
-		p.Respond(w)
-		return
-	}
 	sdk.Result{
 		Values: []sdk.Value{value("Volume de sangue total", vol, "mL", 0), value("Volemia estimada", bv*kg, "mL", 0)},
 		Explanation: num(kg, 2) + " kg × " + num(bv, 0) + " mL/kg × (" + num(desired, 0) + " − " + num(patient, 0) + ") ÷ " +
@@ -265,22 +232,14 @@ func handleTransfusion(w http.ResponseWriter, r *http.Request) {
 }
 
 func handleBSA(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, bsaForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	sp := species(p, in)
-	kg := p.Positive(in, "peso", "O peso")
-	doseM2 := p.NonNegative(in, "dose_m2", "A dose por m²")
-	if p.Respond(w) {
-		return
-	}
+	sp, kg, doseM2 := in.String("especie"), in.Number("peso"), in.Number("dose_m2")
 	bsa := BSA(sp, kg)
-	if p.Finite("peso", weightTooLarge, bsa, kg*1000) {
-		p.Finite("dose_m2", "A dose por m² é grande demais para este cálculo.", bsa*doseM2)
-	}
-	if p.Respond(w) {
+	if !p.Finite("dose_m2", "A dose por m² é grande demais para este cálculo.", bsa*doseM2) {
+		p.Respond(w)
 		return
 	}
 	k := "10,1"
@@ -299,17 +258,13 @@ func handleBSA(w http.ResponseWriter, r *http.Request) {
 }
 
 func handleConversion(w http.ResponseWriter, r *http.Request) {
-	in, ok := sdk.ReadInput(w, r)
-	if !ok {
+	in, p, ok := sdk.ReadForm(w, r, conversionForm)
+	if !ok || p.Respond(w) {
 		return
 	}
-	p := sdk.Problems{}
-	kind := p.Choice(in, "tipo", "a conversão", "kg_lb", "lb_kg", "c_f", "f_c", "pct_mgml", "mgml_pct", "mg_mcg", "mcg_mg")
-	v, found := in.Number("valor")
-	if !found {
-		p.Add("valor", "O valor é obrigatório e deve ser um número.")
-	}
-	if found && v < 0 && kind != "c_f" && kind != "f_c" {
+	kind, v := in.String("tipo"), in.Number("valor")
+	// Only a temperature may be negative, so the limit depends on the kind.
+	if v < 0 && kind != "c_f" && kind != "f_c" {
 		p.Add("valor", "O valor não pode ser negativo.")
 	}
 	if p.Respond(w) {

@@ -21,11 +21,18 @@ const (
 	FieldDate    = "date"
 )
 
-// Field is one input. Number fields carry their Unit; Min/Max/Required are
-// checked in the browser (pt-BR messages) and again by the plugin.
+// Field is one input. Number fields carry their Unit; Min/Max/Required,
+// Options and Type are checked in the browser (pt-BR messages) and again by
+// the plugin with ReadForm.
 type Field struct {
-	Name     string   `json:"name"`
-	Label    string   `json:"label"`
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	// Noun names the field inside a sentence, with its definite article:
+	// "o peso", "a dose", "os custos fixos", "as perdas contínuas". The
+	// article gives the gender and number the messages agree with ("A dose
+	// é obrigatória.", "As perdas contínuas não podem ser negativas.").
+	// Without it messages say "o campo «Label»".
+	Noun     string   `json:"noun,omitempty"`
 	Type     string   `json:"type"`
 	Unit     string   `json:"unit,omitempty"`
 	Required bool     `json:"required,omitempty"`

@@ -68,13 +68,31 @@ type Manifest struct {
 	Forms          []Form // for UIForm
 }
 
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+// IDPattern is what a plugin id (and a slug) looks like: lowercase words of
+// letters and digits joined by single dashes, starting with a letter. Ids
+// become PostgreSQL schema and role names and the binary's file name, so
+// they never hold '_' or other characters that need quoting.
+const IDPattern = `^[a-z][a-z0-9]*(-[a-z0-9]+)*$`
+
+// Length limits of a plugin id, which must fit in a PostgreSQL identifier
+// with the host's prefixes.
+const (
+	MinIDLength = 2
+	MaxIDLength = 40
+)
+
+var idPattern = regexp.MustCompile(IDPattern)
+
+// ValidID reports whether id is an acceptable plugin id.
+func ValidID(id string) bool {
+	return len(id) >= MinIDLength && len(id) <= MaxIDLength && idPattern.MatchString(id)
+}
 
 // Validate reports the first problem with m, in English for the developer.
 func (m Manifest) Validate() error {
 	switch {
-	case !idPattern.MatchString(m.ID):
-		return fmt.Errorf("manifest: id %q must be lowercase words joined by dashes", m.ID)
+	case !ValidID(m.ID):
+		return fmt.Errorf("manifest: id %q must be %d to %d characters of lowercase words joined by dashes", m.ID, MinIDLength, MaxIDLength)
 	case m.Name == "" || m.Description == "":
 		return fmt.Errorf("manifest %s: name and description are required", m.ID)
 	case m.Version == "" || m.MinCoreVersion == "":
@@ -89,6 +107,13 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("manifest %s: slug %q must be lowercase words joined by dashes", m.ID, m.Slug)
 	case m.UIKind == UIForm && len(m.Forms) == 0:
 		return fmt.Errorf("manifest %s: a form tool needs at least one form", m.ID)
+	}
+	for _, f := range m.Forms {
+		for _, field := range f.Fields {
+			if _, ok := parseNoun(field.Noun); field.Noun != "" && !ok {
+				return fmt.Errorf("manifest %s: form %s: field %s: noun %q must start with its article (o, a, os, as)", m.ID, f.ID, field.Name, field.Noun)
+			}
+		}
 	}
 	return nil
 }

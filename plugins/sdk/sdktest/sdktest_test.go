@@ -285,3 +285,63 @@ func TestEachHostHasItsOwnSchema(t *testing.T) {
 		t.Fatalf("b sees a's rows: %v %v", rows, err)
 	}
 }
+
+func TestAgreementCatchesTheOldMessages(t *testing.T) {
+	dose := sdk.Field{Name: "dose", Noun: "a dose"}
+	losses := sdk.Field{Name: "perdas", Noun: "as perdas contínuas"}
+	for _, c := range []struct {
+		f       sdk.Field
+		msg     string
+		problem bool
+	}{
+		{dose, "A dose é obrigatório.", true},
+		{dose, "A dose é obrigatória.", false},
+		{losses, "As perdas contínuas não pode ser negativo.", true},
+		{losses, "As perdas contínuas não podem ser negativos.", true},
+		{losses, "As perdas contínuas não podem ser negativas.", false},
+		{losses, "As perdas contínuas são grandes demais para este cálculo.", false},
+		{dose, "O peso é obrigatório.", true},                             // names another field
+		{dose, "a dose é obrigatória", true},                              // not a sentence
+		{sdk.Field{Name: "x", Noun: "dose"}, "Dose é obrigatória.", true}, // no article
+		{sdk.Field{Name: "x", Label: "Nome"}, "O campo «Nome» é obrigatório.", false},
+	} {
+		if got := sdktest.Agreement(c.f, c.msg); (got != "") != c.problem {
+			t.Errorf("Agreement(%q, %q) = %q", c.f.Noun, c.msg, got)
+		}
+	}
+}
+
+func TestWalkFormFindsEveryCase(t *testing.T) {
+	form := sdk.Form{ID: "f", Action: "f", Fields: []sdk.Field{
+		{Name: "peso", Noun: "o peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.5), Max: sdk.Ptr(10)},
+		{Name: "perdas", Noun: "as perdas", Type: sdk.FieldNumber, Min: sdk.Ptr(0)},
+		{Name: "especie", Noun: "a espécie", Type: sdk.FieldSelect, Required: true, Options: []sdk.Option{{Value: "cao"}}},
+	}}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, p, ok := sdk.ReadForm(w, r, form)
+		if !ok || p.Respond(w) {
+			return
+		}
+		sdk.WriteJSON(w, 200, map[string]bool{"ok": true})
+	})
+	got := sdktest.WalkForm(t, h, form, map[string]any{"peso": 1, "especie": "cao"})
+	want := map[string]string{
+		"peso/missing":      "O peso é obrigatório.",
+		"peso/not-valid":    "Informe o peso em números.",
+		"peso/zero":         "O peso deve estar entre 0,5 e 10 kg.",
+		"peso/too-small":    "O peso deve estar entre 0,5 e 10 kg.",
+		"peso/too-large":    "O peso deve estar entre 0,5 e 10 kg.",
+		"perdas/not-valid":  "Informe as perdas em números.",
+		"perdas/too-small":  "As perdas não podem ser negativas.",
+		"especie/missing":   "Selecione a espécie.",
+		"especie/not-valid": "Selecione a espécie entre as opções.",
+	}
+	if len(got) != len(want) {
+		t.Errorf("walked %d cases, want %d: %v", len(got), len(want), got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+}
