@@ -12,20 +12,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"text/template"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
 //go:embed template/*.tmpl
 var files embed.FS
 
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-
 // Create writes plugins/<id>/ under pluginsDir and returns its path.
 func Create(pluginsDir, id string) (string, error) {
-	if !idPattern.MatchString(id) {
-		return "", fmt.Errorf("id %q: use lowercase words joined by dashes, e.g. minha-ferramenta", id)
+	// The SDK's rule, the one the plugin's own manifest is checked against.
+	if !sdk.ValidID(id) {
+		return "", fmt.Errorf("id %q: use %d to %d characters of lowercase words joined by dashes, e.g. minha-ferramenta", id, sdk.MinIDLength, sdk.MaxIDLength)
 	}
 	dir := filepath.Join(pluginsDir, id)
 	if _, err := os.Stat(dir); err == nil {

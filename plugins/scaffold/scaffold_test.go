@@ -14,7 +14,7 @@ import (
 
 func TestCreateRefusesBadOrTakenIDs(t *testing.T) {
 	dir := t.TempDir()
-	for _, id := range []string{"", "Minha", "minha_ferramenta", "-x", "a--b"} {
+	for _, id := range []string{"", "Minha", "minha_ferramenta", "-x", "a--b", "x", strings.Repeat("a", 41)} {
 		if _, err := scaffold.Create(dir, id); err == nil {
 			t.Errorf("id %q accepted", id)
 		}

@@ -11,7 +11,8 @@ import (
 type Input map[string]any
 
 // ReadInput decodes a form submission; on malformed JSON it answers a pt-BR
-// error and returns false.
+// error and returns false. Forms declared in the manifest are better read
+// with ReadForm, which also checks each field against its declaration.
 func ReadInput(w http.ResponseWriter, r *http.Request) (Input, bool) {
 	in := Input{}
 	if !DecodeJSON(w, r, &in) {
@@ -70,45 +71,6 @@ func (p Problems) Respond(w http.ResponseWriter) bool {
 	}
 	WriteError(w, http.StatusUnprocessableEntity, "Verifique os campos destacados.", p)
 	return true
-}
-
-// Positive reads a required number greater than zero.
-func (p Problems) Positive(in Input, name, label string) float64 {
-	v, ok := in.Number(name)
-	switch {
-	case !ok:
-		p.Add(name, label+" é obrigatório e deve ser um número.")
-	case v <= 0:
-		p.Add(name, label+" deve ser maior que zero.")
-	}
-	return v
-}
-
-// NonNegative reads a number that may be zero; missing counts as zero.
-func (p Problems) NonNegative(in Input, name, label string) float64 {
-	if _, present := in[name]; !present || in[name] == nil || in[name] == "" {
-		return 0
-	}
-	v, ok := in.Number(name)
-	switch {
-	case !ok:
-		p.Add(name, label+" deve ser um número.")
-	case v < 0:
-		p.Add(name, label+" não pode ser negativo.")
-	}
-	return v
-}
-
-// Choice reads a select field that must be one of options.
-func (p Problems) Choice(in Input, name, label string, options ...string) string {
-	v := in.String(name)
-	for _, o := range options {
-		if v == o {
-			return v
-		}
-	}
-	p.Add(name, "Selecione "+label+".")
-	return ""
 }
 
 // Finite records msg on field unless every figure is a finite number, and
