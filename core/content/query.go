@@ -504,13 +504,22 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 // (zero from, until now) and the overdue list (until two minutes ago). A zero
 // from means no lower bound.
 func (s *Store) Scheduled(ctx context.Context, from, until time.Time) ([]Item, error) {
+	return s.scheduled(ctx, "publish_at", from, until)
+}
+
+// ScheduledUnpublish is Scheduled for the moments items go offline.
+func (s *Store) ScheduledUnpublish(ctx context.Context, from, until time.Time) ([]Item, error) {
+	return s.scheduled(ctx, "unpublish_at", from, until)
+}
+
+func (s *Store) scheduled(ctx context.Context, column string, from, until time.Time) ([]Item, error) {
 	var lower any
 	if !from.IsZero() {
 		lower = from
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+itemColumns+itemFrom+`
-		WHERE i.publish_at IS NOT NULL AND ($1::timestamptz IS NULL OR i.publish_at >= $1) AND i.publish_at < $2
-		ORDER BY i.publish_at, i.id`, lower, until)
+		WHERE i.`+column+` IS NOT NULL AND ($1::timestamptz IS NULL OR i.`+column+` >= $1) AND i.`+column+` < $2
+		ORDER BY i.`+column+`, i.id`, lower, until)
 	if err != nil {
 		return nil, fmt.Errorf("scheduled items: %w", err)
 	}

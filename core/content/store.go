@@ -113,6 +113,8 @@ type Item struct {
 	PublishedAt *time.Time `json:"published_at,omitempty"`
 	// PublishAt is when a scheduled (agendado) item is to be published.
 	PublishAt *time.Time `json:"publish_at,omitempty"`
+	// UnpublishAt is when a published or scheduled item is to go offline.
+	UnpublishAt *time.Time `json:"unpublish_at,omitempty"`
 }
 
 // Messages users read.
@@ -208,7 +210,7 @@ func (s *Store) typeOf(id string) (*Type, error) {
 }
 
 const itemColumns = `i.id::text, i.type, i.status, i.version, i.slug, i.title, i.summary, i.fields,
-	coalesce(i.author_id::text, ''), p.item_id IS NOT NULL, i.has_draft, i.created_at, i.updated_at, i.published_at, i.publish_at`
+	coalesce(i.author_id::text, ''), p.item_id IS NOT NULL, i.has_draft, i.created_at, i.updated_at, i.published_at, i.publish_at, i.unpublish_at`
 
 const itemFrom = ` FROM content_items i LEFT JOIN content_published p ON p.item_id = i.id `
 
@@ -216,7 +218,7 @@ const itemFrom = ` FROM content_items i LEFT JOIN content_published p ON p.item_
 // *fields (copy them into it.Fields after the scan).
 func itemTargets(it *Item, fields *[]byte) []any {
 	return []any{&it.ID, &it.Type, &it.Status, &it.Version, &it.Slug, &it.Title, &it.Summary, fields,
-		&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt, &it.PublishAt}
+		&it.AuthorID, &it.Published, &it.HasDraft, &it.CreatedAt, &it.UpdatedAt, &it.PublishedAt, &it.PublishAt, &it.UnpublishAt}
 }
 
 func scanItem(row pgx.Row) (Item, error) {
@@ -697,8 +699,9 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 		if _, err := tx.Exec(ctx, `UPDATE content_items SET status = $2, version = version + 1, updated_at = $3,
 				has_draft = CASE WHEN $4 THEN false ELSE has_draft END,
 				published_at = CASE WHEN $5 THEN coalesce(published_at, $3) ELSE published_at END,
-				publish_at = $6
-			WHERE id = $1`, tr.ID, tr.To, now, tr.Effect != EffectNone, tr.Effect == EffectPublish, tr.PublishAt); err != nil {
+				publish_at = $6, unpublish_at = CASE WHEN $7 THEN NULL ELSE unpublish_at END
+			WHERE id = $1`, tr.ID, tr.To, now, tr.Effect != EffectNone, tr.Effect == EffectPublish, tr.PublishAt,
+			tr.Effect == EffectUnpublish); err != nil {
 			return fmt.Errorf("move content item: %w", err)
 		}
 		switch tr.Effect {
@@ -769,6 +772,41 @@ func (s *Store) DiscardDraft(ctx context.Context, a Actor, id string, version in
 			return fmt.Errorf("discard draft: %w", err)
 		}
 		return s.appendRevision(ctx, tx, id, a, revisionNote{action: "discard", from: status}, now)
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// MsgUnpublishNeedsPublished refuses an unpublish moment for an item that is
+// neither published nor scheduled.
+const MsgUnpublishNeedsPublished = "Só é possível agendar a despublicação de um conteúdo publicado ou agendado."
+
+// SetUnpublishAt sets (or, with nil, cancels) the moment item id goes
+// offline, as a new revision. The item must be published or scheduled.
+func (s *Store) SetUnpublishAt(ctx context.Context, a Actor, id string, version int, at *time.Time) (Item, error) {
+	if err := a.check(); err != nil {
+		return Item{}, err
+	}
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		_, status, published, _, err := lockItem(ctx, tx, id, version)
+		if err != nil {
+			return err
+		}
+		if at != nil && !published && status != StatusScheduled {
+			return core.Errorf(core.ECONFLICT, MsgUnpublishNeedsPublished)
+		}
+		now := s.now()
+		if _, err := tx.Exec(ctx, `UPDATE content_items SET unpublish_at = $2, version = version + 1, updated_at = $3 WHERE id = $1`,
+			id, at, now); err != nil {
+			return fmt.Errorf("set unpublish moment: %w", err)
+		}
+		action := "schedule_unpublish"
+		if at == nil {
+			action = "cancel_unpublish"
+		}
+		return s.appendRevision(ctx, tx, id, a, revisionNote{action: "transition", from: status, workflow: action}, now)
 	})
 	if err != nil {
 		return Item{}, err

@@ -192,3 +192,55 @@ func RolesFrom(names []string) []Role {
 	}
 	return out
 }
+
+// MsgUnpublishInPast refuses an unpublish moment that has already passed.
+const MsgUnpublishInPast = "Escolha uma data e hora no futuro para a despublicação."
+
+// ScheduleUnpublish sets (at) or cancels (nil) the moment item id goes
+// offline; it takes the roles that may unpublish. The timer that fires it
+// calls UnpublishScheduled.
+func (w *Workflow) ScheduleUnpublish(ctx context.Context, a content.Actor, roles []Role, id string, version int, at *time.Time) (content.Item, error) {
+	if !mayTake(rules[ActionUnpublish], roles) {
+		return content.Item{}, core.Errorf(core.EFORBIDDEN, "%s", rules[ActionUnpublish].forbidden)
+	}
+	if at != nil {
+		if !at.After(w.now()) {
+			return content.Item{}, core.Invalid(MsgUnpublishInPast, map[string]string{"unpublish_at": MsgUnpublishInPast})
+		}
+		utc := at.UTC()
+		at = &utc
+	}
+	return w.store.SetUnpublishAt(ctx, a, id, version, at)
+}
+
+// UnpublishScheduled takes item id offline when its unpublish moment has
+// come. An item whose moment was cancelled, moved later, or that is already
+// offline is left alone (fired is false), so a late or repeated timer acts
+// at most once.
+func (w *Workflow) UnpublishScheduled(ctx context.Context, id string) (it content.Item, fired bool, err error) {
+	it, err = w.store.Get(ctx, id)
+	if err != nil {
+		return content.Item{}, false, err
+	}
+	if it.UnpublishAt == nil || it.UnpublishAt.After(w.now()) || !it.Published {
+		return it, false, nil
+	}
+	to := it.Status
+	if to == content.StatusPublished {
+		to = content.StatusDraft
+	}
+	system := content.Actor{Channel: content.ChannelSystem}
+	next, err := w.store.Transition(ctx, system, content.Transition{ID: id, Version: it.Version, From: []content.Status{it.Status},
+		To: to, Effect: content.EffectUnpublish, Action: "scheduled_unpublish", PublishAt: it.PublishAt})
+	if core.ErrorCode(err) == core.ECONFLICT {
+		// A concurrent write won: decide again on what it left.
+		current, gerr := w.store.Get(ctx, id)
+		if gerr == nil && (current.UnpublishAt == nil || current.UnpublishAt.After(w.now()) || !current.Published) {
+			return current, false, nil
+		}
+	}
+	if err != nil {
+		return content.Item{}, false, err
+	}
+	return next, true, nil
+}
