@@ -25,21 +25,17 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // Version is the SDK's version, reported to the host at handshake.
 const Version = "1.0.0"
 
-// Handshake is shared by the host and every plugin; a binary started without
-// it (for example by hand) refuses to run. ProtocolVersion changes only on a
-// breaking wire change, which the additive proto rules avoid.
-const (
-	HandshakeProtocolVersion = 1
-	HandshakeCookieKey       = "VETCLUBE_PLUGIN"
-	HandshakeCookieValue     = "f1b9d1c2-ferramentas"
-	// PluginName is the go-plugin dispense name of the tool service.
-	PluginName = "tool"
-)
+// PluginName is the go-plugin dispense name of the tool service.
+//
+// Deprecated: host-side glue; use hostside.PluginName.
+const PluginName = hostside.PluginName
 
 // Kinds, access levels and UI kinds a manifest may declare.
 const (

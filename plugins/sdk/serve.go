@@ -16,16 +16,14 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // Handshake returns the go-plugin handshake shared with the host.
-func Handshake() plugin.HandshakeConfig {
-	return plugin.HandshakeConfig{
-		ProtocolVersion:  HandshakeProtocolVersion,
-		MagicCookieKey:   HandshakeCookieKey,
-		MagicCookieValue: HandshakeCookieValue,
-	}
-}
+//
+// Deprecated: host-side glue; use hostside.Handshake. Kept until the core
+// imports package hostside.
+func Handshake() plugin.HandshakeConfig { return hostside.Handshake() }
 
 // Serve runs the plugin until the host stops it. It never returns normally.
 // It also exits when the host process disappears (even after SIGKILL, when
@@ -38,8 +36,8 @@ func Serve(t Tool) {
 	}
 	go exitWhenOrphaned(os.Getppid(), 200*time.Millisecond)
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake(),
-		Plugins:         map[string]plugin.Plugin{PluginName: &GRPCPlugin{Tool: &t}},
+		HandshakeConfig: hostside.Handshake(),
+		Plugins:         map[string]plugin.Plugin{hostside.PluginName: pluginSide(&t)},
 		GRPCServer:      plugin.DefaultGRPCServer,
 	})
 	os.Exit(0)
@@ -53,8 +51,11 @@ func exitWhenOrphaned(parent int, every time.Duration) {
 	}
 }
 
-// GRPCPlugin is the go-plugin glue. The host uses the same type with a nil
-// Tool to obtain a client.
+// GRPCPlugin is the go-plugin glue for both ends: Tool set serves a plugin,
+// HostServer set is the host's side.
+//
+// Deprecated: host-side glue; plugins call Serve, and the host uses
+// hostside.Plugin. Kept until the core imports package hostside.
 type GRPCPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Tool *Tool
@@ -64,29 +65,25 @@ type GRPCPlugin struct {
 
 // GRPCServer registers the plugin side.
 func (p *GRPCPlugin) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
-	pluginpb.RegisterPluginServer(s, &server{tool: p.Tool, broker: broker})
-	return nil
+	return pluginSide(p.Tool).GRPCServer(broker, s)
 }
 
-// GRPCClient returns the host side: a client of the plugin whose Host API
-// calls are answered by HostServer over the broker.
+// GRPCClient returns the host side (a *hostside.Client).
 func (p *GRPCPlugin) GRPCClient(ctx context.Context, broker *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	id := broker.NextId()
-	if p.HostServer != nil {
-		host := p.HostServer()
-		go broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
-			s := grpc.NewServer(opts...)
-			pluginpb.RegisterHostServer(s, host)
-			return s
-		})
-	}
-	return &Client{PluginClient: pluginpb.NewPluginClient(c), HostBrokerID: id}, nil
+	return (&hostside.Plugin{HostServer: p.HostServer}).GRPCClient(ctx, broker, c)
 }
 
 // Client is what the host gets from Dispense.
-type Client struct {
-	pluginpb.PluginClient
-	HostBrokerID uint32
+//
+// Deprecated: host-side glue; use hostside.Client.
+type Client = hostside.Client
+
+// pluginSide is the go-plugin glue serving t.
+func pluginSide(t *Tool) *hostside.Plugin {
+	return &hostside.Plugin{ServePlugin: func(broker *plugin.GRPCBroker, s *grpc.Server) error {
+		pluginpb.RegisterPluginServer(s, &server{tool: t, broker: broker})
+		return nil
+	}}
 }
 
 type server struct {
