@@ -10,6 +10,11 @@
 //			Handler:  func(host *sdk.Host) http.Handler { return mux },
 //		})
 //	}
+//
+// A form tool declares its fields once, in the manifest's Forms, and reads
+// each submission with ReadForm, which checks them with pt-BR messages. A
+// plugin's own tests call its handler with package sdktest's fake host; the
+// SDK imports nothing of the core.
 package sdk
 
 import (

@@ -13,7 +13,7 @@
 //     injectable clock (Clock; Advance moves it), so expiry needs no sleep;
 //   - every VetCoins award and notification, with idempotency keys honoured
 //     (a repeated key reports duplicate and records nothing), and the
-//     host's daily VetCoins budget when WithDailyVetCoins sets one;
+//     core's daily VetCoins budget per user (WithDailyVetCoins);
 //   - SQL in a fresh PostgreSQL schema holding the plugin's migrations, when
 //     the test asks for it with WithSQL (TEST_DATABASE_URL, or the local
 //     server); without a reachable server only that test is skipped.
@@ -116,15 +116,20 @@ func WithSQL(migrations []sdk.Migration) Option {
 // WithStart sets the clock's first instant (default 2026-01-05 12:00 UTC).
 func WithStart(t time.Time) Option { return func(c *config) { c.start = t } }
 
-// WithDailyVetCoins caps what the plugin may award one user per UTC day, as
-// the core does; over it AwardVetCoins answers ResourceExhausted (a 429 for
-// sdk.WriteHostError). 0, the default, sets no cap.
+// DefaultDailyVetCoins is the core's default cap on what one plugin may
+// award one user per UTC day (PLUGIN_DAILY_VETCOINS_BUDGET).
+const DefaultDailyVetCoins = 500
+
+// WithDailyVetCoins sets the cap on what the plugin may award one user per
+// UTC day (default DefaultDailyVetCoins, as in the core); over it
+// AwardVetCoins answers ResourceExhausted (a 429 for sdk.WriteHostError).
+// 0 sets no cap.
 func WithDailyVetCoins(n int64) Option { return func(c *config) { c.dailyVetCoins = n } }
 
 // New returns a fake host for the test t.
 func New(t testing.TB, opts ...Option) *Host {
 	t.Helper()
-	cfg := config{start: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)}
+	cfg := config{start: time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC), dailyVetCoins: DefaultDailyVetCoins}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -345,3 +345,19 @@ func TestWalkFormFindsEveryCase(t *testing.T) {
 		}
 	}
 }
+
+func TestTheDefaultBudgetIsTheCores(t *testing.T) {
+	host := sdktest.New(t)
+	ctx := host.Context(context.Background(), sdktest.User("ana"))
+	if _, err := host.Host.AwardVetCoins(ctx, sdktest.DefaultDailyVetCoins, "tudo", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.Host.AwardVetCoins(ctx, 1, "mais um", "b"); sdk.HostErrorStatus(err) != http.StatusTooManyRequests {
+		t.Fatalf("over the default budget: %v", err)
+	}
+	// Another user has a budget of their own.
+	other := host.Context(context.Background(), sdktest.User("bia"))
+	if _, err := host.Host.AwardVetCoins(other, 1, "um", "c"); err != nil {
+		t.Fatal(err)
+	}
+}
