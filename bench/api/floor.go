@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // The floor is the least any server can do for each endpoint: net/http and a
@@ -32,7 +32,7 @@ type floor struct {
 	tokens map[string]string // bearer token → user id; read-only once serving
 }
 
-func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *sdk.Client) http.Handler {
+func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *hostside.Client) http.Handler {
 	f := &floor{pool: pool, tokens: tokens}
 	mux := http.NewServeMux()
 	mux.Handle("GET /api/points/balance", f.auth(f.balance))

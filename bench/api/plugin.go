@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,7 +17,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
-	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // The plugin row compares a tool call through the real host (HTTP, session,
@@ -58,7 +57,7 @@ type bareHost struct {
 
 // startBarePlugin launches the plugin binary with go-plugin as the host does
 // and returns its gRPC client, described and ready for calls.
-func startBarePlugin(t testing.TB, path string) *sdk.Client {
+func startBarePlugin(t testing.TB, path string) *hostside.Client {
 	t.Helper()
 	sum, err := pluginhost.FileSHA256(path)
 	if err != nil {
@@ -69,8 +68,8 @@ func startBarePlugin(t testing.TB, path string) *sdk.Client {
 		t.Fatalf("bench-api: checksum: %v", err)
 	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig: sdk.Handshake(),
-		Plugins: map[string]goplugin.Plugin{sdk.PluginName: &sdk.GRPCPlugin{
+		HandshakeConfig: hostside.Handshake(),
+		Plugins: map[string]goplugin.Plugin{hostside.PluginName: &hostside.Plugin{
 			HostServer: func() pluginpb.HostServer { return bareHost{} },
 		}},
 		Cmd:              exec.Command(path),
@@ -78,7 +77,6 @@ func startBarePlugin(t testing.TB, path string) *sdk.Client {
 		AutoMTLS:         true,
 		SecureConfig:     &goplugin.SecureConfig{Checksum: raw, Hash: sha256.New()},
 		StartTimeout:     10 * time.Second,
-		Stderr:           os.Stderr,
 		Logger:           hclog.NewNullLogger(),
 	})
 	t.Cleanup(client.Kill)
@@ -86,11 +84,11 @@ func startBarePlugin(t testing.TB, path string) *sdk.Client {
 	if err != nil {
 		t.Fatalf("bench-api: start %s: %v", path, err)
 	}
-	disp, err := rpc.Dispense(sdk.PluginName)
+	disp, err := rpc.Dispense(hostside.PluginName)
 	if err != nil {
 		t.Fatalf("bench-api: dispense: %v", err)
 	}
-	c, ok := disp.(*sdk.Client)
+	c, ok := disp.(*hostside.Client)
 	if !ok {
 		t.Fatalf("bench-api: dispense returned %T", disp)
 	}
@@ -103,7 +101,7 @@ func startBarePlugin(t testing.TB, path string) *sdk.Client {
 }
 
 // pluginEcho is the floor's tool route: one gRPC Handle, its answer copied out.
-func (f *floor) pluginEcho(c *sdk.Client) func(w http.ResponseWriter, r *http.Request, userID string) error {
+func (f *floor) pluginEcho(c *hostside.Client) func(w http.ResponseWriter, r *http.Request, userID string) error {
 	return func(w http.ResponseWriter, r *http.Request, userID string) error {
 		res, err := c.Handle(r.Context(), &pluginpb.HTTPRequest{
 			Method: r.Method, Path: strings.TrimPrefix(r.URL.Path, "/api/tools/"+fixturePlugin), RawQuery: r.URL.RawQuery,
