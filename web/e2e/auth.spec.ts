@@ -31,6 +31,9 @@ async function fillLogin(page: Page, email: string, password: string) {
 
 test.describe('auth screens', () => {
   test('sign-up with a weak then a strong password, confirm by mail, sign in, welcome badge, sign out', async ({ page, request }) => {
+    // The whole account story with four accessibility scans: on a busy
+    // machine it outgrows the default 60 s budget without being stuck.
+    test.slow()
     const user = newTestUser({ firstName: 'Beatriz', lastName: 'Calado' })
 
     await page.goto('/register?ref=AMIGO2026')
