@@ -20,7 +20,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
-	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // plugin is one supervised plugin process. The manifest is read at the
@@ -33,7 +33,7 @@ type plugin struct {
 
 	mu       sync.Mutex
 	client   *goplugin.Client
-	rpc      *sdk.Client
+	rpc      *hostside.Client
 	ready    chan struct{} // closed while rpc is usable
 	manifest *pluginpb.Manifest
 	hooks    map[pluginpb.Hook]bool
@@ -61,8 +61,8 @@ func (p *plugin) start(ctx context.Context) error {
 	}
 	stderr := &lineLogger{log: p.log, msg: "plugin stderr"}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig: sdk.Handshake(),
-		Plugins: map[string]goplugin.Plugin{sdk.PluginName: &sdk.GRPCPlugin{
+		HandshakeConfig: hostside.Handshake(),
+		Plugins: map[string]goplugin.Plugin{hostside.PluginName: &hostside.Plugin{
 			HostServer: func() pluginpb.HostServer { return &hostAPI{p: p} },
 		}},
 		Cmd: pluginCommand(p.path),
@@ -87,11 +87,11 @@ func (p *plugin) start(ctx context.Context) error {
 	if err != nil {
 		return fail(fmt.Errorf("start %s: %w", p.path, err))
 	}
-	raw, err := rpcClient.Dispense(sdk.PluginName)
+	raw, err := rpcClient.Dispense(hostside.PluginName)
 	if err != nil {
 		return fail(fmt.Errorf("dispense: %w", err))
 	}
-	c, ok := raw.(*sdk.Client)
+	c, ok := raw.(*hostside.Client)
 	if !ok {
 		return fail(fmt.Errorf("dispense returned %T", raw))
 	}
@@ -218,7 +218,7 @@ func (p *plugin) requestRestart() {
 }
 
 // client waits until the plugin is ready or ctx ends.
-func (p *plugin) waitClient(ctx context.Context) (*sdk.Client, error) {
+func (p *plugin) waitClient(ctx context.Context) (*hostside.Client, error) {
 	for {
 		p.mu.Lock()
 		ready, c := p.ready, p.rpc

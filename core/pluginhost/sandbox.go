@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -16,15 +15,14 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
-// idPattern is what a plugin id may look like. Ids become schema and role
-// names with '-' mapped to '_', so an underscore is not allowed: "a-b" and
-// "a_b" would otherwise share one schema and one role.
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
-
-// ValidID reports whether id is an acceptable plugin id.
-func ValidID(id string) bool { return len(id) >= 2 && len(id) <= 40 && idPattern.MatchString(id) }
+// ValidID reports whether id is an acceptable plugin id: the SDK's one rule.
+// Ids become schema and role names with '-' mapped to '_', which is why the
+// rule allows no underscore: "a-b" and "a_b" would otherwise share one schema
+// and one role.
+func ValidID(id string) bool { return sdk.ValidID(id) }
 
 // ensureRole creates the plugin's login role, or corrects one left by an
 // earlier version, and returns its password. The role can log in, owns
