@@ -87,9 +87,22 @@ func TestAdminUserRolesOverHTTP(t *testing.T) {
 		}
 	}
 
+	// The revisor role is granted and revoked like editor (the database's
+	// CHECK allows it since migration 00057).
+	if res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/revisor", nil); res.Status != http.StatusOK {
+		t.Fatalf("grant revisor: %d %s", res.Status, res.Body)
+	} else if res.JSON(t, &u); strings.Join(u.Roles, ",") != "user,revisor" {
+		t.Errorf("after grant revisor: %v", u.Roles)
+	}
+	if res := admin.Do("DELETE", "/api/admin/users/"+memberID+"/roles/revisor", nil); res.Status != http.StatusOK {
+		t.Fatalf("revoke revisor: %d %s", res.Status, res.Body)
+	} else if res.JSON(t, &u); strings.Join(u.Roles, ",") != "user" {
+		t.Errorf("after revoke revisor: %v", u.Roles)
+	}
+
 	for _, bad := range []string{"premium", "user", "root"} {
 		res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/"+bad, nil)
-		if res.Status != http.StatusUnprocessableEntity || res.ErrorMessage() != "Papel inválido. Papéis permitidos: editor, super_admin." {
+		if res.Status != http.StatusUnprocessableEntity || res.ErrorMessage() != "Papel inválido. Papéis permitidos: editor, revisor, super_admin." {
 			t.Errorf("grant %s: %d %s", bad, res.Status, res.Body)
 		}
 	}

@@ -1,5 +1,5 @@
 // Package roles manages the extra roles stored in user_roles (editor,
-// super_admin; spec §6) and the backoffice's list of accounts with their
+// revisor, super_admin) and the backoffice's list of accounts with their
 // roles. Every account is a "user" without a row; trial and premium come
 // from the subscription state, not from here.
 package roles
@@ -16,9 +16,13 @@ import (
 	"github.com/vetclube/vetclube/core"
 )
 
+// RoleRevisor reviews content: approves, requests changes, schedules,
+// publishes, unpublishes and archives (core/editorial).
+const RoleRevisor = "revisor"
+
 // Grantable are the roles an administrator may grant; the database's CHECK
 // on user_roles.role allows the same.
-var Grantable = []string{core.RoleEditor, core.RoleSuperAdmin}
+var Grantable = []string{core.RoleEditor, RoleRevisor, core.RoleSuperAdmin}
 
 // ErrNoAccount is returned when no account has the given email.
 var ErrNoAccount = errors.New("no account with that email")
