@@ -91,6 +91,9 @@ type Service struct {
 	secureCookies bool
 	dummyHash     string
 
+	csrfMu  sync.Mutex
+	csrfKey []byte
+
 	hooksMu     sync.RWMutex
 	roleSources []RoleSource
 	onConfirmed []EmailConfirmedHook

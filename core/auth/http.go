@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -15,7 +16,8 @@ import (
 	"github.com/vetclube/vetclube/core/httpx"
 )
 
-// Cookie names (API contract).
+// Cookie names (API contract). On a secure origin they carry the "__Host-"
+// or "__Secure-" prefix: see CookieName.
 const (
 	CookieAccess  = "vc_access"
 	CookieRefresh = "vc_refresh"
@@ -25,22 +27,53 @@ const (
 	googlePath    = "/api/auth/google"
 )
 
-// setSessionCookies hands a session to the browser.
+// setSessionCookies hands a session to the browser, under the names
+// CookieName gives.
 func (s *Service) setSessionCookies(w http.ResponseWriter, t Tokens) {
-	http.SetCookie(w, &http.Cookie{Name: CookieAccess, Value: t.Access, Path: "/", Expires: t.AccessExpires,
+	http.SetCookie(w, &http.Cookie{Name: s.CookieName(CookieAccess), Value: t.Access, Path: "/", Expires: t.AccessExpires,
 		MaxAge: int(time.Until(t.AccessExpires).Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
-	http.SetCookie(w, &http.Cookie{Name: CookieRefresh, Value: t.Refresh, Path: refreshPath, Expires: t.RefreshExpires,
+	http.SetCookie(w, &http.Cookie{Name: s.CookieName(CookieRefresh), Value: t.Refresh, Path: refreshPath, Expires: t.RefreshExpires,
 		MaxAge: int(time.Until(t.RefreshExpires).Seconds()), HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
-	// Readable by the web app, which echoes it as X-CSRF-Token.
-	http.SetCookie(w, &http.Cookie{Name: CookieCSRF, Value: randomToken(), Path: "/", Expires: t.RefreshExpires,
+	// Readable by the web app, which echoes it as X-CSRF-Token: the session's
+	// own token (CSRFToken), not a random value any pair of which would pass.
+	http.SetCookie(w, &http.Cookie{Name: s.CookieName(CookieCSRF), Value: t.CSRF, Path: "/", Expires: t.RefreshExpires,
 		MaxAge: int(time.Until(t.RefreshExpires).Seconds()), Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
 }
 
 func (s *Service) clearSessionCookies(w http.ResponseWriter) {
-	for _, c := range []struct{ name, path string }{{CookieAccess, "/"}, {CookieRefresh, refreshPath}, {CookieCSRF, "/"}} {
-		http.SetCookie(w, &http.Cookie{Name: c.name, Value: "", Path: c.path, MaxAge: -1,
-			HttpOnly: c.name != CookieCSRF, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	type named struct{ name, path string }
+	var all []named
+	for _, c := range []named{{CookieAccess, "/"}, {CookieRefresh, refreshPath}, {CookieCSRF, "/"}} {
+		all = append(all, named{s.CookieName(c.name), c.path})
+		if s.secureCookies {
+			// Cookies set under the plain names before the prefixed ones
+			// were introduced go too, so clients stop seeing a session.
+			all = append(all, c)
+		}
 	}
+	for _, c := range all {
+		http.SetCookie(w, &http.Cookie{Name: c.name, Value: "", Path: c.path, MaxAge: -1,
+			HttpOnly: !strings.HasSuffix(c.name, CookieCSRF), Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	}
+}
+
+// refreshSession returns the session the request's refresh cookie names,
+// after checking the request's CSRF token against it: the refresh cookie
+// authenticates the write. ok is false without a cookie or for an unknown
+// token.
+func (s *Service) refreshSession(r *http.Request) (id string, ok bool, err error) {
+	token := s.cookie(r, CookieRefresh)
+	if token == "" {
+		return "", false, nil
+	}
+	id, ok, err = s.sessionOfRefresh(r.Context(), token)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	if err := s.checkCSRF(r, id); err != nil {
+		return "", false, err
+	}
+	return id, true, nil
 }
 
 // ClientIP is the address rate limits count per IP: the TCP peer. Behind a
@@ -141,11 +174,11 @@ func (s *Service) HandleLogin(log *slog.Logger) http.Handler {
 
 // endCookieSession revokes the session the request's refresh cookie names.
 func (s *Service) endCookieSession(r *http.Request) {
-	c, err := r.Cookie(CookieRefresh)
-	if err != nil || c.Value == "" {
+	token := s.cookie(r, CookieRefresh)
+	if token == "" {
 		return
 	}
-	if id, ok, err := s.sessionOfRefresh(r.Context(), c.Value); err == nil && ok {
+	if id, ok, err := s.sessionOfRefresh(r.Context(), token); err == nil && ok {
 		if err := s.EndSession(r.Context(), id); err != nil {
 			s.log.WarnContext(r.Context(), "end previous session", "err", err)
 		}
@@ -164,22 +197,50 @@ func (s *Service) HandleSession(log *slog.Logger) http.Handler {
 			return err
 		}
 		u.Roles = p.Roles
+		if err := s.repairCSRFCookie(w, r, p.SessionID); err != nil {
+			return err
+		}
 		return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
 	})
+}
+
+// repairCSRFCookie sets the CSRF cookie again when a cookie session's
+// browser holds another value, as sessions opened before tokens were bound
+// to them do: the web app reads the session on every load, so such a browser
+// gets a working token instead of being refused every write (refresh and
+// logout included) until the session expires.
+func (s *Service) repairCSRFCookie(w http.ResponseWriter, r *http.Request, sessionID string) error {
+	if s.cookie(r, CookieAccess) == "" || sessionID == "" {
+		return nil
+	}
+	want, err := s.CSRFToken(r.Context(), sessionID)
+	if err != nil {
+		return err
+	}
+	if s.cookie(r, CookieCSRF) == want {
+		return nil
+	}
+	http.SetCookie(w, &http.Cookie{Name: s.CookieName(CookieCSRF), Value: want, Path: "/", MaxAge: int(s.opts.RefreshTTL.Seconds()),
+		Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
+	return nil
 }
 
 // HandleRefresh serves POST /api/auth/refresh.
 func (s *Service) HandleRefresh(log *slog.Logger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		c, err := r.Cookie(CookieRefresh)
-		if err != nil || c.Value == "" {
+		token := s.cookie(r, CookieRefresh)
+		if token == "" {
 			return errNotAuthenticated
 		}
-		// The refresh cookie authenticates this write, so it needs the CSRF header.
-		if !csrfValid(r) {
-			return errCSRF
+		// The refresh cookie authenticates this write, so it needs the
+		// session's CSRF token.
+		if _, ok, err := s.refreshSession(r); err != nil {
+			return err
+		} else if !ok {
+			s.clearSessionCookies(w)
+			return errNotAuthenticated
 		}
-		u, t, err := s.Refresh(r.Context(), c.Value)
+		u, t, err := s.Refresh(r.Context(), token)
 		if errors.Is(err, errRefreshGrace) {
 			return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
 		}
@@ -202,12 +263,17 @@ func (s *Service) HandleLogout(log *slog.Logger) http.Handler {
 			if err := s.EndSession(r.Context(), p.SessionID); err != nil {
 				return err
 			}
-		} else if c, err := r.Cookie(CookieRefresh); err == nil && c.Value != "" {
+		} else if s.cookie(r, CookieRefresh) != "" {
 			// An expired access token still signs out through the refresh cookie.
-			if !csrfValid(r) {
-				return errCSRF
+			id, ok, err := s.refreshSession(r)
+			if err != nil {
+				return err
 			}
-			s.endCookieSession(r)
+			if ok {
+				if err := s.EndSession(r.Context(), id); err != nil {
+					return err
+				}
+			}
 		}
 		s.clearSessionCookies(w)
 		return httpx.Encode(w, http.StatusOK, messageBody{MsgLogoutOK})
@@ -294,7 +360,7 @@ func (s *Service) HandleGoogleStart(log *slog.Logger) http.Handler {
 		}
 		// Binds the flow to this browser: a callback carrying a state this
 		// browser did not start (login CSRF) is refused.
-		http.SetCookie(w, &http.Cookie{Name: cookieOAuth, Value: state, Path: googlePath, MaxAge: int(oauthStateTTL.Seconds()),
+		http.SetCookie(w, &http.Cookie{Name: s.CookieName(cookieOAuth), Value: state, Path: googlePath, MaxAge: int(oauthStateTTL.Seconds()),
 			HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
 		http.Redirect(w, r, authURL, http.StatusFound)
 	})
@@ -303,11 +369,8 @@ func (s *Service) HandleGoogleStart(log *slog.Logger) http.Handler {
 // HandleGoogleCallback serves GET /api/auth/google/callback.
 func (s *Service) HandleGoogleCallback(log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		cookieState := ""
-		if c, err := r.Cookie(cookieOAuth); err == nil {
-			cookieState = c.Value
-		}
-		http.SetCookie(w, &http.Cookie{Name: cookieOAuth, Value: "", Path: googlePath, MaxAge: -1,
+		cookieState := s.cookie(r, cookieOAuth)
+		http.SetCookie(w, &http.Cookie{Name: s.CookieName(cookieOAuth), Value: "", Path: googlePath, MaxAge: -1,
 			HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
 		redirect, res, gerr := s.GoogleCallback(r.Context(), r.URL.Query(), cookieState, r.UserAgent())
 		if gerr != nil {

@@ -156,16 +156,48 @@ func TestHTTPSecureCookiesOffLocalhost(t *testing.T) {
 	if res.Status != http.StatusOK {
 		t.Fatalf("login: %d %s", res.Status, res.Body)
 	}
+	// Prefixed names: a browser takes a "__Host-" cookie only from a secure
+	// origin, for Path=/ and without Domain, so no sibling site can plant one.
+	for _, name := range []string{"__Host-vc_access", "__Secure-vc_refresh", "__Host-vc_csrf"} {
+		if c := cookieFrom(res, name); c == nil || !c.Secure || c.Domain != "" || (strings.HasPrefix(name, "__Host-") && c.Path != "/") {
+			t.Errorf("%s not set as a Secure prefixed cookie: %+v", name, c)
+		}
+	}
 	for _, name := range []string{auth.CookieAccess, auth.CookieRefresh, auth.CookieCSRF} {
-		if c := cookieFrom(res, name); c == nil || !c.Secure {
-			t.Errorf("%s not Secure: %+v", name, c)
+		if c := cookieFrom(res, name); c != nil {
+			t.Errorf("plain %s set on a secure origin: %+v", name, c)
+		}
+	}
+	// The server reads only the prefixed names there.
+	access := cookieFrom(res, "__Host-vc_access")
+	req, _ := http.NewRequest("GET", srv.URL+"/api/auth/session", nil)
+	req.AddCookie(&http.Cookie{Name: auth.CookieAccess, Value: access.Value})
+	if r := srv.Client(t).Send(req); r.Status != http.StatusUnauthorized {
+		t.Errorf("plain-named access cookie accepted on a secure origin: %d", r.Status)
+	}
+	req, _ = http.NewRequest("GET", srv.URL+"/api/auth/session", nil)
+	req.AddCookie(&http.Cookie{Name: "__Host-vc_access", Value: access.Value})
+	if r := srv.Client(t).Send(req); r.Status != http.StatusOK {
+		t.Errorf("prefixed access cookie refused: %d %s", r.Status, r.Body)
+	}
+	// Logout clears the prefixed cookies and any left under the old names.
+	req, _ = http.NewRequest("POST", srv.URL+"/api/auth/logout", nil)
+	req.AddCookie(&http.Cookie{Name: "__Host-vc_access", Value: access.Value})
+	req.Header.Set("X-CSRF-Token", cookieFrom(res, "__Host-vc_csrf").Value)
+	out := srv.Client(t).Send(req)
+	if out.Status != http.StatusOK {
+		t.Fatalf("logout: %d %s", out.Status, out.Body)
+	}
+	for _, name := range []string{"__Host-vc_access", "__Secure-vc_refresh", "__Host-vc_csrf", auth.CookieAccess, auth.CookieRefresh, auth.CookieCSRF} {
+		if c := cookieFrom(out, name); c == nil || c.MaxAge >= 0 {
+			t.Errorf("logout did not clear %s: %+v", name, c)
 		}
 	}
 }
 
 func TestHTTPCSRFOnCookieWrites(t *testing.T) {
 	srv := apptest.Start(t, nil)
-	c, _ := srv.SignedIn(t, "csrf@example.com")
+	c, _ := signedIn(t, srv, "csrf@example.com")
 	send := func(header string) apptest.Response {
 		req, _ := http.NewRequest("POST", srv.URL+"/api/auth/logout", nil)
 		res, err := c.HTTP.Do(func() *http.Request {
@@ -239,7 +271,7 @@ func TestHTTPRefreshLogoutAndSessions(t *testing.T) {
 		t.Fatalf("current flags wrong: %s", res.Body)
 	}
 	// Someone else cannot revoke the user's sessions.
-	stranger, _ := srv.SignedIn(t, "stranger@example.com")
+	stranger, _ := signedIn(t, srv, "stranger@example.com")
 	if res := stranger.Do("DELETE", "/api/auth/sessions/"+other, nil); res.Status != http.StatusNotFound {
 		t.Errorf("stranger revoked a session: %d", res.Status)
 	}
@@ -275,7 +307,7 @@ func TestHTTPRefreshLogoutAndSessions(t *testing.T) {
 
 func TestHTTPRefreshReuseWithinGrace(t *testing.T) {
 	srv := apptest.Start(t, nil)
-	c, _ := srv.SignedIn(t, "grace@example.com")
+	c, _ := signedIn(t, srv, "grace@example.com")
 	u, _ := url.Parse(srv.URL + "/api/auth/")
 	var old string
 	for _, ck := range c.HTTP.Jar.Cookies(u) {
@@ -289,7 +321,14 @@ func TestHTTPRefreshReuseWithinGrace(t *testing.T) {
 	// A second tab presents the now-spent token at once: the user comes back,
 	// no cookies are rotated, and the session lives on.
 	tab := srv.Client(t)
-	tab.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: auth.CookieRefresh, Value: old, Path: "/api/auth"}, {Name: auth.CookieCSRF, Value: "x", Path: "/"}})
+	// The tab shares the session, so it holds the same CSRF token.
+	var csrf string
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
+		if ck.Name == auth.CookieCSRF {
+			csrf = ck.Value
+		}
+	}
+	tab.HTTP.Jar.SetCookies(u, []*http.Cookie{{Name: auth.CookieRefresh, Value: old, Path: "/api/auth"}, {Name: auth.CookieCSRF, Value: csrf, Path: "/"}})
 	res := tab.Do("POST", "/api/auth/refresh", nil)
 	if res.Status != http.StatusOK || cookieFrom(res, auth.CookieRefresh) != nil {
 		t.Fatalf("grace refresh: %d %s %v", res.Status, res.Body, res.Header["Set-Cookie"])
@@ -301,7 +340,7 @@ func TestHTTPRefreshReuseWithinGrace(t *testing.T) {
 
 func TestHTTPPasswordReset(t *testing.T) {
 	srv := apptest.Start(t, nil)
-	c, _ := srv.SignedIn(t, "forgot@example.com")
+	c, _ := signedIn(t, srv, "forgot@example.com")
 	for _, email := range []string{"forgot@example.com", "nobody@example.com"} {
 		res := srv.Client(t).Do("POST", "/api/auth/password/forgot", map[string]string{"email": email})
 		if res.Status != http.StatusOK || message(t, res) != auth.MsgResetSent {

@@ -11,7 +11,7 @@ import (
 
 func TestSignedInHelperAndAuthenticator(t *testing.T) {
 	srv := apptest.Start(t, nil)
-	c, id := srv.SignedIn(t, "Admin.Teste@Example.com", "super_admin")
+	c, id := signedIn(t, srv, "Admin.Teste@Example.com", "super_admin")
 	res := c.Do("GET", "/api/auth/session", nil)
 	if res.Status != http.StatusOK {
 		t.Fatalf("session: %d %s", res.Status, res.Body)

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -34,6 +33,8 @@ type Tokens struct {
 	AccessExpires  time.Time
 	Refresh        string
 	RefreshExpires time.Time
+	// CSRF is the session's CSRF token (CSRFToken): set as the CSRF cookie.
+	CSRF string
 }
 
 var errNotAuthenticated = core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado")
@@ -78,7 +79,11 @@ func (s *Service) issueTokens(ctx context.Context, tx pgx.Tx, sessionID string, 
 	if t.AccessExpires.After(t.RefreshExpires) {
 		t.AccessExpires = t.RefreshExpires
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO session_tokens (token_hash, session_id, kind, created_at, expires_at)
+	var err error
+	if t.CSRF, err = s.CSRFToken(ctx, sessionID); err != nil {
+		return t, err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO session_tokens (token_hash, session_id, kind, created_at, expires_at)
 		VALUES ($1, $3, 'access', $5, $6), ($2, $3, 'refresh', $5, $4)`,
 		hashToken(t.Access), hashToken(t.Refresh), sessionID, t.RefreshExpires, now, t.AccessExpires)
 	if err != nil {
@@ -122,7 +127,8 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 }
 
 // Authenticate implements httpapi.Authenticator: a bearer token or the
-// vc_access cookie; cookie-authenticated writes must carry the CSRF header.
+// access cookie; cookie-authenticated writes must carry the session's CSRF
+// token in X-CSRF-Token.
 func (s *Service) Authenticate(r *http.Request) (core.Principal, error) {
 	token, fromCookie := "", false
 	if h := r.Header.Get("Authorization"); h != "" {
@@ -132,9 +138,8 @@ func (s *Service) Authenticate(r *http.Request) (core.Principal, error) {
 		}
 	}
 	if token == "" {
-		if c, err := r.Cookie(CookieAccess); err == nil {
-			token, fromCookie = c.Value, true
-		}
+		token = s.cookie(r, CookieAccess)
+		fromCookie = token != ""
 	}
 	if token == "" {
 		return core.Visitor, nil
@@ -143,8 +148,10 @@ func (s *Service) Authenticate(r *http.Request) (core.Principal, error) {
 	if err != nil || !ok {
 		return core.Visitor, err
 	}
-	if fromCookie && unsafeMethod(r.Method) && !csrfValid(r) {
-		return core.Visitor, errCSRF
+	if fromCookie && unsafeMethod(r.Method) {
+		if err := s.checkCSRF(r, p.SessionID); err != nil {
+			return core.Visitor, err
+		}
 	}
 	return p, nil
 }
@@ -153,16 +160,6 @@ var errCSRF = core.Errorf(core.EFORBIDDEN, "Token CSRF inválido. Recarregue a p
 
 func unsafeMethod(m string) bool {
 	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
-}
-
-// csrfValid checks the double-submit token: the vc_csrf cookie echoed in X-CSRF-Token.
-func csrfValid(r *http.Request) bool {
-	c, err := r.Cookie(CookieCSRF)
-	header := r.Header.Get("X-CSRF-Token")
-	if err != nil || c.Value == "" || header == "" {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(c.Value), []byte(header)) == 1
 }
 
 // errRefreshGrace means a just-rotated refresh token came back within the
