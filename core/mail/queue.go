@@ -76,6 +76,10 @@ func (q *Queue) DeliverOne(ctx context.Context, sender Mailer) error {
 		return fmt.Errorf("claim queued mail: %w", err)
 	}
 	sendErr := sender.Send(ctx, m)
+	// The outcome is recorded even when ctx ends meanwhile (a worker
+	// stopping): a sent message left unmarked would be sent again.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	if sendErr == nil {
 		_, err = tx.Exec(ctx, `UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`, id)
 	} else {
