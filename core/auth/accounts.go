@@ -146,35 +146,29 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	if referral != "" {
 		referralArg = &referral
 	}
-	var userID, token string
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		// ON CONFLICT makes two simultaneous sign-ups of one address create one account.
+		var userID string
 		err := tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, provider, metadata, referral_code)
 			VALUES ($1, $2, 'email', $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id`,
 			email, hash, meta, referralArg).Scan(&userID)
-		if postgres.IsNoRows(err) {
-			return nil
-		}
-		if err != nil {
+		if err != nil && !postgres.IsNoRows(err) {
 			return fmt.Errorf("create account: %w", err)
 		}
-		token, err = s.newEmailToken(ctx, tx, userID, "confirm", ConfirmTTL)
-		return err
+		// A registered address gets the same answer (sign-up does not tell
+		// who is registered) and its owner hears about the attempt. Either
+		// way the email is one queued request in this same transaction, so
+		// both cases cost the same writes.
+		kind := mailConfirm
+		if userID == "" {
+			kind = mailRegistered
+		}
+		return s.requestMail(ctx, tx, kind, email)
 	})
 	if err != nil {
 		return err
 	}
-	if userID != "" {
-		s.sendConfirmation(ctx, email, first, token)
-		return nil
-	}
-	// The address has an account: the answer stays the same (sign-up does
-	// not tell who is registered), and the address's owner hears about it.
-	var stored map[string]string
-	if err := s.pool.QueryRow(ctx, `SELECT metadata FROM users WHERE email = $1`, email).Scan(&stored); err != nil && !postgres.IsNoRows(err) {
-		return fmt.Errorf("find account: %w", err)
-	}
-	s.sendAlreadyRegistered(ctx, email, firstNameOf(stored))
+	s.kickMail()
 	return nil
 }
 
@@ -190,9 +184,11 @@ func (s *Service) limit(ctx context.Context, key string, rule ratelimit.Rule, ms
 	return nil
 }
 
-func (s *Service) newEmailToken(ctx context.Context, tx pgx.Tx, userID, purpose string, ttl time.Duration) (string, error) {
+// newEmailTokenAt stores a single-use link token for userID, valid for ttl
+// from created (when it was asked for).
+func (s *Service) newEmailTokenAt(ctx context.Context, tx pgx.Tx, userID, purpose string, created time.Time, ttl time.Duration) (string, error) {
 	token := randomToken()
-	now := s.now()
+	now := created
 	_, err := tx.Exec(ctx, `INSERT INTO email_tokens (token_hash, user_id, purpose, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5)`, hashToken(token), userID, purpose, now, now.Add(ttl))
 	if err != nil {
@@ -253,7 +249,8 @@ func (s *Service) Confirm(ctx context.Context, token string) error {
 }
 
 // ResendConfirmation emails a new link to an unconfirmed account. It answers
-// the same whatever the address, and is limited like sign-up (silently).
+// the same whatever the address, and is limited like sign-up (silently): the
+// request only queues the email (see requestMail).
 func (s *Service) ResendConfirmation(ctx context.Context, email string) error {
 	email = NormaliseEmail(email)
 	if err := checkEmail(email); err != nil {
@@ -262,23 +259,10 @@ func (s *Service) ResendConfirmation(ctx context.Context, email string) error {
 	if ok, err := s.limiter.Allow(ctx, "resend:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
 		return err
 	}
-	var userID, token string
-	var meta map[string]string
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT id, metadata FROM users WHERE email = $1 AND email_confirmed_at IS NULL`, email).Scan(&userID, &meta)
-		if postgres.IsNoRows(err) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("find account: %w", err)
-		}
-		token, err = s.newEmailToken(ctx, tx, userID, "confirm", ConfirmTTL)
-		return err
-	})
-	if err != nil || token == "" {
+	if err := s.requestMail(ctx, s.pool, mailConfirm, email); err != nil {
 		return err
 	}
-	s.sendConfirmation(ctx, email, meta["first_name"], token)
+	s.kickMail()
 	return nil
 }
 
@@ -410,7 +394,8 @@ func lockedError(until time.Time) error {
 }
 
 // ForgotPassword emails a reset link when the address has an account. The
-// caller always answers MsgResetSent.
+// caller always answers MsgResetSent; the request only queues the email (see
+// requestMail), so it takes the same time for any address.
 func (s *Service) ForgotPassword(ctx context.Context, email string) error {
 	email = NormaliseEmail(email)
 	if err := checkEmail(email); err != nil {
@@ -419,23 +404,10 @@ func (s *Service) ForgotPassword(ctx context.Context, email string) error {
 	if ok, err := s.limiter.Allow(ctx, "forgot:email:"+email, s.opts.SignupPerEmail); err != nil || !ok {
 		return err
 	}
-	var userID, token string
-	var meta map[string]string
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT id, metadata FROM users WHERE email = $1`, email).Scan(&userID, &meta)
-		if postgres.IsNoRows(err) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("find account: %w", err)
-		}
-		token, err = s.newEmailToken(ctx, tx, userID, "reset", ResetTTL)
-		return err
-	})
-	if err != nil || token == "" {
+	if err := s.requestMail(ctx, s.pool, mailReset, email); err != nil {
 		return err
 	}
-	s.sendReset(ctx, email, firstNameOf(meta), token)
+	s.kickMail()
 	return nil
 }
 

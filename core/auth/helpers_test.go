@@ -57,6 +57,7 @@ func newFixture(t testing.TB, tweak func(*auth.Options)) *fixture {
 // lastLink returns the token of the newest emailed link to email whose path is path.
 func (f *fixture) lastToken(t *testing.T, email, path string) string {
 	t.Helper()
+	f.drain(t)
 	msgs, err := f.box.List(context.Background(), email, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +76,7 @@ func (f *fixture) lastToken(t *testing.T, email, path string) string {
 
 func (f *fixture) mailCount(t *testing.T, email string) int {
 	t.Helper()
+	f.drain(t)
 	msgs, err := f.box.List(context.Background(), email, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -106,3 +108,12 @@ func wantErr(t *testing.T, err error, code, message string) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// drain sends the account emails requests have queued, as the service's
+// background loop does (requests only queue them).
+func (f *fixture) drain(t testing.TB) {
+	t.Helper()
+	if err := f.svc.ProcessMailRequests(context.Background()); err != nil {
+		t.Fatalf("process mail requests: %v", err)
+	}
+}
