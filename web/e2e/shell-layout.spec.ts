@@ -177,6 +177,9 @@ test.describe('accessibility of the shell screens', () => {
   })
 
   test('home and a coming-soon page, light and dark, desktop and mobile', async ({ page, context, request }) => {
+    // Eight pages and eight axe scans: on a busy machine that outgrows the
+    // default 60 s budget without anything being stuck.
+    test.slow()
     await signedInUser(context, request)
     for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       await page.setViewportSize(viewport)
