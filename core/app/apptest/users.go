@@ -40,7 +40,7 @@ func (s *Server) SignedIn(t testing.TB, email string, roles ...string) (*Client,
 	// refresh cookie is scoped to /api/auth as the server sets it.
 	c.HTTP.Jar.SetCookies(u, []*http.Cookie{
 		{Name: auth.CookieAccess, Value: tokens.Access, Path: "/"},
-		{Name: auth.CookieCSRF, Value: "apptest-csrf-" + tokens.SessionID, Path: "/"},
+		{Name: auth.CookieCSRF, Value: tokens.CSRF, Path: "/"},
 	})
 	c.HTTP.Jar.SetCookies(u.JoinPath("/api/auth/"), []*http.Cookie{
 		{Name: auth.CookieRefresh, Value: tokens.Refresh, Path: "/api/auth"},
