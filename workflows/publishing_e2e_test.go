@@ -1,0 +1,155 @@
+package workflows_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/workflows"
+)
+
+// publishingOnDevServer starts the embedded server and a client on it; the
+// worker is started by the test (startPublishingWorker) when it wants one.
+func publishingOnDevServer(t *testing.T) (client.Client, *pgxpool.Pool, *content.Store, *editorial.Workflow) {
+	t.Helper()
+	pool := pgtest.New(t)
+	dev := devServer(t, "")
+	c, err := client.Dial(client.Options{HostPort: dev.Addr, Logger: quiet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	store, wf := newsEditorial(t, pool, time.Now)
+	return c, pool, store, wf
+}
+
+func startPublishingWorker(t *testing.T, c client.Client, store *content.Store, wf *editorial.Workflow) {
+	t.Helper()
+	w := worker.New(c, workflows.TaskQueue, worker.Options{})
+	workflows.RegisterPublishing(w, &workflows.PublishingActivities{Store: store, Editorial: wf})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+}
+
+// An item scheduled a few seconds ahead on the real server is published
+// when its timer fires (the query showed that moment), once; an unpublish
+// moment set afterwards takes it offline.
+func TestE2EScheduledItemPublishesAndUnpublishes(t *testing.T) {
+	ctx := context.Background()
+	c, pool, store, wf := publishingOnDevServer(t)
+	startPublishingWorker(t, c, store, wf)
+	sched := workflows.NewPublishingScheduler(c, "")
+
+	it := scheduleItems(t, pool, store, wf, 1, func(int) time.Time { return time.Now().Add(3 * time.Second) })[0]
+	if err := sched.SchedulePublish(ctx, it.ID, *it.PublishAt); err != nil {
+		t.Fatal(err)
+	}
+	// Scheduling again (a retried request) reuses the running timer.
+	if err := sched.SchedulePublish(ctx, it.ID, *it.PublishAt); err != nil {
+		t.Fatal(err)
+	}
+	st, err := sched.Next(ctx, it.ID)
+	if err != nil || st.Next == nil || !st.Next.Equal(*it.PublishAt) || st.NextKind != workflows.KindPublish {
+		t.Fatalf("next firing %+v err %v, want %s", st, err, it.PublishAt)
+	}
+	eventually(t, 30*time.Second, "the scheduled item to be published", func() bool {
+		cur, err := store.Get(ctx, it.ID)
+		return err == nil && cur.Published
+	})
+	if p := publications(t, pool)[it.ID]; p.events != 1 || p.revisions != 1 || p.at.Before(*it.PublishAt) {
+		t.Fatalf("publication %+v, want once at or after %s", p, it.PublishAt)
+	}
+
+	cur, err := store.Get(ctx, it.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := time.Now().Add(2 * time.Second)
+	revisor := content.Actor{UserID: newUser(t, pool), Channel: content.ChannelBackoffice}
+	if cur, err = wf.ScheduleUnpublish(ctx, revisor, []editorial.Role{editorial.RoleRevisor}, it.ID, cur.Version, &off); err != nil {
+		t.Fatal(err)
+	}
+	if err := sched.ScheduleUnpublish(ctx, it.ID, *cur.UnpublishAt); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "the item to go offline", func() bool {
+		cur, err := store.Get(ctx, it.ID)
+		return err == nil && !cur.Published
+	})
+}
+
+// Items whose moments pass while no worker runs — half with a timer
+// waiting on the server, half whose timer was lost — are published once
+// each as soon as a worker starts and the catch-up runs.
+func TestE2EOverdueItemsPublishAfterWorkerOutage(t *testing.T) {
+	ctx := context.Background()
+	c, pool, store, wf := publishingOnDevServer(t)
+	sched := workflows.NewPublishingScheduler(c, "")
+
+	const n = 20
+	// Each moment is 2 s after its own scheduling, so a slow setup never
+	// schedules in the past.
+	items := scheduleItems(t, pool, store, wf, n, func(int) time.Time { return time.Now().Add(2 * time.Second) })
+	last := time.Time{}
+	for _, it := range items {
+		last = maxTime(last, *it.PublishAt)
+	}
+	for _, it := range items[:n/2] {
+		if err := sched.SchedulePublish(ctx, it.ID, *it.PublishAt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(time.Until(last) + time.Second) // every moment passes with no worker
+	for id, p := range publications(t, pool) {
+		if p.events != 0 || p.status != content.StatusScheduled {
+			t.Fatalf("item %s published with no worker: %+v", id, p)
+		}
+	}
+
+	startPublishingWorker(t, c, store, wf)
+	signalled, err := sched.Resync(ctx, store)
+	if err != nil || signalled != n {
+		t.Fatalf("resync signalled %d err %v, want %d", signalled, err, n)
+	}
+	eventually(t, 60*time.Second, "every overdue item to be published", func() bool {
+		for _, p := range publications(t, pool) {
+			if p.status != content.StatusPublished {
+				return false
+			}
+		}
+		return true
+	})
+	// A second catch-up finds nothing left to do.
+	if signalled, err := sched.Resync(ctx, store); err != nil || signalled != 0 {
+		t.Fatalf("second resync signalled %d err %v", signalled, err)
+	}
+	for _, it := range items {
+		getCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err := c.GetWorkflow(getCtx, workflows.ContentScheduleID(it.ID), "").Get(getCtx, nil)
+		cancel()
+		if err != nil {
+			t.Fatalf("timer of %s: %v", it.ID, err)
+		}
+	}
+	for _, it := range items {
+		if p := publications(t, pool)[it.ID]; p.events != 1 || p.revisions != 1 || p.at.Before(*it.PublishAt) {
+			t.Fatalf("item %s: %+v, want published once after %s", it.ID, p, it.PublishAt)
+		}
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
