@@ -19,6 +19,7 @@ type Workflow struct {
 	store   *content.Store
 	reviews *Reviews
 	notify  Notify
+	timers  Scheduler
 	log     *slog.Logger
 	now     func() time.Time
 }
@@ -46,6 +47,9 @@ type Options struct {
 	Log    *slog.Logger
 	// Now is the clock that judges schedule moments (time.Now when nil).
 	Now func() time.Time
+	// Scheduler runs the timers of scheduled moments and is told after each
+	// change commits; nil: no timers are told (tests, no Temporal).
+	Scheduler Scheduler
 }
 
 // New returns a workflow over store.
@@ -56,7 +60,7 @@ func New(store *content.Store, opts Options) *Workflow {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Workflow{store: store, reviews: opts.Reviews, notify: opts.Notify, log: opts.Log, now: opts.Now}
+	return &Workflow{store: store, reviews: opts.Reviews, notify: opts.Notify, timers: opts.Scheduler, log: opts.Log, now: opts.Now}
 }
 
 // MsgReasonRequired asks for the comment that must come with a request for
@@ -112,8 +116,27 @@ func (w *Workflow) act(ctx context.Context, a content.Actor, roles []Role, id st
 	if err != nil {
 		return content.Item{}, err
 	}
+	switch {
+	case next.Status == content.StatusScheduled && next.PublishAt != nil:
+		w.timer(ctx, id, "schedule publish", func() error { return w.timers.SchedulePublish(ctx, id, *next.PublishAt) })
+	case it.Status == content.StatusScheduled:
+		w.timer(ctx, id, "cancel publish", func() error { return w.timers.CancelPublish(ctx, id) })
+	}
 	w.tell(ctx, a.UserID, next, string(action), reason)
 	return next, nil
+}
+
+// timer tells the scheduler about a committed change of item id's moments.
+// The change has committed, so a failure is logged, not returned: a timer
+// never told fires nothing wrong (the fired moment re-reads the item) and
+// the scheduler's catch-up gives a lost one back.
+func (w *Workflow) timer(ctx context.Context, id, what string, tell func() error) {
+	if w.timers == nil {
+		return
+	}
+	if err := tell(); err != nil {
+		w.log.Warn("editorial: timer not told", "item", id, "change", what, "err", err)
+	}
 }
 
 // tell notifies the people concerned by action on it, never the actor. The
@@ -210,7 +233,16 @@ func (w *Workflow) ScheduleUnpublish(ctx context.Context, a content.Actor, roles
 		utc := at.UTC()
 		at = &utc
 	}
-	return w.store.SetUnpublishAt(ctx, a, id, version, at)
+	next, err := w.store.SetUnpublishAt(ctx, a, id, version, at)
+	if err != nil {
+		return content.Item{}, err
+	}
+	if next.UnpublishAt != nil {
+		w.timer(ctx, id, "schedule unpublish", func() error { return w.timers.ScheduleUnpublish(ctx, id, *next.UnpublishAt) })
+	} else {
+		w.timer(ctx, id, "cancel unpublish", func() error { return w.timers.CancelUnpublish(ctx, id) })
+	}
+	return next, nil
 }
 
 // UnpublishScheduled takes item id offline when its unpublish moment has
