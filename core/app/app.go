@@ -18,6 +18,7 @@ import (
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/pluginhost"
@@ -49,6 +50,10 @@ type App struct {
 
 	// Engagement is VetCoins, check-in, subscriptions and live events (engagement.go).
 	Engagement Engagement
+
+	// Content is the content platform (content.go): register test types on
+	// Content.Registry before calling the content routes.
+	Content Content
 
 	closers []func() error
 }
@@ -83,6 +88,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	rolesSvc := roles.NewService(pool)
+	if err := a.buildContent(ctx, pool, rolesSvc); err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -96,13 +105,21 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Pool:     pool,
 		Authz:    az,
 		Profiles: a.Profiles,
-		Roles:    roles.NewService(pool),
+		Roles:    rolesSvc,
 		Uploads:  uploads,
 
 		// Accounts and sessions (core/auth) and the dev mailbox (core/mail).
 		Authenticator: a.Auth,
 		Auth:          a.Auth,
 		Mailbox:       a.devMailbox(),
+
+		Content: httpapi.ContentDeps{
+			Store:      a.Content.Store,
+			Engagement: a.Content.Engagement,
+			Editorial: editorial.HTTP{Store: a.Content.Store, Workflow: a.Content.Workflow, Audit: a.Content.Audit,
+				Previews: a.Content.Previews, Log: log, Now: a.Content.Now},
+			Previews: a.Content.Previews,
+		},
 	})
 	return a, nil
 }

@@ -1,7 +1,12 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
@@ -9,6 +14,15 @@ import (
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
+
+// ContentDeps is the content platform (core/app builds it): public reads,
+// readers' engagement, the backoffice and preview links.
+type ContentDeps struct {
+	Store      *content.Store
+	Engagement *engagement.Service
+	Editorial  editorial.HTTP
+	Previews   *content.Previews
+}
 
 // addRoutes lists every route of the API. Each one passes through its casbin
 // policy (core/authz/policy.csv), is documented in openapi.json, and has a row
@@ -72,4 +86,50 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/admin/users/{id}", roles.HandleGetUser(d.Log, d.Roles))
 	rt.handle("POST", "/api/admin/users/{id}/roles/{role}", roles.HandleGrantRole(d.Log, d.Roles))
 	rt.handle("DELETE", "/api/admin/users/{id}/roles/{role}", roles.HandleRevokeRole(d.Log, d.Roles))
+
+	if d.Content.Store != nil {
+		addContentRoutes(rt, d)
+	}
+}
+
+// addContentRoutes registers the content platform: public lists and details,
+// readers' engagement (signed-in, idempotent), preview links and the
+// backoffice (editors, revisors, super admins; the workflow decides which
+// action each may take).
+func addContentRoutes(rt *router, d Deps) {
+	c := d.Content
+	rt.handle("GET", "/api/content/{type}", content.HandleList(d.Log, c.Store))
+	rt.handle("GET", "/api/content/{type}/{idOrSlug}", content.HandleGet(d.Log, c.Store))
+	rt.handle("GET", "/api/preview/{token}", content.HandlePreview(d.Log, c.Store, c.Previews))
+
+	eng := engagement.HTTP{Service: c.Engagement, Log: d.Log, Resolve: func(ctx context.Context, typeID, id string) (string, error) {
+		it, err := c.Store.GetPublished(ctx, typeID, id, "")
+		return it.ID, err
+	}}
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/favorite", eng.Favorite(true))
+	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/favorite", eng.Favorite(false))
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/reaction", eng.Reaction())
+	rt.handle("POST", "/api/content/{type}/{idOrSlug}/view", eng.View())
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/progress", eng.Progress())
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(true))
+	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(false))
+
+	ed := c.Editorial
+	rt.handle("GET", "/api/admin/content/types", ed.Types())
+	rt.handle("GET", "/api/admin/agenda", ed.Agenda())
+	rt.handle("GET", "/api/admin/audit", ed.AuditList())
+	rt.handle("GET", "/api/admin/content/{type}", ed.List())
+	rt.handle("POST", "/api/admin/content/{type}", ed.Create())
+	rt.handle("GET", "/api/admin/content/{type}/{id}", ed.Get())
+	rt.handle("PUT", "/api/admin/content/{type}/{id}", ed.Update())
+	rt.handle("POST", "/api/admin/content/{type}/{id}/actions/{action}", ed.Act())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/revisions", ed.Revisions())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/revisions/diff", ed.Diff())
+	rt.handle("POST", "/api/admin/content/{type}/{id}/revisions/{rev}/restore", ed.Restore())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/timeline", ed.Timeline())
+	rt.handle("POST", "/api/admin/content/{type}/{id}/lock", ed.Lock(editorial.LockAcquire))
+	rt.handle("POST", "/api/admin/content/{type}/{id}/lock/heartbeat", ed.Lock(editorial.LockHeartbeat))
+	rt.handle("POST", "/api/admin/content/{type}/{id}/lock/takeover", ed.Lock(editorial.LockTakeOver))
+	rt.handle("DELETE", "/api/admin/content/{type}/{id}/lock", ed.Lock(editorial.LockRelease))
+	rt.handle("POST", "/api/admin/content/{type}/{id}/preview", ed.Preview())
 }

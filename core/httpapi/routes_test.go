@@ -13,18 +13,21 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/roles"
 )
 
 // allRoles is every role the policy knows, from least to most privileged.
-var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleSuperAdmin}
+var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
 
 // Who may call a route: the roles allowed for each minimum level.
 var (
 	everyone   = allRoles
-	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleSuperAdmin}
+	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
 	premiumUp  = []string{core.RolePremium, core.RoleSuperAdmin}
 	editorsUp  = []string{core.RoleEditor, core.RoleSuperAdmin}
 	superAdmin = []string{core.RoleSuperAdmin}
+	// backoffice are the content backoffice's roles.
+	backoffice = []string{core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
 )
 
 var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
@@ -84,6 +87,35 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/tools/{id}/*":   signedIn,
 	"PUT /api/tools/{id}/*":    signedIn,
 	"DELETE /api/tools/{id}/*": signedIn,
+
+	// Content platform
+	"GET /api/content/{type}":                                     everyone,
+	"GET /api/content/{type}/{idOrSlug}":                          everyone,
+	"GET /api/preview/{token}":                                    everyone,
+	"PUT /api/content/{type}/{idOrSlug}/favorite":                 signedIn,
+	"DELETE /api/content/{type}/{idOrSlug}/favorite":              signedIn,
+	"PUT /api/content/{type}/{idOrSlug}/reaction":                 signedIn,
+	"POST /api/content/{type}/{idOrSlug}/view":                    signedIn,
+	"PUT /api/content/{type}/{idOrSlug}/progress":                 signedIn,
+	"PUT /api/content/{type}/{idOrSlug}/enrolment":                signedIn,
+	"DELETE /api/content/{type}/{idOrSlug}/enrolment":             signedIn,
+	"GET /api/admin/content/types":                                backoffice,
+	"GET /api/admin/agenda":                                       backoffice,
+	"GET /api/admin/audit":                                        backoffice,
+	"GET /api/admin/content/{type}":                               backoffice,
+	"POST /api/admin/content/{type}":                              backoffice,
+	"GET /api/admin/content/{type}/{id}":                          backoffice,
+	"PUT /api/admin/content/{type}/{id}":                          backoffice,
+	"POST /api/admin/content/{type}/{id}/actions/{action}":        backoffice,
+	"GET /api/admin/content/{type}/{id}/revisions":                backoffice,
+	"GET /api/admin/content/{type}/{id}/revisions/diff":           backoffice,
+	"POST /api/admin/content/{type}/{id}/revisions/{rev}/restore": backoffice,
+	"GET /api/admin/content/{type}/{id}/timeline":                 backoffice,
+	"POST /api/admin/content/{type}/{id}/lock":                    backoffice,
+	"POST /api/admin/content/{type}/{id}/lock/heartbeat":          backoffice,
+	"POST /api/admin/content/{type}/{id}/lock/takeover":           backoffice,
+	"DELETE /api/admin/content/{type}/{id}/lock":                  backoffice,
+	"POST /api/admin/content/{type}/{id}/preview":                 backoffice,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

@@ -62,6 +62,8 @@ type Deps struct {
 	Events        *events.Hub
 	// Tools runs the plugin tools behind /api/tools.
 	Tools *pluginhost.Manager
+	// Content is the content platform's API (routes.go).
+	Content ContentDeps
 }
 
 // New returns the application's root handler.

@@ -96,3 +96,18 @@ func (s *Service) Revoke(ctx context.Context, email, role string) (bool, error) 
 	}
 	return deleted, nil
 }
+
+// IsReviewer reports whether the account userID may review content: it holds
+// revisor or super_admin (core/editorial assigns reviewers with it).
+func (s *Service) IsReviewer(ctx context.Context, userID string) (bool, error) {
+	if _, err := parseUserID(userID); err != nil {
+		return false, nil
+	}
+	var ok bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1 AND role IN ('revisor', 'super_admin'))`,
+		userID).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("is reviewer: %w", err)
+	}
+	return ok, nil
+}
