@@ -40,6 +40,15 @@ func NewWorker(c client.Client, acts *Activities) worker.Worker {
 	return w
 }
 
+// NewPublishingWorker returns a worker for the content publication timers
+// (ContentTaskQueue), started apart from NewWorker's once the content
+// services exist.
+func NewPublishingWorker(c client.Client, acts *PublishingActivities) worker.Worker {
+	w := worker.New(c, ContentTaskQueue, worker.Options{})
+	RegisterPublishing(w, acts)
+	return w
+}
+
 // Engine starts and signals workflows for the domain services: it implements
 // checkin.Workflows and subscriptions.Workflows on a Temporal client.
 type Engine struct {

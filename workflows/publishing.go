@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -31,6 +32,10 @@ import (
 // early, late or twice never publishes twice or publishes the wrong thing;
 // only a timer that fires late would be a fault, which is why catch-up
 // signals (Resync) may only move a moment earlier.
+
+// ContentTaskQueue is the queue of the publication timers, apart from
+// TaskQueue so their worker can start once the content services exist.
+const ContentTaskQueue = "vetclube-content"
 
 // ContentScheduleID is the workflow id of item itemID's publication timer.
 func ContentScheduleID(itemID string) string { return "content-schedule/" + itemID }
@@ -256,10 +261,10 @@ type PublishingScheduler struct {
 var _ editorial.Scheduler = (*PublishingScheduler)(nil)
 
 // NewPublishingScheduler returns a scheduler whose timers run on taskQueue
-// (TaskQueue when empty).
+// (ContentTaskQueue when empty).
 func NewPublishingScheduler(c client.Client, taskQueue string) *PublishingScheduler {
 	if taskQueue == "" {
-		taskQueue = TaskQueue
+		taskQueue = ContentTaskQueue
 	}
 	return &PublishingScheduler{client: c, taskQueue: taskQueue}
 }
@@ -328,14 +333,46 @@ func (s *PublishingScheduler) Next(ctx context.Context, itemID string) (ContentS
 	return st, nil
 }
 
-// Resync gives every stored moment a timer: the app calls it when it starts
-// (and may call it periodically). Items whose moment passed while the worker
-// or the server was down fire at once; future ones get a timer if they had
-// lost theirs. Every signal is a Hint, so it never delays a moment a user
-// moved earlier; an item fired twice is still published once. It returns how
-// many moments it signalled.
+// Resync gives every stored moment a timer: the app calls it when it starts.
+// Items whose moment passed while the worker or the server was down fire at
+// once; future ones get a timer if they had lost theirs. Every signal is a
+// Hint, so it never delays a moment a user moved earlier; an item fired
+// twice is still published once. It returns how many moments it signalled.
 func (s *PublishingScheduler) Resync(ctx context.Context, store *content.Store) (int, error) {
-	until := time.Now().AddDate(1000, 0, 0)
+	return s.resync(ctx, store, time.Now().AddDate(1000, 0, 0))
+}
+
+// ResyncOverdue signals only the moments more than grace in the past: those
+// whose timer was lost (a signal that failed after its change committed) or
+// whose worker is down. Cheap enough to run every few seconds.
+func (s *PublishingScheduler) ResyncOverdue(ctx context.Context, store *content.Store, grace time.Duration) (int, error) {
+	return s.resync(ctx, store, time.Now().Add(-grace))
+}
+
+// KeepUp runs Resync at once and then ResyncOverdue every interval (with
+// that grace) until ctx ends, so an overdue item publishes within about two
+// intervals of a worker being back; failures are logged and retried.
+func (s *PublishingScheduler) KeepUp(ctx context.Context, store *content.Store, every time.Duration, log *slog.Logger) {
+	if n, err := s.Resync(ctx, store); err != nil {
+		log.Warn("publication timers: resync", "signalled", n, "err", err)
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := s.ResyncOverdue(ctx, store, every); err != nil && ctx.Err() == nil {
+			log.Warn("publication timers: overdue resync", "signalled", n, "err", err)
+		} else if n > 0 {
+			log.Info("publication timers: overdue moments signalled", "count", n)
+		}
+	}
+}
+
+func (s *PublishingScheduler) resync(ctx context.Context, store *content.Store, until time.Time) (int, error) {
 	n := 0
 	for _, kind := range []ScheduleKind{KindPublish, KindUnpublish} {
 		list := store.Scheduled

@@ -2,12 +2,12 @@ package workflows_test
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/worker"
 
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -32,8 +32,7 @@ func publishingOnDevServer(t *testing.T) (client.Client, *pgxpool.Pool, *content
 
 func startPublishingWorker(t *testing.T, c client.Client, store *content.Store, wf *editorial.Workflow) {
 	t.Helper()
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.RegisterPublishing(w, &workflows.PublishingActivities{Store: store, Editorial: wf})
+	w := workflows.NewPublishingWorker(c, &workflows.PublishingActivities{Store: store, Editorial: wf})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +115,9 @@ func TestE2EOverdueItemsPublishAfterWorkerOutage(t *testing.T) {
 	}
 
 	startPublishingWorker(t, c, store, wf)
+	if signalled, err := sched.ResyncOverdue(ctx, store, time.Hour); err != nil || signalled != 0 {
+		t.Fatalf("overdue by an hour: %d err %v", signalled, err)
+	}
 	signalled, err := sched.Resync(ctx, store)
 	if err != nil || signalled != n {
 		t.Fatalf("resync signalled %d err %v, want %d", signalled, err, n)
@@ -152,4 +154,26 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// A schedule whose timer was never told (the signal failed after the move
+// committed) is found by the periodic catch-up and published once.
+func TestE2ELostTimerIsFoundByThePeriodicCatchUp(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, pool, store, wf := publishingOnDevServer(t)
+	startPublishingWorker(t, c, store, wf)
+	sched := workflows.NewPublishingScheduler(c, "")
+	done := make(chan struct{})
+	go func() { defer close(done); sched.KeepUp(ctx, store, time.Second, slog.New(slog.DiscardHandler)) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	it := scheduleItems(t, pool, store, wf, 1, func(int) time.Time { return time.Now().Add(2 * time.Second) })[0]
+	eventually(t, 60*time.Second, "the untold schedule to publish", func() bool {
+		p := publications(t, pool)[it.ID]
+		return p.status == content.StatusPublished
+	})
+	if p := publications(t, pool)[it.ID]; p.events != 1 || p.revisions != 1 {
+		t.Fatalf("publication %+v, want once", p)
+	}
 }
