@@ -550,8 +550,11 @@ func TestContentHostileInput(t *testing.T) {
 		{"GET", "/api/admin/content/noticias/{id}/timeline"}, {"POST", "/api/admin/content/noticias/{id}/lock"},
 		{"POST", "/api/admin/content/noticias/" + it.ID + "/lock/heartbeat"}, {"DELETE", "/api/admin/content/noticias/" + it.ID + "/lock"},
 		{"POST", "/api/admin/content/noticias/{id}/preview"}, {"GET", "/api/admin/agenda"}, {"GET", "/api/admin/audit"},
+		{"PUT", "/api/admin/content/noticias/{id}/reviewer"}, {"GET", "/api/admin/content/noticias/{id}/comments"},
+		{"POST", "/api/admin/content/noticias/{id}/comments"}, {"PUT", "/api/admin/content/noticias/{id}/unpublish_at"},
+		{"PUT", "/api/admin/content/noticias/" + it.ID + "/unpublish_at"}, {"PUT", "/api/admin/content/noticias/" + it.ID + "/reviewer"},
 	}
-	bodies := []any{nil, map[string]any{"version": -1, "value": "x", "percent": 1e308, "title": "\u0000"},
+	bodies := []any{nil, map[string]any{"version": -1, "value": "x", "percent": 1e308, "title": "\u0000", "reviewer_id": "x", "body": "\u0000"},
 		map[string]any{"version": it.Version, "publish_at": "9999-99-99"}, map[string]any{"version": 1 << 40}}
 	for _, c := range []bearer{e.visitor, e.member, e.admin} {
 		for _, r := range routes {
@@ -569,5 +572,70 @@ func TestContentHostileInput(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestContentReviewOverHTTP: a reviewer is assigned and told on submit, the
+// author is told when changes are requested, review comments are kept per
+// revision, and an unpublish moment is set and cancelled by a revisor only.
+func TestContentReviewOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.create(t, "Para revisar")
+	base := "/api/admin/content/noticias/" + it.ID
+	if res := e.editor.do("PUT", base+"/reviewer", map[string]any{"reviewer_id": e.editor2.id}); res.status != http.StatusUnprocessableEntity || res.message() == "" {
+		t.Errorf("assigning an editor as reviewer: %d %s", res.status, res.body)
+	}
+	if res := e.editor.do("PUT", base+"/reviewer", map[string]any{"reviewer_id": e.revisor.id}); res.status != http.StatusOK {
+		t.Fatalf("assign: %d %s", res.status, res.body)
+	}
+	it, res := e.act(t, e.editor, it, "submit")
+	if res.status != http.StatusOK {
+		t.Fatalf("submit: %d %s", res.status, res.body)
+	}
+	type notes struct {
+		Notifications []struct{ Type, Message string } `json:"notifications"`
+	}
+	var n notes
+	e.revisor.do("GET", "/api/notifications", nil).json(t, &n)
+	if len(n.Notifications) != 1 || n.Notifications[0].Type != "editorial.submitted" {
+		t.Errorf("reviewer's notifications: %+v", n)
+	}
+	if res := e.revisor.do("POST", base+"/comments", map[string]any{"body": "O segundo parágrafo precisa de fonte."}); res.status != http.StatusCreated {
+		t.Fatalf("comment: %d %s", res.status, res.body)
+	}
+	if res := e.revisor.do("POST", base+"/comments", map[string]any{"body": "   "}); res.status != http.StatusUnprocessableEntity || res.message() == "" {
+		t.Errorf("empty comment: %d %s", res.status, res.body)
+	}
+	var comments []editorial.Comment
+	e.editor.do("GET", fmt.Sprintf("%s/comments?revision=%d", base, it.Version), nil).json(t, &comments)
+	if len(comments) != 1 || comments[0].AuthorID != e.revisor.id {
+		t.Errorf("comments: %+v", comments)
+	}
+	if it, res = e.act(t, e.revisor, it, "request_changes", "reason", "Inclua a fonte."); res.status != http.StatusOK {
+		t.Fatalf("request changes: %d %s", res.status, res.body)
+	}
+	e.editor.do("GET", "/api/notifications", nil).json(t, &n)
+	if len(n.Notifications) != 1 || n.Notifications[0].Type != "editorial.changes_requested" || !strings.Contains(n.Notifications[0].Message, "Inclua a fonte.") {
+		t.Errorf("author's notifications: %+v", n)
+	}
+
+	pub := e.to(t, content.StatusPublished)
+	at := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
+	path := "/api/admin/content/noticias/" + pub.ID + "/unpublish_at"
+	if res := e.editor.do("PUT", path, map[string]any{"version": pub.Version, "unpublish_at": at}); res.status != http.StatusForbidden {
+		t.Errorf("editor scheduling unpublish: %d %s", res.status, res.body)
+	}
+	res = e.revisor.do("PUT", path, map[string]any{"version": pub.Version, "unpublish_at": at})
+	var got adminItem
+	if res.json(t, &got); res.status != http.StatusOK || got.UnpublishAt == nil || !got.UnpublishAt.Equal(at) {
+		t.Fatalf("unpublish at: %d %s", res.status, res.body)
+	}
+	res = e.revisor.do("PUT", path, map[string]any{"version": got.Version, "unpublish_at": nil})
+	got = adminItem{}
+	if res.json(t, &got); res.status != http.StatusOK || got.UnpublishAt != nil {
+		t.Errorf("cancel unpublish: %d %s", res.status, res.body)
+	}
+	if res := e.revisor.do("PUT", path, map[string]any{"version": got.Version, "unpublish_at": time.Now().Add(-time.Hour)}); res.status != http.StatusUnprocessableEntity {
+		t.Errorf("unpublish in the past: %d", res.status)
 	}
 }

@@ -26,6 +26,7 @@ type HTTP struct {
 	Store    *content.Store
 	Workflow *Workflow
 	Audit    *Audit
+	Reviews  *Reviews
 	Previews *content.Previews
 	Log      *slog.Logger
 	// Now is the clock of the agenda's overdue list (time.Now when nil).
@@ -545,5 +546,94 @@ func (h HTTP) Agenda() http.Handler {
 		return httpx.Encode(w, http.StatusOK, map[string]any{
 			"publish": publish, "unpublish": unpublish, "overdue": overdue,
 		})
+	})
+}
+
+// AssignReviewer serves PUT …/reviewer {"reviewer_id"}: the revisor (or
+// super admin) in charge of the item, told on submit and publish.
+func (h HTTP) AssignReviewer() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		body, err := httpx.Decode[struct {
+			ReviewerID string `json:"reviewer_id"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		as, err := h.Reviews.Assign(r.Context(), actor(r), roles(r), it.ID, strings.TrimSpace(body.ReviewerID))
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, as)
+	})
+}
+
+// Comments serves GET …/comments (revision= narrows to one revision).
+func (h HTTP) Comments() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		rev, err := intParam(r.URL.Query().Get("revision"), "revision", true)
+		if err != nil {
+			return err
+		}
+		comments, err := h.Reviews.Comments(r.Context(), it.ID, rev)
+		if err != nil {
+			return err
+		}
+		if comments == nil {
+			comments = []Comment{}
+		}
+		return httpx.Encode(w, http.StatusOK, comments)
+	})
+}
+
+// AddComment serves POST …/comments {"body"}: a review comment on the
+// item's current revision.
+func (h HTTP) AddComment() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		body, err := httpx.Decode[struct {
+			Body string `json:"body"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		c, err := h.Reviews.AddComment(r.Context(), actor(r), roles(r), it.ID, body.Body)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusCreated, c)
+	})
+}
+
+// SetUnpublishAt serves PUT …/unpublish_at {"version","unpublish_at"}: the
+// moment a published or scheduled item goes offline; null cancels it.
+func (h HTTP) SetUnpublishAt() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		body, err := httpx.Decode[struct {
+			Version     int        `json:"version"`
+			UnpublishAt *time.Time `json:"unpublish_at"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		next, err := h.Workflow.ScheduleUnpublish(r.Context(), actor(r), roles(r), it.ID, body.Version, body.UnpublishAt)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, adminItem(next, roles(r)))
 	})
 }

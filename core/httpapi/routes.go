@@ -132,4 +132,8 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("POST", "/api/admin/content/{type}/{id}/lock/takeover", ed.Lock(editorial.LockTakeOver))
 	rt.handle("DELETE", "/api/admin/content/{type}/{id}/lock", ed.Lock(editorial.LockRelease))
 	rt.handle("POST", "/api/admin/content/{type}/{id}/preview", ed.Preview())
+	rt.handle("PUT", "/api/admin/content/{type}/{id}/reviewer", ed.AssignReviewer())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/comments", ed.Comments())
+	rt.handle("POST", "/api/admin/content/{type}/{id}/comments", ed.AddComment())
+	rt.handle("PUT", "/api/admin/content/{type}/{id}/unpublish_at", ed.SetUnpublishAt())
 }

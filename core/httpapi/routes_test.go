@@ -116,6 +116,10 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/admin/content/{type}/{id}/lock/takeover":           backoffice,
 	"DELETE /api/admin/content/{type}/{id}/lock":                  backoffice,
 	"POST /api/admin/content/{type}/{id}/preview":                 backoffice,
+	"PUT /api/admin/content/{type}/{id}/reviewer":                 backoffice,
+	"GET /api/admin/content/{type}/{id}/comments":                 backoffice,
+	"POST /api/admin/content/{type}/{id}/comments":                backoffice,
+	"PUT /api/admin/content/{type}/{id}/unpublish_at":             backoffice,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {
