@@ -89,7 +89,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	rolesSvc := roles.NewService(pool)
-	if err := a.buildContent(ctx, pool, rolesSvc); err != nil {
+	if err := a.buildContent(ctx, cfg, pool, rolesSvc); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
 	a.Handler = httpapi.New(httpapi.Deps{

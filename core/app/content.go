@@ -9,10 +9,12 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/workflows"
 )
 
 // Content is the content platform: the type registry (no type is registered
@@ -28,6 +30,10 @@ type Content struct {
 	Audit      *editorial.Audit
 	Reviews    *editorial.Reviews
 	Previews   *content.Previews
+	// Timers are the publication timers on Temporal (nil when
+	// TEMPORAL_ADDRESS is empty: scheduled moments are then stored and shown
+	// in the agenda but nothing fires them).
+	Timers *workflows.PublishingScheduler
 
 	// clock is the content platform's time (time.Now unless a test sets it
 	// with SetClock).
@@ -46,7 +52,11 @@ func (c *Content) Now() time.Time {
 	return time.Now()
 }
 
-func (a *App) buildContent(ctx context.Context, pool *pgxpool.Pool, rs *roles.Service) error {
+// keepUpEvery is how often the catch-up looks for moments whose timer was
+// lost, so an overdue item publishes within about two intervals.
+const keepUpEvery = 20 * time.Second
+
+func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, rs *roles.Service) error {
 	c := &a.Content
 	secret, err := previewSecret(ctx, pool)
 	if err != nil {
@@ -60,12 +70,32 @@ func (a *App) buildContent(ctx context.Context, pool *pgxpool.Pool, rs *roles.Se
 	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit})
 	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)
-	c.Workflow = editorial.New(c.Store, editorial.Options{
+	opts := editorial.Options{
 		Reviews: c.Reviews,
 		Notify:  editorial.NotifyWith(a.Engagement.Notifications),
 		Log:     a.Log,
 		Now:     c.Now,
-	})
+	}
+	if t := a.Engagement.Temporal; t != nil {
+		c.Timers = workflows.NewPublishingScheduler(t, workflows.ContentTaskQueue)
+		opts.Scheduler = c.Timers
+	}
+	c.Workflow = editorial.New(c.Store, opts)
+	if c.Timers != nil && cfg.TemporalWorker {
+		w := workflows.NewPublishingWorker(a.Engagement.Temporal, &workflows.PublishingActivities{
+			Store: c.Store, Editorial: c.Workflow, Now: c.Now,
+		})
+		if err := w.Start(); err != nil {
+			return fmt.Errorf("start publication timer worker: %w", err)
+		}
+		a.onClose(func() error { w.Stop(); return nil })
+		// Moments that passed while the worker or the server was down fire
+		// at once; lost timers are found again every keepUpEvery.
+		keepUp, stop := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		go func() { defer close(done); c.Timers.KeepUp(keepUp, c.Store, keepUpEvery, a.Log) }()
+		a.onClose(func() error { stop(); <-done; return nil })
+	}
 	return nil
 }
 

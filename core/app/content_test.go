@@ -98,7 +98,12 @@ type contentEnv struct {
 
 func newContentEnv(t *testing.T) *contentEnv {
 	t.Helper()
-	srv := apptest.Start(t, nil)
+	return newContentEnvWith(t, nil)
+}
+
+func newContentEnvWith(t *testing.T, env map[string]string) *contentEnv {
+	t.Helper()
+	srv := apptest.Start(t, env)
 	if err := srv.App.Content.Registry.Register(newsTestType()); err != nil {
 		t.Fatal(err)
 	}
