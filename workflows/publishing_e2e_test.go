@@ -57,8 +57,17 @@ func TestE2EScheduledItemPublishesAndUnpublishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := sched.Next(ctx, it.ID)
-	if err != nil || st.Next == nil || !st.Next.Equal(*it.PublishAt) || st.NextKind != workflows.KindPublish {
-		t.Fatalf("next firing %+v err %v, want %s", st, err, it.PublishAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Next == nil {
+		// A slow machine: the moment came before the query; then the timer
+		// has fired and the item is out.
+		if cur, err := store.Get(ctx, it.ID); err != nil || !cur.Published {
+			t.Fatalf("no next firing and not published: %+v %v", cur, err)
+		}
+	} else if !st.Next.Equal(*it.PublishAt) || st.NextKind != workflows.KindPublish {
+		t.Fatalf("next firing %+v, want %s", st, it.PublishAt)
 	}
 	eventually(t, 30*time.Second, "the scheduled item to be published", func() bool {
 		cur, err := store.Get(ctx, it.ID)
