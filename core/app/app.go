@@ -132,7 +132,12 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		if err != nil {
 			return err
 		}
-		mailer = smtp
+		// Requests only write to the durable outbox; a worker (one per
+		// instance, rows claimed with SKIP LOCKED) talks to the SMTP server,
+		// so no answer waits on it and a failed send is retried.
+		queue := mail.NewQueue(pool)
+		a.onClose(queue.StartWorker(context.Background(), smtp, log, mail.WorkerOptions{}))
+		mailer = queue
 	} else {
 		a.Mailbox = mail.NewMailbox(pool)
 		mailer = a.Mailbox
