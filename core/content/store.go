@@ -626,7 +626,14 @@ type Transition struct {
 	// PublishAt is the moment to publish, required when To is agendado.
 	// Leaving agendado clears it (a trigger does, whatever the write).
 	PublishAt *time.Time
+	// DueBy, when set, applies the move only if the item's stored publish
+	// moment is at or before it (checked under the row lock): a timer that
+	// read an older moment must not publish an item rescheduled later.
+	DueBy *time.Time
 }
+
+// MsgNotDue refuses a scheduled publication whose moment has not come.
+const MsgNotDue = "A publicação agendada ainda não chegou ao horário marcado."
 
 // MsgScheduleTime asks for the moment of a scheduled publication.
 const MsgScheduleTime = "Escolha a data e a hora da publicação."
@@ -677,6 +684,15 @@ func (s *Store) Transition(ctx context.Context, a Actor, tr Transition) (Item, e
 		locked.Status = status
 		if err := checkTransition(locked, tr); err != nil {
 			return err
+		}
+		if tr.DueBy != nil {
+			var at *time.Time
+			if err := tx.QueryRow(ctx, `SELECT publish_at FROM content_items WHERE id = $1`, tr.ID).Scan(&at); err != nil {
+				return fmt.Errorf("read publish moment: %w", err)
+			}
+			if at == nil || at.After(*tr.DueBy) {
+				return core.Errorf(core.ECONFLICT, MsgNotDue)
+			}
 		}
 		if tr.Effect == EffectPublish {
 			// What was validated (and shown to the hook) is what goes public.

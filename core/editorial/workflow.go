@@ -190,11 +190,15 @@ const actionScheduledPublish Action = "scheduled_publish"
 // late, or twice, publishes at most once and never unapproved content.
 func (w *Workflow) PublishScheduled(ctx context.Context, id string) (it content.Item, fired bool, err error) {
 	system := content.Actor{Channel: content.ChannelSystem}
+	now := w.now()
 	it, err = w.store.Transition(ctx, system, content.Transition{ID: id, From: []content.Status{content.StatusScheduled},
-		To: content.StatusPublished, Effect: content.EffectPublish, Action: string(actionScheduledPublish)})
+		To: content.StatusPublished, Effect: content.EffectPublish, Action: string(actionScheduledPublish), DueBy: &now})
 	if core.ErrorCode(err) == core.ECONFLICT {
+		// No longer scheduled (published, edited, cancelled) or moved to a
+		// later moment since the timer read it: nothing to do now; a moved
+		// moment has its own timer.
 		current, gerr := w.store.Get(ctx, id)
-		if gerr == nil && current.Status != content.StatusScheduled {
+		if gerr == nil && (current.Status != content.StatusScheduled || current.PublishAt == nil || current.PublishAt.After(now)) {
 			return current, false, nil
 		}
 	}

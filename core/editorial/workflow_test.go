@@ -112,14 +112,24 @@ func TestEditorialStoryAgainstTheStore(t *testing.T) {
 		t.Fatalf("the old moment is still on the agenda: %+v", later)
 	}
 
-	// The timer fires: published once, even if it fires again.
+	// A timer that fires before the stored moment (it read an older one, or
+	// fired early) publishes nothing.
+	if _, ok, err := wf.PublishScheduled(ctx, it.ID); err != nil || ok {
+		t.Fatalf("early fire: published=%v err=%v", ok, err)
+	}
+	if cur, err := store.Get(ctx, it.ID); err != nil || cur.Status != content.StatusScheduled || cur.Published {
+		t.Fatalf("after an early fire: %+v %v", cur, err)
+	}
+
+	// The timer fires at the moment: published once, even if it fires again.
+	atTheMoment := editorial.New(store, editorial.Options{Now: func() time.Time { return time.Now().Add(2 * time.Minute) }})
 	var fired atomic.Int32
 	var wg sync.WaitGroup
 	for range 5 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, ok, err := wf.PublishScheduled(ctx, it.ID)
+			_, ok, err := atTheMoment.PublishScheduled(ctx, it.ID)
 			if err != nil {
 				t.Error(err)
 			} else if ok {
