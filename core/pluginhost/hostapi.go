@@ -19,6 +19,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
+	"github.com/vetclube/vetclube/plugins/sdk/sqlwire"
 )
 
 // requestContext is what a request token stands for while a plugin serves
@@ -253,7 +254,7 @@ func (h *hostAPI) KVList(ctx context.Context, req *pluginpb.KVListRequest) (*plu
 // SQLExec and SQLQuery run exactly one statement on the plugin's own
 // connections (never the core's), as its own role (sandbox.go).
 func (h *hostAPI) SQLExec(ctx context.Context, req *pluginpb.SQLRequest) (*pluginpb.SQLExecResponse, error) {
-	args, err := decodeArgs(req.ArgsJson)
+	args, err := sqlwire.DecodeArgs(req.ArgsJson)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
@@ -265,7 +266,7 @@ func (h *hostAPI) SQLExec(ctx context.Context, req *pluginpb.SQLRequest) (*plugi
 }
 
 func (h *hostAPI) SQLQuery(ctx context.Context, req *pluginpb.SQLRequest) (*pluginpb.SQLQueryResponse, error) {
-	args, err := decodeArgs(req.ArgsJson)
+	args, err := sqlwire.DecodeArgs(req.ArgsJson)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/sqlwire"
 )
 
 // ValidID reports whether id is an acceptable plugin id: the SDK's one rule.
@@ -216,7 +217,7 @@ func runOne(ctx context.Context, q interface {
 		return nil, 0, err
 	}
 	if wantRows {
-		out, err := rowsJSON(rows)
+		out, err := sqlwire.RowsJSON(rows)
 		return out, rows.CommandTag().RowsAffected(), err
 	}
 	rows.Close()

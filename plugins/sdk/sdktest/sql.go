@@ -2,10 +2,7 @@ package sdktest
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/sqlwire"
 )
 
 // defaultURL is the machine's PostgreSQL, as for the core's own tests.
@@ -78,7 +76,7 @@ func openSQL(t testing.TB, migrations []sdk.Migration) *sqlStore {
 // answering rows in the SDK's JSON shape, or a gRPC InvalidArgument carrying
 // PostgreSQL's reason, as the core does.
 func (s *sqlStore) run(ctx context.Context, query string, argsJSON []byte, wantRows bool) ([]byte, int64, error) {
-	args, err := decodeArgs(argsJSON)
+	args, err := sqlwire.DecodeArgs(argsJSON)
 	if err != nil {
 		return nil, 0, errorf(codes.InvalidArgument, "%v", err)
 	}
@@ -90,7 +88,7 @@ func (s *sqlStore) run(ctx context.Context, query string, argsJSON []byte, wantR
 			return err
 		}
 		if wantRows {
-			out, err = rowsJSON(rows)
+			out, err = sqlwire.RowsJSON(rows)
 			n = rows.CommandTag().RowsAffected()
 			return err
 		}
@@ -102,79 +100,4 @@ func (s *sqlStore) run(ctx context.Context, query string, argsJSON []byte, wantR
 		return nil, 0, errorf(codes.InvalidArgument, "%v", err)
 	}
 	return out, n, nil
-}
-
-// decodeArgs turns the JSON argument array into values pgx encodes: whole
-// numbers as int64, other numbers as float64, objects and arrays as JSON
-// text. It follows the core's host API so a query that works here works
-// there.
-func decodeArgs(raw []byte) ([]any, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("args must be a JSON array: %w", err)
-	}
-	out := make([]any, len(items))
-	for i, it := range items {
-		s := strings.TrimSpace(string(it))
-		switch {
-		case s == "null":
-			out[i] = nil
-		case s == "true" || s == "false":
-			out[i] = s == "true"
-		case strings.HasPrefix(s, `"`):
-			var v string
-			if err := json.Unmarshal(it, &v); err != nil {
-				return nil, err
-			}
-			out[i] = v
-		case strings.HasPrefix(s, "{") || strings.HasPrefix(s, "["):
-			out[i] = s
-		default:
-			var n json.Number
-			if err := json.Unmarshal(it, &n); err != nil {
-				return nil, err
-			}
-			if v, err := n.Int64(); err == nil {
-				out[i] = v
-			} else if f, err := n.Float64(); err == nil {
-				out[i] = f
-			} else {
-				return nil, fmt.Errorf("arg %d: %w", i+1, err)
-			}
-		}
-	}
-	return out, nil
-}
-
-// rowsJSON renders rows as a JSON array of objects keyed by column name,
-// with uuids as text and times as RFC 3339 in UTC, like the core.
-func rowsJSON(rows pgx.Rows) ([]byte, error) {
-	defer rows.Close()
-	fields := rows.FieldDescriptions()
-	out := []map[string]any{}
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			return nil, err
-		}
-		row := make(map[string]any, len(vals))
-		for i, v := range vals {
-			switch x := v.(type) {
-			case [16]byte:
-				row[fields[i].Name] = fmt.Sprintf("%x-%x-%x-%x-%x", x[0:4], x[4:6], x[6:8], x[8:10], x[10:16])
-			case time.Time:
-				row[fields[i].Name] = x.UTC().Format(time.RFC3339Nano)
-			default:
-				row[fields[i].Name] = v
-			}
-		}
-		out = append(out, row)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return json.Marshal(out)
 }
