@@ -91,7 +91,9 @@ type Service struct {
 	secureCookies bool
 	dummyHash     string
 
-	csrfMu  sync.Mutex
+	// csrfKey is loaded once by New: reading it lazily from the pool while a
+	// session's transaction holds a connection deadlocks once every
+	// connection is in such a transaction.
 	csrfKey []byte
 
 	mailKick chan struct{}
@@ -154,6 +156,11 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 	}
 	if opts.Google != nil {
 		s.google = newGoogle(*opts.Google, opts.PublicURL)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if s.csrfKey, err = loadCSRFSecret(ctx, pool); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -9,6 +9,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The CSRF token of a session is HMAC-SHA256(secret, session id), where the
@@ -18,27 +20,20 @@ import (
 // session's whole life (refreshes included), so tabs never disagree.
 const csrfSecretName = "csrf"
 
-// csrfSecret loads the database's CSRF secret, creating it on first use, and
-// keeps it for the process's life.
-func (s *Service) csrfSecret(ctx context.Context) ([]byte, error) {
-	s.csrfMu.Lock()
-	defer s.csrfMu.Unlock()
-	if s.csrfKey != nil {
-		return s.csrfKey, nil
-	}
+// loadCSRFSecret reads the database's CSRF secret, creating it on first
+// use. Two instances starting at once both insert; the first wins and both
+// read the winner back.
+func loadCSRFSecret(ctx context.Context, pool *pgxpool.Pool) ([]byte, error) {
 	fresh := make([]byte, 32)
 	_, _ = rand.Read(fresh)
-	// Two instances starting at once both insert; the first wins and both
-	// read the winner back.
-	if _, err := s.pool.Exec(ctx, `INSERT INTO server_secrets (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+	if _, err := pool.Exec(ctx, `INSERT INTO server_secrets (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
 		csrfSecretName, fresh); err != nil {
 		return nil, fmt.Errorf("store csrf secret: %w", err)
 	}
 	var key []byte
-	if err := s.pool.QueryRow(ctx, `SELECT secret FROM server_secrets WHERE name = $1`, csrfSecretName).Scan(&key); err != nil {
+	if err := pool.QueryRow(ctx, `SELECT secret FROM server_secrets WHERE name = $1`, csrfSecretName).Scan(&key); err != nil {
 		return nil, fmt.Errorf("load csrf secret: %w", err)
 	}
-	s.csrfKey = key
 	return key, nil
 }
 
@@ -46,11 +41,7 @@ func (s *Service) csrfSecret(ctx context.Context) ([]byte, error) {
 // X-CSRF-Token on cookie-authenticated writes. The server hands it over in
 // the CSRF cookie with every session.
 func (s *Service) CSRFToken(ctx context.Context, sessionID string) (string, error) {
-	key, err := s.csrfSecret(ctx)
-	if err != nil {
-		return "", err
-	}
-	m := hmac.New(sha256.New, key)
+	m := hmac.New(sha256.New, s.csrfKey)
 	m.Write([]byte("vc-csrf\x00" + sessionID))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)), nil
 }
