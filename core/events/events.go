@@ -38,6 +38,27 @@ type Execer interface {
 // larger events are announced by id and read back by the listener.
 const maxInlinePayload = 7000
 
+// NotifyExpr is the SQL expression that announces the stored event row named
+// alias (a CTE returning id, user_id, type, data, created_at from
+// user_events) on Channel when the transaction commits. Every publisher goes
+// through it, so the payload format the listener parses lives in one place;
+// callers that need the event inside a larger statement (one round trip for
+// a change and its event) select it from their own CTE.
+func NotifyExpr(alias string) string {
+	return fmt.Sprintf(`pg_notify('%s', CASE WHEN length(%[2]s.data::text) < %d
+		THEN json_build_object('id', %[2]s.id, 'user_id', %[2]s.user_id, 'type', %[2]s.type, 'data', %[2]s.data, 'created_at', %[2]s.created_at)::text
+		ELSE %[2]s.id::text || ':' || %[2]s.user_id::text END)::text`, Channel, alias, maxInlinePayload)
+}
+
+// publishSQL stores one event and announces it.
+var publishSQL = `
+		WITH e AS (
+			INSERT INTO user_events (user_id, type, data) VALUES ($1, $2, $3)
+			RETURNING id, user_id, type, data, created_at
+		)
+		SELECT e.id, ` + NotifyExpr("e") + `
+		FROM e`
+
 // Publish stores an event for userID and notifies every instance when the
 // surrounding transaction commits.
 func Publish(ctx context.Context, tx Execer, userID, eventType string, data any) (int64, error) {
@@ -46,15 +67,7 @@ func Publish(ctx context.Context, tx Execer, userID, eventType string, data any)
 		return 0, fmt.Errorf("encode %s event: %w", eventType, err)
 	}
 	var id int64
-	err = tx.QueryRow(ctx, `
-		WITH e AS (
-			INSERT INTO user_events (user_id, type, data) VALUES ($1, $2, $3)
-			RETURNING id, user_id, type, data, created_at
-		)
-		SELECT e.id, pg_notify($4, CASE WHEN length(e.data::text) < $5
-				THEN json_build_object('id', e.id, 'user_id', e.user_id, 'type', e.type, 'data', e.data, 'created_at', e.created_at)::text
-				ELSE e.id::text || ':' || e.user_id::text END)::text
-		FROM e`, userID, eventType, raw, Channel, maxInlinePayload).Scan(&id, new(string))
+	err = tx.QueryRow(ctx, publishSQL, userID, eventType, raw).Scan(&id, new(string))
 	if err != nil {
 		return 0, fmt.Errorf("publish %s event: %w", eventType, err)
 	}

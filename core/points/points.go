@@ -198,9 +198,7 @@ WITH l AS (
 	RETURNING id, user_id, type, data, created_at
 )
 SELECT l.id, l.metadata, l.created_at,
-	pg_notify('` + events.Channel + `', CASE WHEN length(e.data::text) < 7000
-		THEN json_build_object('id', e.id, 'user_id', e.user_id, 'type', e.type, 'data', e.data, 'created_at', e.created_at)::text
-		ELSE e.id::text || ':' || e.user_id::text END)::text
+	` + events.NotifyExpr("e") + `
 FROM l, t, e`
 	return AwardQuery{
 		SQL:   sql,
