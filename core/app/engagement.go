@@ -14,7 +14,7 @@ import (
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
-	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -54,7 +54,7 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	} else {
 		log.Warn("TEMPORAL_ADDRESS is empty: streak bonuses are credited inline; streak reminders and trial clocks do not run")
 	}
-	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profileZone(pool), ZoneQuery: profileZoneQuery, Log: log})
+	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profiles.ChosenZone(pool), ZoneQuery: profiles.ChosenZoneQuery, Log: log})
 	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
 		Workflows:     subsWF,
 		TrialDuration: cfg.TrialDuration,
@@ -102,25 +102,4 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	}()
 	a.onClose(func() error { stopPrune(); return nil })
 	return nil
-}
-
-// profileZoneQuery is profileZone as one statement, for the check-in's
-// first round trip.
-const profileZoneQuery = `SELECT time_zone FROM profiles WHERE user_id = $1 AND time_zone <> '` + checkin.DefaultTimeZone + `'`
-
-// profileZone reads the zone a user chose on the profile. The profile's
-// default zone is not a choice, so it defers to the zone the browser sent
-// on the first check-in.
-func profileZone(pool *pgxpool.Pool) checkin.ZoneLookup {
-	return func(ctx context.Context, userID string) (string, bool, error) {
-		var zone string
-		err := pool.QueryRow(ctx, `SELECT time_zone FROM profiles WHERE user_id = $1`, userID).Scan(&zone)
-		if postgres.IsNoRows(err) {
-			return "", false, nil
-		}
-		if err != nil {
-			return "", false, err
-		}
-		return zone, zone != checkin.DefaultTimeZone, nil
-	}
 }
