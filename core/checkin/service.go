@@ -252,11 +252,11 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 	return res, nil
 }
 
-// checkIn is the check-in transaction in two round trips on one connection:
-// BEGIN, the profile zone and the locking upsert of the user's state; then
-// the day's row, the new state, the credit and COMMIT. (A pgx.Tx would add a
-// round trip for BEGIN and one per statement before the batch; on a busy
-// machine each round trip waits for the scheduler.)
+// checkIn is the check-in transaction: the profile zone and the locking
+// upsert of the user's state in one batch; then the day's row, the new
+// state and the credit in a second. pgx.BeginFunc owns BEGIN, COMMIT and the
+// rollback on every error path, at the price of BEGIN and COMMIT going on
+// their own round trips.
 func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
 	var profile string
 	if s.zoneQuery == "" {
@@ -266,113 +266,93 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			return Result{}, err
 		}
 	}
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return Result{}, fmt.Errorf("acquire connection: %w", err)
-	}
-	// pgxpool discards a connection released inside a transaction, so even a
-	// failed ROLLBACK cannot leak an open transaction.
-	defer conn.Release()
-	open := false
-	defer func() {
-		if open {
-			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var r row
+		first := &pgx.Batch{}
+		if s.zoneQuery != "" {
+			first.Queue(s.zoneQuery, userID).QueryRow(func(row pgx.Row) error {
+				if err := row.Scan(&profile); err != nil && !postgres.IsNoRows(err) {
+					return fmt.Errorf("read user time zone: %w", err)
+				}
+				return nil
+			})
 		}
-	}()
-
-	var r row
-	first := &pgx.Batch{}
-	first.Queue("BEGIN")
-	if s.zoneQuery != "" {
-		first.Queue(s.zoneQuery, userID).QueryRow(func(row pgx.Row) error {
-			if err := row.Scan(&profile); err != nil && !postgres.IsNoRows(err) {
-				return fmt.Errorf("read user time zone: %w", err)
-			}
-			return nil
+		// The upsert creates the row on first use and locks it either way.
+		first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
+			ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+			RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
+			userID, initialZone).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
 		})
-	}
-	// The upsert creates the row on first use and locks it either way.
-	first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
-		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
-		userID, initialZone).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
+		if err := tx.SendBatch(ctx, first).Close(); err != nil {
+			return fmt.Errorf("lock check-in state: %w", err)
+		}
+		loc, err := s.location(userID, profile, r.zone)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		today := DateOf(now, loc)
+		step, ok := Next(r.lastDate(), r.seq, today)
+		if !ok || r.waitingForDayEnd(now) {
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
+		todayUTC := today.utc()
+		dayEnds := NextMidnight(now, loc)
+		r.last, r.seq, r.dayEndsAt = &todayUTC, step.Stored, &dayEnds
+		r.total++
+		r.totalPoints += Points
+		if step.CompletesStreak {
+			t := now.UTC()
+			r.lastBonusAt = &t
+		}
+		award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
+			map[string]any{"date": today.String(), "sequence": step.Sequence})
+		if err != nil {
+			return err
+		}
+		second := &pgx.Batch{}
+		second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
+			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
+		second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, updated_at = now() WHERE user_id = $1`,
+			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds)
+		var credited bool
+		second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
+			_, created, err := award.Scan(row)
+			credited = created
+			return err
+		})
+		err = tx.SendBatch(ctx, second).Close()
+		if postgres.IsUniqueViolation(err, "") {
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
+		if err != nil {
+			return fmt.Errorf("record check-in: %w", err)
+		}
+		if !credited {
+			// The day's credit key exists without the day's row: refuse
+			// (and roll back) rather than pay twice.
+			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+		}
+		if step.CompletesStreak {
+			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
+				return fmt.Errorf("start streak bonus: %w", err)
+			}
+		}
+		res = Result{
+			State:           s.view(r, loc, now),
+			Sequence:        step.Sequence,
+			PointsAwarded:   Points,
+			CompletedStreak: step.CompletesStreak,
+		}
+		if step.CompletesStreak {
+			res.BonusPoints = BonusPoints
+		}
+		return nil
 	})
-	open = true
-	if err := conn.SendBatch(ctx, first).Close(); err != nil {
-		return Result{}, fmt.Errorf("lock check-in state: %w", err)
-	}
-	loc, err := s.location(userID, profile, r.zone)
 	if err != nil {
 		return Result{}, err
-	}
-	now := s.now()
-	today := DateOf(now, loc)
-	step, ok := Next(r.lastDate(), r.seq, today)
-	if !ok || r.waitingForDayEnd(now) {
-		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-	}
-	todayUTC := today.utc()
-	dayEnds := NextMidnight(now, loc)
-	r.last, r.seq, r.dayEndsAt = &todayUTC, step.Stored, &dayEnds
-	r.total++
-	r.totalPoints += Points
-	if step.CompletesStreak {
-		t := now.UTC()
-		r.lastBonusAt = &t
-	}
-	award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
-		map[string]any{"date": today.String(), "sequence": step.Sequence})
-	if err != nil {
-		return Result{}, err
-	}
-	second := &pgx.Batch{}
-	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
-		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
-	second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
-		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, updated_at = now() WHERE user_id = $1`,
-		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds)
-	var credited bool
-	second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
-		_, created, err := award.Scan(row)
-		credited = created
-		return err
-	})
-	// The streak's bonus starts inside the transaction (see Workflows), so
-	// COMMIT then goes on its own.
-	commitInBatch := !step.CompletesStreak
-	if commitInBatch {
-		second.Queue("COMMIT")
-	}
-	err = conn.SendBatch(ctx, second).Close()
-	if postgres.IsUniqueViolation(err, "") {
-		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("record check-in: %w", err)
-	}
-	if !credited {
-		// The day's credit key exists without the day's row: refuse
-		// rather than pay twice. (COMMIT of an aborted batch is a rollback.)
-		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-	}
-	if !commitInBatch {
-		if err := s.wf.StartStreakBonus(ctx, conn, userID, today); err != nil {
-			return Result{}, fmt.Errorf("start streak bonus: %w", err)
-		}
-		if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
-			return Result{}, fmt.Errorf("commit check-in: %w", err)
-		}
-	}
-	open = false
-	res = Result{
-		State:           s.view(r, loc, now),
-		Sequence:        step.Sequence,
-		PointsAwarded:   Points,
-		CompletedStreak: step.CompletesStreak,
-	}
-	if step.CompletesStreak {
-		res.BonusPoints = BonusPoints
 	}
 	return res, nil
 }
