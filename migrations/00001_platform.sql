@@ -11,7 +11,7 @@ CREATE TABLE users (
 );
 CREATE UNIQUE INDEX users_email_key ON users (email);
 
--- Extra roles beyond the implicit "user" of every account (spec §6).
+-- Extra roles beyond the implicit "user" of every account.
 CREATE TABLE user_roles (
     user_id    uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     role       text NOT NULL CHECK (role IN ('super_admin', 'editor')),

@@ -2,7 +2,7 @@
 -- Accounts: sign-up details, lockout state and how the account was created.
 --
 -- users.metadata holds the sign-up metadata that profiles are auto-created
--- from (spec §3 fallbacks), as a JSON object with these optional keys:
+-- from (the name fallbacks), as a JSON object with these optional keys:
 --   first_name, last_name   from the email sign-up form
 --   given_name, family_name, picture   from Google's ID token
 -- core/profiles reads it: first_name ← first_name | given_name | 'Usuário',

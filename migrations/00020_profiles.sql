@@ -1,5 +1,5 @@
 -- +goose Up
--- A member's public and private profile (spec §3), one per account. Rows are
+-- A member's public and private profile, one per account. Rows are
 -- created on first access from the sign-up metadata (core/profiles), so an
 -- account may briefly have none. Email lives on users only.
 CREATE TABLE profiles (

@@ -1,5 +1,5 @@
 -- +goose Up
--- In-app notifications (spec §3 Notification). idempotency_key lets a retried
+-- In-app notifications. idempotency_key lets a retried
 -- workflow activity notify exactly once.
 CREATE TABLE notifications (
     id                 uuid PRIMARY KEY DEFAULT gen_random_uuid(),

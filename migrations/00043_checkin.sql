@@ -1,5 +1,5 @@
 -- +goose Up
--- Spec §3 Daily check-in: one state row per user.
+-- Daily check-in: one state row per user.
 CREATE TABLE user_daily_checkin (
     user_id              uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     last_checkin         date,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Spec §3 Subscriber: one row per user.
+-- Subscriber: one row per user.
 CREATE TABLE subscribers (
     user_id             uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     subscription_status text NOT NULL CHECK (subscription_status IN ('active', 'trial')),

@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
@@ -280,12 +283,24 @@ func TestE2EStreakBonusThroughTheApp(t *testing.T) {
 		c.Do("GET", "/api/notifications", nil).JSON(t, &list)
 		return len(list.Notifications) == 1 && strings.Contains(list.Notifications[0].Message, "+100")
 	})
-	// Starting the same streak's workflow again is refused by its id.
+	// Starting the same streak's workflow again is refused by its id: the
+	// engine treats the refusal as done, and Temporal itself reports that
+	// this workflow id was taken (so no second run can credit anything).
 	d, _ := checkin.ParseDate(out.Today)
 	if err := (workflows.Engine{Client: srv.App.Engagement.Temporal}).StartStreakBonus(ctx, nil, user, d); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	_, err = srv.App.Engagement.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    workflows.StreakBonusID(user, d.String()),
+		TaskQueue:             workflows.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		// Without it the SDK hands back the earlier run instead of the refusal.
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+	}, workflows.StreakBonus, workflows.StreakBonusInput{UserID: user, StreakDate: d.String()})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if !errors.As(err, &already) {
+		t.Fatalf("a second run of the streak's workflow was not refused: %v", err)
+	}
 	c.Do("GET", "/api/points/balance", nil).JSON(t, &b)
 	if b.TotalPoints != 105 {
 		t.Fatalf("balance %d after a duplicate start, want 105", b.TotalPoints)

@@ -20,7 +20,7 @@ import (
 	"github.com/vetclube/vetclube/core/text"
 )
 
-// User-facing messages (spec §8 and the API contract).
+// User-facing messages (pt-BR, shown as they are).
 const (
 	MsgSignupOK        = "Conta criada com sucesso! Verifique seu email para confirmação."
 	MsgSignupLimited   = "Muitas tentativas de cadastro. Aguarde um momento."
@@ -272,7 +272,7 @@ type LoginResult struct {
 	Tokens Tokens
 }
 
-// Login signs in with a password, in the spec's order (§4): lockout check,
+// Login signs in with a password, in this order: lockout check,
 // rate limit, then the password. Unknown emails are treated like known ones:
 // one hash verification, and failures counted and locked the same way (in
 // login_lockouts), so neither the time nor the answer tells whether an
@@ -463,6 +463,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword string) 
 	if err != nil {
 		return err
 	}
+	s.InvalidatePrincipalsOf(userID)
 	if newly {
 		s.RunEmailConfirmedHooks(ctx, userID)
 	}

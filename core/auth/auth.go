@@ -46,7 +46,7 @@ type Options struct {
 	// however often it is refreshed; default DefaultMaxSessionAge.
 	MaxSessionAge time.Duration
 
-	// Limits per email (spec §9) and per client IP.
+	// Limits per email and per client IP.
 	SignupPerEmail ratelimit.Rule // default 2 per 60 s
 	LoginPerEmail  ratelimit.Rule // default 3 per 10 s
 	SignupPerIP    ratelimit.Rule // default 20 per 60 s
@@ -58,7 +58,7 @@ type Options struct {
 	Google *GoogleConfig // nil: Google sign-in is off
 }
 
-// Lockout policy (spec §5): 5 consecutive failures lock the account 30 min.
+// Lockout policy: 5 consecutive failures lock the account 30 min.
 const (
 	MaxFailedLogins = 5
 	LockoutDuration = 30 * time.Minute
@@ -103,6 +103,10 @@ type Service struct {
 	onConfirmed []EmailConfirmedHook
 
 	google *google
+
+	// cache keeps resolved principals while the invalidation listener runs
+	// (principalcache.go).
+	cache *principalCache
 }
 
 // New returns the service.
@@ -151,6 +155,7 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 		secureCookies: secureCookies(opts.PublicURL),
 		dummyHash:     dummy,
 		roleSources:   slices.Clone(opts.RoleSources),
+		cache:         newPrincipalCache(),
 		onConfirmed:   slices.Clone(opts.OnEmailConfirmed),
 		mailKick:      make(chan struct{}, 1),
 	}

@@ -52,7 +52,7 @@ func benchLogin(b *testing.B, email, pass string) {
 	if _, err := f.pool.Exec(context.Background(), `CREATE TRIGGER bench_no_lock BEFORE UPDATE ON users FOR EACH ROW EXECUTE FUNCTION bench_no_lock()`); err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(f.svc.HandleLogin(nil))
+	srv := httptest.NewServer(auth.HandleLogin(nil, f.svc))
 	defer srv.Close()
 	body := []byte(fmt.Sprintf(`{"email":%q,"password":%q}`, email, pass))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -121,7 +121,7 @@ func BenchmarkForgotPassword(b *testing.B) {
 			if _, _, err := svc.CreateConfirmedUser(context.Background(), auth.NewUser{Email: "known@example.com", Password: goodPass}); err != nil {
 				b.Fatal(err)
 			}
-			h := svc.HandleForgotPassword(slog.New(slog.DiscardHandler))
+			h := auth.HandleForgotPassword(slog.New(slog.DiscardHandler), svc)
 			body := []byte(`{"email":"` + email + `"}`)
 			b.ResetTimer()
 			for range b.N {

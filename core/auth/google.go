@@ -86,7 +86,7 @@ func endpointInParams(e oauth2.Endpoint) oauth2.Endpoint {
 func (s *Service) GoogleEnabled() bool { return s.google != nil }
 
 // GoogleError is a failed Google sign-in: Code goes to /login?google_error=,
-// Message is the spec §8 text.
+// Message is the pt-BR text the sign-in page shows.
 type GoogleError struct {
 	Code    string
 	Message string
@@ -96,7 +96,7 @@ type GoogleError struct {
 func (e *GoogleError) Error() string { return e.Code + ": " + e.Message }
 func (e *GoogleError) Unwrap() error { return e.Err }
 
-// Spec §8 messages for provider errors.
+// Messages the sign-in page shows for the provider's errors.
 const (
 	MsgGoogleUnauthorizedClient = "Configuração OAuth incorreta..."
 	MsgGoogleRedirectMismatch   = "URL de redirecionamento não autorizada..."

@@ -119,7 +119,7 @@ func TestGoogleNewAccount(t *testing.T) {
 	if hooks.Load() != 1 {
 		t.Errorf("email-confirmed hook ran %d times", hooks.Load())
 	}
-	// The profile is auto-created from Google's claims (spec §3, core/profiles).
+	// The profile is auto-created from Google's claims (core/profiles).
 	var profile struct {
 		FirstName string `json:"first_name"`
 		LastName  string `json:"last_name"`

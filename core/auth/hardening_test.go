@@ -228,8 +228,8 @@ func TestEmailRequestsAnswerAlikeAndNeverWaitOnSMTP(t *testing.T) {
 		return rec.Code, rec.Body.String()
 	}
 	for name, h := range map[string]http.Handler{
-		"forgot": svc.HandleForgotPassword(slog.New(slog.DiscardHandler)),
-		"resend": svc.HandleResendConfirmation(slog.New(slog.DiscardHandler)),
+		"forgot": auth.HandleForgotPassword(slog.New(slog.DiscardHandler), svc),
+		"resend": auth.HandleResendConfirmation(slog.New(slog.DiscardHandler), svc),
 	} {
 		var answers []string
 		for _, email := range []string{"known@example.com", "unconfirmed@example.com", "nobody@example.com"} {

@@ -103,7 +103,7 @@ type messageBody struct {
 }
 
 // HandleSignup serves POST /api/auth/signup.
-func (s *Service) HandleSignup(log *slog.Logger) http.Handler {
+func HandleSignup(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[SignupInput](r)
 		if err != nil {
@@ -117,7 +117,7 @@ func (s *Service) HandleSignup(log *slog.Logger) http.Handler {
 }
 
 // HandleConfirm serves POST /api/auth/confirm.
-func (s *Service) HandleConfirm(log *slog.Logger) http.Handler {
+func HandleConfirm(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[struct {
 			Token string `json:"token"`
@@ -133,7 +133,7 @@ func (s *Service) HandleConfirm(log *slog.Logger) http.Handler {
 }
 
 // HandleResendConfirmation serves POST /api/auth/confirm/resend.
-func (s *Service) HandleResendConfirmation(log *slog.Logger) http.Handler {
+func HandleResendConfirmation(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[struct {
 			Email string `json:"email"`
@@ -149,7 +149,7 @@ func (s *Service) HandleResendConfirmation(log *slog.Logger) http.Handler {
 }
 
 // HandleLogin serves POST /api/auth/login.
-func (s *Service) HandleLogin(log *slog.Logger) http.Handler {
+func HandleLogin(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[struct {
 			Email    string `json:"email"`
@@ -162,7 +162,7 @@ func (s *Service) HandleLogin(log *slog.Logger) http.Handler {
 		if err != nil {
 			return err
 		}
-		// Spec §4 signs out any local session before a new sign-in.
+		// A new sign-in first signs out any local session.
 		s.endCookieSession(r)
 		s.setSessionCookies(w, res.Tokens)
 		return httpx.Encode(w, http.StatusOK, struct {
@@ -186,7 +186,7 @@ func (s *Service) endCookieSession(r *http.Request) {
 }
 
 // HandleSession serves GET /api/auth/session.
-func (s *Service) HandleSession(log *slog.Logger) http.Handler {
+func HandleSession(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if !p.Authenticated() {
@@ -226,7 +226,7 @@ func (s *Service) repairCSRFCookie(w http.ResponseWriter, r *http.Request, sessi
 }
 
 // HandleRefresh serves POST /api/auth/refresh.
-func (s *Service) HandleRefresh(log *slog.Logger) http.Handler {
+func HandleRefresh(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		token := s.cookie(r, CookieRefresh)
 		if token == "" {
@@ -256,7 +256,7 @@ func (s *Service) HandleRefresh(log *slog.Logger) http.Handler {
 }
 
 // HandleLogout serves POST /api/auth/logout: this session only.
-func (s *Service) HandleLogout(log *slog.Logger) http.Handler {
+func HandleLogout(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if p.Authenticated() {
@@ -281,7 +281,7 @@ func (s *Service) HandleLogout(log *slog.Logger) http.Handler {
 }
 
 // HandleListSessions serves GET /api/auth/sessions.
-func (s *Service) HandleListSessions(log *slog.Logger) http.Handler {
+func HandleListSessions(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		list, err := s.Sessions(r.Context(), p.UserID, p.SessionID)
@@ -293,7 +293,7 @@ func (s *Service) HandleListSessions(log *slog.Logger) http.Handler {
 }
 
 // HandleRevokeSession serves DELETE /api/auth/sessions/{id}.
-func (s *Service) HandleRevokeSession(log *slog.Logger) http.Handler {
+func HandleRevokeSession(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if err := s.RevokeSession(r.Context(), p.UserID, chi.URLParam(r, "id")); err != nil {
@@ -305,7 +305,7 @@ func (s *Service) HandleRevokeSession(log *slog.Logger) http.Handler {
 }
 
 // HandleForgotPassword serves POST /api/auth/password/forgot.
-func (s *Service) HandleForgotPassword(log *slog.Logger) http.Handler {
+func HandleForgotPassword(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[struct {
 			Email string `json:"email"`
@@ -321,7 +321,7 @@ func (s *Service) HandleForgotPassword(log *slog.Logger) http.Handler {
 }
 
 // HandleResetPassword serves POST /api/auth/password/reset.
-func (s *Service) HandleResetPassword(log *slog.Logger) http.Handler {
+func HandleResetPassword(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		in, err := decodeJSON[struct {
 			Token    string `json:"token"`
@@ -339,14 +339,14 @@ func (s *Service) HandleResetPassword(log *slog.Logger) http.Handler {
 }
 
 // HandleProviders serves GET /api/auth/providers.
-func (s *Service) HandleProviders(log *slog.Logger) http.Handler {
+func HandleProviders(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Encode(w, http.StatusOK, map[string]bool{"google": s.GoogleEnabled()})
 	})
 }
 
 // HandleGoogleStart serves GET /api/auth/google/start?redirect=/path.
-func (s *Service) HandleGoogleStart(log *slog.Logger) http.Handler {
+func HandleGoogleStart(log *slog.Logger, s *Service) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.GoogleEnabled() {
 			redirectGoogleError(w, r, &GoogleError{Code: "unavailable", Message: "Login com Google não está disponível."})
@@ -367,7 +367,7 @@ func (s *Service) HandleGoogleStart(log *slog.Logger) http.Handler {
 }
 
 // HandleGoogleCallback serves GET /api/auth/google/callback.
-func (s *Service) HandleGoogleCallback(log *slog.Logger) http.Handler {
+func HandleGoogleCallback(log *slog.Logger, s *Service) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		cookieState := s.cookie(r, cookieOAuth)
 		http.SetCookie(w, &http.Cookie{Name: s.CookieName(cookieOAuth), Value: "", Path: googlePath, MaxAge: -1,

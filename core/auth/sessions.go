@@ -96,18 +96,22 @@ func (s *Service) issueTokens(ctx context.Context, tx pgx.Tx, sessionID string, 
 // unknown, expired or revoked one.
 func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (core.Principal, bool, error) {
 	now := s.now()
+	hash := hashToken(token)
+	if p, ok := s.cache.get(hash, now); ok {
+		return p, true, nil
+	}
 	var p core.Principal
 	var stored []string
-	var lastUsed time.Time
+	var lastUsed, tokenExpires, sessionExpires, started time.Time
 	err := s.pool.QueryRow(ctx, `
-		SELECT s.id, u.id, u.email, s.last_used_at,
+		SELECT s.id, u.id, u.email, s.last_used_at, t.expires_at, s.expires_at, s.created_at,
 		       coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = u.id), '{}')
 		FROM session_tokens t
 		JOIN sessions s ON s.id = t.session_id
 		JOIN users u ON u.id = s.user_id
 		WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > $2
-		  AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.created_at > $3`, hashToken(token), now, now.Add(-s.opts.MaxSessionAge)).
-		Scan(&p.SessionID, &p.UserID, &p.Email, &lastUsed, &stored)
+		  AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.created_at > $3`, hash, now, now.Add(-s.opts.MaxSessionAge)).
+		Scan(&p.SessionID, &p.UserID, &p.Email, &lastUsed, &tokenExpires, &sessionExpires, &started, &stored)
 	if postgres.IsNoRows(err) {
 		return core.Visitor, false, nil
 	}
@@ -123,7 +127,17 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 			s.log.WarnContext(ctx, "session last_used_at", "err", err)
 		}
 	}
+	s.cache.put(hash, p, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)))
 	return p, true, nil
+}
+
+func minTime(first time.Time, rest ...time.Time) time.Time {
+	for _, t := range rest {
+		if t.Before(first) {
+			first = t
+		}
+	}
+	return first
 }
 
 // Authenticate implements httpapi.Authenticator: a bearer token or the
@@ -173,9 +187,16 @@ var errRefreshGrace = errors.New("refresh token rotated moments ago")
 // the grace period) revokes the whole session: someone holds a copy.
 func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser, Tokens, error) {
 	var t Tokens
-	var userID string
+	var userID, rotated string
 	hash := hashToken(refreshToken)
 	revoked := false
+	// This instance drops the session's cached principal at once; the others
+	// hear it from the database (principalcache.go).
+	defer func() {
+		if rotated != "" {
+			s.cache.drop("s:" + rotated)
+		}
+	}()
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		now := s.now()
 		var sessionID string
@@ -199,6 +220,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser
 		if sessionRevoked != nil {
 			return errNotAuthenticated
 		}
+		rotated = sessionID
 		if usedAt != nil {
 			if now.Sub(*usedAt) < refreshReuseGrace {
 				return errRefreshGrace
@@ -279,6 +301,7 @@ func (s *Service) EndSession(ctx context.Context, sessionID string) error {
 	if err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
+	s.cache.drop("s:" + sessionID)
 	return nil
 }
 
@@ -327,6 +350,7 @@ func (s *Service) RevokeSession(ctx context.Context, userID, sessionID string) e
 	if tag.RowsAffected() == 0 {
 		return errSessionNotFound
 	}
+	s.cache.drop("s:" + sessionID)
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // HandleGet serves GET /api/checkin: the caller's check-in card state.
-func HandleGet(s *Service, log *slog.Logger) http.Handler {
+func HandleGet(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		st, err := s.Get(r.Context(), core.PrincipalFrom(r.Context()).UserID)
 		if err != nil {
@@ -27,7 +27,7 @@ type checkInRequest struct {
 
 // HandleCheckIn serves POST /api/checkin. 201 with the result; 409
 // 'Você já fez check-in hoje!' on a second attempt the same local day.
-func HandleCheckIn(s *Service, log *slog.Logger) http.Handler {
+func HandleCheckIn(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		var req checkInRequest
 		if r.ContentLength != 0 {
@@ -51,7 +51,7 @@ func isEmptyBody(err error) bool {
 }
 
 // HandleReset serves POST /api/checkin/reset: resets a broken streak to 0.
-func HandleReset(s *Service, log *slog.Logger) http.Handler {
+func HandleReset(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		st, err := s.ResetBroken(r.Context(), core.PrincipalFrom(r.Context()).UserID)
 		if err != nil {

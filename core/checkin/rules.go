@@ -1,4 +1,4 @@
-// Package checkin is the daily check-in (spec §4): once per local calendar
+// Package checkin is the daily check-in: once per local calendar
 // day in the user's time zone, +5 VetCoins, a sequence that grows on
 // consecutive days and pays a +100 bonus on the 7th (through a Temporal
 // workflow), and the broken-streak reset.
@@ -9,7 +9,7 @@ import (
 )
 
 const (
-	// Points is the credit for one check-in (spec §9).
+	// Points is the credit for one check-in.
 	Points = 5
 	// BonusPoints is the credit for completing a 7-day streak.
 	BonusPoints = 100
@@ -60,7 +60,7 @@ type Step struct {
 	CompletesStreak bool
 }
 
-// Next applies spec §4: the first ever check-in starts at 1, the day after
+// Next is the streak rule: the first ever check-in starts at 1, the day after
 // the last one adds 1, a gap over one day starts again at 1, and reaching 7
 // completes the streak (stored back to 0). ok is false when the user has
 // already checked in on today (or, after moving to a zone behind the last
@@ -81,7 +81,7 @@ func Next(last *Date, stored int, today Date) (step Step, ok bool) {
 	return Step{Sequence: seq, Stored: seq}, true
 }
 
-// Broken reports spec §4's broken streak: a gap over one day with a stored
+// Broken reports a broken streak: a gap over one day with a stored
 // sequence above 0.
 func Broken(last *Date, stored int, today Date) bool {
 	return last != nil && stored > 0 && today.DaysSince(*last) > 1

@@ -15,17 +15,20 @@ import (
 	"github.com/vetclube/vetclube/core/postgres"
 )
 
-// MsgAlreadyToday is spec §5's refusal of a second check-in on one local day.
+// MsgAlreadyToday refuses a second check-in on one local day.
 const MsgAlreadyToday = "Você já fez check-in hoje!"
 
 // Workflows starts the durable work a check-in triggers. The Temporal
 // implementation lives in workflows/; Direct is used when no Temporal
 // cluster is configured.
 type Workflows interface {
-	// StartStreakBonus runs inside the check-in transaction that completed
-	// a streak, so a failure to start rolls the check-in back and the user
-	// simply tries again. The bonus credit itself verifies that the
-	// check-in committed (CreditStreakBonus).
+	// StartStreakBonus starts the bonus of a completed streak after the
+	// check-in committed (tx is nil then), never while the transaction holds
+	// the user's row lock; it must be idempotent per user and streak date,
+	// because ResumeStreakBonuses starts again any bonus whose start was
+	// lost (a crash between the commit and the start, Temporal down). An
+	// implementation that credits inside the transaction instead (Direct)
+	// says so with InTransaction and receives the transaction.
 	StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error
 	// EnsureStreakReminder makes sure the user's reminder workflow runs.
 	EnsureStreakReminder(ctx context.Context, userID string) error
@@ -259,6 +262,7 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 // their own round trips.
 func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
 	var profile string
+	var bonusDue *Date
 	if s.zoneQuery == "" {
 		// Looked up before taking a connection: a second pool acquisition
 		// while holding one can exhaust the pool under load.
@@ -336,8 +340,12 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
 		}
 		if step.CompletesStreak {
-			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
-				return fmt.Errorf("start streak bonus: %w", err)
+			if inTransaction(s.wf) {
+				if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
+					return fmt.Errorf("credit streak bonus: %w", err)
+				}
+			} else {
+				bonusDue = &today
 			}
 		}
 		res = Result{
@@ -354,10 +362,79 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	if err != nil {
 		return Result{}, err
 	}
+	if bonusDue != nil {
+		// The check-in row (completed_streak) is the durable record: if this
+		// start is lost, ResumeStreakBonuses starts it again.
+		if err := s.wf.StartStreakBonus(ctx, nil, userID, *bonusDue); err != nil {
+			s.log.WarnContext(ctx, "streak bonus not started; the resume loop will retry", "user_id", userID, "err", err)
+		}
+	}
 	return res, nil
 }
 
-// ResetBroken sets a broken streak's sequence to 0 (spec §4); on a streak
+// inTransaction reports whether wf credits the bonus inside the check-in's
+// transaction (Direct) rather than starting durable work after the commit.
+func inTransaction(wf Workflows) bool {
+	t, ok := wf.(interface{ InTransaction() bool })
+	return ok && t.InTransaction()
+}
+
+// ResumeWindow is how far back ResumeStreakBonuses looks for completed
+// streaks whose bonus is neither credited nor known to be started.
+const ResumeWindow = 8 * 24 * time.Hour
+
+// ResumeStreakBonuses starts again the bonus of every streak completed within
+// ResumeWindow whose credit is not in the ledger yet: starts are idempotent
+// (one workflow id per user and streak), so bonuses already under way are
+// not paid twice. It returns how many it started.
+func (s *Service) ResumeStreakBonuses(ctx context.Context, ledger *points.Ledger) (int, error) {
+	if inTransaction(s.wf) {
+		return 0, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT user_id::text, local_date::text FROM checkins
+		WHERE completed_streak AND created_at > $1`, s.now().Add(-ResumeWindow))
+	if err != nil {
+		return 0, fmt.Errorf("completed streaks: %w", err)
+	}
+	type due struct{ user, date string }
+	var all []due
+	for rows.Next() {
+		var d due
+		if err := rows.Scan(&d.user, &d.date); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("completed streaks: %w", err)
+		}
+		all = append(all, d)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("completed streaks: %w", err)
+	}
+	keys := make([]string, len(all))
+	dates := make([]Date, len(all))
+	for i, d := range all {
+		if dates[i], err = ParseDate(d.date); err != nil {
+			return 0, err
+		}
+		keys[i] = BonusKey(d.user, dates[i])
+	}
+	credited, err := ledger.Credited(ctx, keys)
+	if err != nil {
+		return 0, err
+	}
+	started := 0
+	for i, d := range all {
+		if credited[keys[i]] {
+			continue
+		}
+		if err := s.wf.StartStreakBonus(ctx, nil, d.user, dates[i]); err != nil {
+			return started, fmt.Errorf("resume streak bonus: %w", err)
+		}
+		started++
+	}
+	return started, nil
+}
+
+// ResetBroken sets a broken streak's sequence to 0; on a streak
 // that is not broken it changes nothing.
 func (s *Service) ResetBroken(ctx context.Context, userID string) (State, error) {
 	profile, err := s.profileZone(ctx, userID)
@@ -436,6 +513,9 @@ func BonusKey(userID string, streakDate Date) string {
 // Direct credits the bonus inside the check-in transaction and runs no
 // reminders: the mode used when no Temporal cluster is configured.
 type Direct struct{}
+
+// InTransaction tells the check-in to pass its transaction.
+func (Direct) InTransaction() bool { return true }
 
 // StartStreakBonus credits the bonus in the same transaction.
 func (Direct) StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error {

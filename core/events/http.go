@@ -23,7 +23,7 @@ const replayLimit = 1000
 // HandleStream serves GET /api/events: the signed-in user's events as
 // server-sent events. A reconnecting EventSource sends Last-Event-ID and gets
 // every event it missed before the live ones.
-func HandleStream(hub *Hub, pool *pgxpool.Pool, log *slog.Logger) http.Handler {
+func HandleStream(log *slog.Logger, hub *Hub, pool *pgxpool.Pool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := core.PrincipalFrom(r.Context())
 		rc := http.NewResponseController(w)

@@ -46,19 +46,18 @@ func (s *statusRecorder) Flush() {
 // Unwrap lets http.ResponseController reach the real writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-// accessLog logs one structured line per request.
+// accessLog logs one structured line per request: errors always, writes at
+// info, successful reads at debug (the hot path: formatting a line per read
+// cost more than the read itself). LOG_LEVEL=debug shows them all.
 func accessLog(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			rec := &statusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			level := slog.LevelInfo
-			if rec.status >= 500 {
-				level = slog.LevelError
-			}
-			if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
-				level = slog.LevelDebug
+			level := accessLevel(r, rec.status)
+			if !log.Enabled(r.Context(), level) {
+				return
 			}
 			log.LogAttrs(r.Context(), level, "http",
 				slog.String("method", r.Method),
@@ -70,6 +69,20 @@ func accessLog(log *slog.Logger) func(http.Handler) http.Handler {
 			)
 		})
 	}
+}
+
+func accessLevel(r *http.Request, status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status >= 400:
+		return slog.LevelWarn
+	case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
+		return slog.LevelDebug
+	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions:
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
 }
 
 // recoverPanics turns a panic into the standard 500 response; the stack is
@@ -95,7 +108,7 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 }
 
 // contentSecurityPolicy allows the app's own origin, the AI endpoint and the
-// video hosts the spec names (§7); nothing may frame the app.
+// video hosts the app embeds (YouTube, Vimeo, Cloudflare Stream); nothing may frame the app.
 func contentSecurityPolicy(aiOrigin string) string {
 	connect := "'self'"
 	if aiOrigin != "" {

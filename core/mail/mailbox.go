@@ -66,7 +66,7 @@ func (b *Mailbox) List(ctx context.Context, recipient string, limit int) ([]Stor
 const mailboxLimit = 200
 
 // HandleListJSON serves GET /api/dev/mailbox (?to=email filters by recipient).
-func (b *Mailbox) HandleListJSON(log *slog.Logger) http.Handler {
+func HandleListJSON(log *slog.Logger, b *Mailbox) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		msgs, err := b.List(r.Context(), r.URL.Query().Get("to"), mailboxLimit)
 		if err != nil {
@@ -90,7 +90,7 @@ pre{white-space:pre-wrap}small{color:#555}</style></head><body>
 
 // HandlePage serves the HTML page GET /dev/mailbox. The text body is shown
 // (not the HTML body) so no message markup runs inside the page.
-func (b *Mailbox) HandlePage(log *slog.Logger) http.Handler {
+func HandlePage(log *slog.Logger, b *Mailbox) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		msgs, err := b.List(r.Context(), r.URL.Query().Get("to"), mailboxLimit)
 		if err != nil {

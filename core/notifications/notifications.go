@@ -1,4 +1,4 @@
-// Package notifications stores in-app notifications (spec §3 Notification)
+// Package notifications stores in-app notifications
 // and announces each new one on the user's live event stream.
 package notifications
 
@@ -84,7 +84,7 @@ func (s *Store) List(ctx context.Context, userID string, limit int) ([]Notificat
 }
 
 // HandleList serves GET /api/notifications: the caller's 50 newest.
-func HandleList(s *Store, log *slog.Logger) http.Handler {
+func HandleList(log *slog.Logger, s *Store) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		list, err := s.List(r.Context(), core.PrincipalFrom(r.Context()).UserID, 50)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // HandleBalance serves GET /api/points/balance: the caller's total and breakdown.
-func HandleBalance(l *Ledger, log *slog.Logger) http.Handler {
+func HandleBalance(log *slog.Logger, l *Ledger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		b, err := l.Balance(r.Context(), core.PrincipalFrom(r.Context()).UserID)
 		if err != nil {
@@ -22,7 +22,7 @@ func HandleBalance(l *Ledger, log *slog.Logger) http.Handler {
 
 // HandleHistory serves GET /api/points/history?cursor=&limit=: the caller's
 // ledger, newest first; next_cursor fetches the following page.
-func HandleHistory(l *Ledger, log *slog.Logger) http.Handler {
+func HandleHistory(log *slog.Logger, l *Ledger) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		var cursor int64

@@ -76,7 +76,28 @@ type Entry struct {
 	CreatedAt      time.Time       `json:"created_at"`
 }
 
-// Balance is a user's total with its breakdown (spec §3 Points).
+// Credited returns which of the idempotency keys have an entry (a credit
+// already made), for callers that must tell done work from due work.
+func (l *Ledger) Credited(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rows, err := l.pool.Query(ctx, `SELECT idempotency_key FROM points_ledger WHERE idempotency_key = ANY($1)`, keys)
+	if err != nil {
+		return nil, fmt.Errorf("credited keys: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("credited keys: %w", err)
+	}
+	for _, k := range found {
+		out[k] = true
+	}
+	return out, nil
+}
+
+// Balance is a user's total with its breakdown.
 type Balance struct {
 	ChallengePoints int `json:"challenge_points"`
 	CoursePoints    int `json:"course_points"`

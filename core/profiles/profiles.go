@@ -1,4 +1,4 @@
-// Package profiles is a member's profile (spec §3, §5): created on first
+// Package profiles is a member's profile: created on first
 // access from the sign-up metadata, read and changed only by its owner,
 // shown to everyone through a public view without private fields, with an
 // avatar stored through core/storage.
@@ -69,7 +69,7 @@ type Completeness struct {
 	Missing  []string `json:"missing"`
 }
 
-// Completeness applies spec §5: first and last name non-blank, title ≥ 3 and
+// Completeness is the rule: first and last name non-blank, title ≥ 3 and
 // biography ≥ 10 characters, at least one specialty, and a CRMV when the
 // member says they have one. Missing lists the field names, in form order.
 func (p Profile) Completeness() Completeness {
@@ -122,7 +122,7 @@ func userUUID(id string) (uuid.UUID, error) {
 	return u, nil
 }
 
-// Fallbacks (spec §3) for a profile not yet created, from the sign-up
+// Fallbacks for a profile not yet created, from the sign-up
 // metadata in users (alias u): first_name ← first_name | given_name |
 // 'Usuário', last_name ← last_name | family_name, avatar ← avatar_url |
 // picture (only http(s) URLs). metadataColumns reads the raw names;

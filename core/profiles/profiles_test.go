@@ -272,7 +272,7 @@ func TestCompleteness(t *testing.T) {
 	}
 }
 
-// TestCompletenessRule is spec §5 field by field, including the CRMV rule
+// TestCompletenessRule checks the completeness rule field by field, including the CRMV rule
 // that the update validator makes unreachable through the service.
 func TestCompletenessRule(t *testing.T) {
 	full := profiles.Profile{FirstName: "Ana", LastName: "Souza", Title: "Vet", Biography: "0123456789", Specialties: []string{"cirurgia"}}

@@ -1,7 +1,7 @@
 package profiles
 
-// Specialty is one of the fixed veterinary specialties a profile may list
-// (spec §3). The database enforces the same list (migrations/00020).
+// Specialty is one of the fixed veterinary specialties a profile may
+// list. The database enforces the same list (migrations/00020).
 type Specialty struct {
 	Value string `json:"value"`
 	Label string `json:"label"`

@@ -15,7 +15,7 @@ import (
 
 // Field limits. The database repeats them as CHECK constraints.
 const (
-	MinTitle     = 3 // spec §9
+	MinTitle     = 3
 	MinBiography = 10
 	MaxName      = 100
 	MaxTitle     = 120

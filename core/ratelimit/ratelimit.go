@@ -1,6 +1,6 @@
 // Package ratelimit counts attempts in fixed time windows kept in
 // PostgreSQL, so a limit holds across every server instance sharing the
-// database (spec §5: "per email and time bucket").
+// database ("per email and time bucket").
 package ratelimit
 
 import (

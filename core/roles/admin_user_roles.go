@@ -94,6 +94,9 @@ func (s *Service) GrantToUser(ctx context.Context, userID, role string) (AdminUs
 		out, err = userByID(ctx, tx, id)
 		return err
 	})
+	if err == nil {
+		s.changed(id)
+	}
 	return out, err
 }
 
@@ -136,6 +139,9 @@ func (s *Service) RevokeFromUser(ctx context.Context, actorID, userID, role stri
 		out, err = userByID(ctx, tx, id)
 		return err
 	})
+	if err == nil {
+		s.changed(id)
+	}
 	return out, err
 }
 

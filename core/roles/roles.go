@@ -29,11 +29,23 @@ var ErrNoAccount = errors.New("no account with that email")
 
 // Service grants and revokes roles.
 type Service struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	onChange func(userID string)
 }
 
 // NewService returns a Service on pool.
 func NewService(pool *pgxpool.Pool) *Service { return &Service{pool: pool} }
+
+// OnChange sets what runs after a committed grant or revocation for a user
+// (this instance's cached principals are dropped at once; the database tells
+// the other instances).
+func (s *Service) OnChange(fn func(userID string)) { s.onChange = fn }
+
+func (s *Service) changed(userID string) {
+	if s.onChange != nil {
+		s.onChange(userID)
+	}
+}
 
 // CheckGrantable explains why role cannot be granted, listing the ones that can.
 func CheckGrantable(role string) error {

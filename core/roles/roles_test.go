@@ -64,7 +64,7 @@ func TestListUsers(t *testing.T) {
 	if total != 1 || page[0].Email != "user07@example.com" || page[0].FirstName != "Zélia" {
 		t.Errorf("search by name: total %d, %v", total, page)
 	}
-	page, total, _ = svc.ListUsers(ctx, roles.UserQuery{Limit: 10, Search: "USER1"})
+	_, total, _ = svc.ListUsers(ctx, roles.UserQuery{Limit: 10, Search: "USER1"})
 	if total != 10 {
 		t.Errorf("search by email: total %d", total)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // Confirming an email starts the trial (TRIAL_DAYS), the principal gains the
-// "trial" role, and the subscription and limit routes answer per spec §4/§5.
+// "trial" role, and the subscription and limit routes answer as the product rules say.
 func TestTrialStartsOnConfirmationOverHTTP(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"TRIAL_DAYS": "7", "TRIAL_LIMITS": "patients=2"})
 	if res := srv.Client(t).Do("GET", "/api/subscription/limits/patients", nil); res.Status != http.StatusOK {

@@ -13,7 +13,7 @@ import (
 	"github.com/vetclube/vetclube/core/postgres"
 )
 
-// Limit statuses (spec §5 names no_user and error).
+// Limit statuses, besides the allowed ones: no_user (no account) and error.
 const (
 	LimitNoUser    = "no_user"
 	LimitError     = "error"
@@ -93,7 +93,7 @@ func (s *Service) RecordUsage(ctx context.Context, userID, limitType string) (Li
 }
 
 // HandleView serves GET /api/subscription.
-func HandleView(s *Service, log *slog.Logger) http.Handler {
+func HandleView(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		v, err := s.View(r.Context(), core.PrincipalFrom(r.Context()).UserID)
 		if err != nil {
@@ -104,7 +104,7 @@ func HandleView(s *Service, log *slog.Logger) http.Handler {
 }
 
 // HandleLimits serves GET /api/subscription/limits/{limitType}.
-func HandleLimits(s *Service, log *slog.Logger) http.Handler {
+func HandleLimits(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		c := s.CheckTrialLimits(r.Context(), core.PrincipalFrom(r.Context()).UserID, chi.URLParam(r, "limitType"))
 		return httpx.Encode(w, http.StatusOK, c)

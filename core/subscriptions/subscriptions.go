@@ -1,5 +1,5 @@
-// Package subscriptions keeps each user's subscriber state (spec §3
-// Subscriber, §4 Subscription): the trial a confirmed account starts, its
+// Package subscriptions keeps each user's subscriber state (the
+// subscriber row and its subscription): the trial a confirmed account starts, its
 // clock (a Temporal workflow reminds 2 days before the end and expires it
 // unless the billing side signals premium), the premium state, the roles
 // "trial" and "premium" it adds to a principal, and the trial limits.
@@ -21,7 +21,7 @@ import (
 	"github.com/vetclube/vetclube/core/postgres"
 )
 
-// Statuses and tiers (spec §3).
+// Statuses and tiers.
 const (
 	StatusActive = "active"
 	StatusTrial  = "trial"
@@ -41,7 +41,7 @@ type Subscriber struct {
 	TrialEndsAt *time.Time
 }
 
-// View is the subscription as the app shows it (spec §4).
+// View is the subscription as the app shows it.
 type View struct {
 	Status       *string    `json:"subscription_status"`
 	Tier         *string    `json:"subscription_tier"`
@@ -52,7 +52,7 @@ type View struct {
 	DaysLeft     int        `json:"days_left"`
 }
 
-// ViewOf applies spec §4 at now; sub nil means no subscriber row.
+// ViewOf is the subscription's state at now; sub nil means no subscriber row.
 func ViewOf(sub *Subscriber, now time.Time) View {
 	if sub == nil {
 		return View{}

@@ -83,7 +83,7 @@ func Validate(password, email string) []string {
 	return reasons
 }
 
-// Message is the user-facing error for reasons (spec §5).
+// Message is the user-facing error for reasons.
 func Message(reasons []string) string {
 	return "Senha inválida: " + strings.Join(reasons, ", ")
 }
