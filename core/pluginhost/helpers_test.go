@@ -51,6 +51,8 @@ func TestMain(m *testing.M) {
 		"hostile":       {"./internal/hostile", ""},
 		"hostile-evil":  {"./internal/hostile", "-X main.pluginID=hostile-evil -X main.evilMigration=1"},
 		"hostile_under": {"./internal/hostile", "-X main.pluginID=hostile_under"},
+		// The real news plugin, for the content hooks over gRPC.
+		"noticias": {"../../plugins/noticias", ""},
 	}
 	for name, v := range variants {
 		cmd := exec.Command("go", "build", "-ldflags", v[1], "-o", filepath.Join(dir, name), v[0])
@@ -135,8 +137,9 @@ func start(t testing.TB, dir string, opts pluginhost.Options) *harness {
 		t.Fatal(err)
 	}
 	r := chi.NewRouter()
-	r.Handle("/api/tools/{id}/*", m.HandleCall(az, log))
-	r.Handle("/api/tools", m.HandleList(az, log))
+	r.Handle("/api/tools/{id}/*", pluginhost.HandleCall(log, m, az))
+	r.Handle("/api/tools", pluginhost.HandleList(log, m, az))
+	r.Handle("/api/dashboard/cards", pluginhost.HandleCards(log, m))
 	return &harness{m: m, pool: pool, logs: logs, az: az, mux: r}
 }
 

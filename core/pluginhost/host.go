@@ -45,6 +45,10 @@ type Options struct {
 	// on the manager's pool.
 	Profiles      ProfileReader
 	Notifications Notifier
+
+	// ContentTypes registers the types content plugins declare; nil
+	// refuses content plugins.
+	ContentTypes ContentTypes
 }
 
 // DefaultDailyVetCoins is the per-plugin, per-user daily award budget when

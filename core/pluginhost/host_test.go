@@ -265,9 +265,10 @@ func TestHostAPI(t *testing.T) {
 		t.Errorf("plugin log line not in the core's log:\n%s", l)
 	}
 
-	cards := h.m.DashboardCards(ctx, ana)
-	if len(cards) != 1 || cards[0].Title != "Cartão de teste" {
-		t.Errorf("dashboard cards = %v", cards)
+	var home struct{ Cards []pluginhost.Card }
+	h.call(ana, "GET", "/api/dashboard/cards", nil).decode(t, &home)
+	if len(home.Cards) != 1 || home.Cards[0] != (pluginhost.Card{Plugin: "fixture", Title: "Cartão de teste", Body: "Olá " + ana.UserID, Link: "/ferramentas/fixture"}) {
+		t.Errorf("dashboard cards = %+v", home.Cards)
 	}
 }
 

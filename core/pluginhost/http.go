@@ -139,7 +139,7 @@ func (m *Manager) Tools(az *authz.Authorizer, p core.Principal) []Tool {
 }
 
 // HandleList serves GET /api/tools.
-func (m *Manager) HandleList(az *authz.Authorizer, log *slog.Logger) http.Handler {
+func HandleList(log *slog.Logger, m *Manager, az *authz.Authorizer) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Encode(w, http.StatusOK, map[string]any{"tools": m.Tools(az, core.PrincipalFrom(r.Context()))})
 	})
@@ -151,7 +151,7 @@ var headersToPlugin = []string{"Content-Type", "Accept", "Accept-Language", "If-
 
 // HandleCall serves /api/tools/{id}/*: it forwards the request, with the
 // signed-in user, to the plugin and copies its answer back.
-func (m *Manager) HandleCall(az *authz.Authorizer, log *slog.Logger) http.Handler {
+func HandleCall(log *slog.Logger, m *Manager, az *authz.Authorizer) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		pl, ok := m.plugin(chi.URLParam(r, "id"))
 		if !ok {
@@ -313,12 +313,23 @@ func (pl *plugin) Handle(ctx context.Context, principal core.Principal, req *plu
 	return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgUnavailable, Err: err}
 }
 
-// DashboardCards calls hook 1 on every plugin that implements it.
-func (m *Manager) DashboardCards(ctx context.Context, principal core.Principal) []*pluginpb.DashboardCardResponse {
-	var out []*pluginpb.DashboardCardResponse
+// Card is a plugin's home-dashboard card (hook 1).
+type Card struct {
+	Plugin string `json:"plugin"`
+	Title  string `json:"title"`
+	Body   string `json:"body"`
+	// Link is a path inside the app ("" when none).
+	Link string `json:"link,omitempty"`
+}
+
+// DashboardCards calls hook 1 on every plugin that implements it, for the
+// user's home page. A card's link must be a path inside the app: anything
+// else (another site, "//host", a script URL) is dropped, the card kept.
+func (m *Manager) DashboardCards(ctx context.Context, principal core.Principal) []Card {
+	out := []Card{}
 	for _, pl := range m.sorted() {
 		pl.mu.Lock()
-		implemented, c := pl.hooks[pluginpb.Hook_HOOK_DASHBOARD_CARD], pl.rpc
+		implemented, c, id := pl.hooks[pluginpb.Hook_HOOK_DASHBOARD_CARD], pl.rpc, pl.manifest.Id
 		pl.mu.Unlock()
 		if !implemented || c == nil {
 			continue
@@ -333,9 +344,26 @@ func (m *Manager) DashboardCards(ctx context.Context, principal core.Principal) 
 			pl.log.Warn("dashboard card hook failed", "err", err)
 			continue
 		}
-		if card.Show {
-			out = append(out, card)
+		if !card.Show || strings.TrimSpace(card.Title) == "" {
+			continue
 		}
+		out = append(out, Card{Plugin: id, Title: card.Title, Body: card.Body, Link: appLink(card.Link)})
 	}
 	return out
+}
+
+// appLink keeps link when it is a path inside the app, else "".
+func appLink(link string) string {
+	if !strings.HasPrefix(link, "/") || strings.HasPrefix(link, "//") || strings.ContainsAny(link, "\\\r\n\t") {
+		return ""
+	}
+	return link
+}
+
+// HandleCards serves GET /api/dashboard/cards: the plugins' cards for the
+// signed-in user's home page.
+func HandleCards(log *slog.Logger, m *Manager) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		return httpx.Encode(w, http.StatusOK, map[string]any{"cards": m.DashboardCards(r.Context(), core.PrincipalFrom(r.Context()))})
+	})
 }

@@ -123,6 +123,9 @@ func (p *plugin) start(ctx context.Context) error {
 	if err := p.m.migrateSchema(ctx, man.Id, man.Migrations); err != nil {
 		return fail(fmt.Errorf("schema migrations: %w", err))
 	}
+	if err := p.m.registerContentTypes(man); err != nil {
+		return fail(fmt.Errorf("content types: %w", err))
+	}
 	hooks := map[pluginpb.Hook]bool{}
 	for _, h := range desc.Hooks {
 		hooks[h] = true

@@ -150,7 +150,6 @@ func openSandbox(ctx context.Context, core *pgxpool.Pool, pluginID, password str
 	cfg.MaxConns = 4
 	cfg.MinConns = 0
 	cfg.AfterConnect = nil
-	cfg.BeforeAcquire = nil
 	cfg.PrepareConn = nil
 	cfg.AfterRelease = func(c *pgx.Conn) bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

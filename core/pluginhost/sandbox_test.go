@@ -13,12 +13,12 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/postgres"
-	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // sdkCookieKey is go-plugin's handshake variable, the one non-allow-listed
 // name a plugin must see.
-var sdkCookieKey = sdk.Handshake().MagicCookieKey
+var sdkCookieKey = hostside.Handshake().MagicCookieKey
 
 type sqlResult struct {
 	Error string           `json:"error"`

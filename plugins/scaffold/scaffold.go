@@ -1,7 +1,8 @@
-// Package scaffold creates a new, working form-tool plugin under
-// plugins/<id>/ from the template in template/. `make plugin-new ID=…` runs
-// it; `make plugins` then builds the new tool and `make run` loads it, with
-// no change in core/ or web/.
+// Package scaffold creates a new, working plugin under plugins/<id>/ from
+// a template in template/<kind>/: a form tool (KindTool) or a content type
+// (KindContent). `make plugin-new ID=… [KIND=content]` runs it; `make
+// plugins` then builds it and `make run` loads it, with no change in core/,
+// web/ or admin/.
 package scaffold
 
 import (
@@ -18,11 +19,15 @@ import (
 	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
-//go:embed template/*.tmpl
+//go:embed template/tool/*.tmpl template/content/*.tmpl
 var files embed.FS
 
-// Create writes plugins/<id>/ under pluginsDir and returns its path.
-func Create(pluginsDir, id string) (string, error) {
+// Create writes plugins/<id>/ under pluginsDir from the template of kind
+// (sdk.KindTool or sdk.KindContent) and returns its path.
+func Create(pluginsDir, id, kind string) (string, error) {
+	if kind != sdk.KindTool && kind != sdk.KindContent {
+		return "", fmt.Errorf("kind %q: use %s or %s", kind, sdk.KindTool, sdk.KindContent)
+	}
 	// The SDK's rule, the one the plugin's own manifest is checked against.
 	if !sdk.ValidID(id) {
 		return "", fmt.Errorf("id %q: use %d to %d characters of lowercase words joined by dashes, e.g. minha-ferramenta", id, sdk.MinIDLength, sdk.MaxIDLength)
@@ -34,7 +39,7 @@ func Create(pluginsDir, id string) (string, error) {
 		return "", err
 	}
 	data := map[string]string{"ID": id, "Name": title(id)}
-	entries, err := files.ReadDir("template")
+	entries, err := files.ReadDir("template/" + kind)
 	if err != nil {
 		return "", err
 	}
@@ -42,7 +47,7 @@ func Create(pluginsDir, id string) (string, error) {
 		return "", err
 	}
 	for _, e := range entries {
-		raw, err := files.ReadFile("template/" + e.Name())
+		raw, err := files.ReadFile("template/" + kind + "/" + e.Name())
 		if err != nil {
 			return "", err
 		}

@@ -15,15 +15,18 @@ import (
 func TestCreateRefusesBadOrTakenIDs(t *testing.T) {
 	dir := t.TempDir()
 	for _, id := range []string{"", "Minha", "minha_ferramenta", "-x", "a--b", "x", strings.Repeat("a", 41)} {
-		if _, err := scaffold.Create(dir, id); err == nil {
+		if _, err := scaffold.Create(dir, id, "tool"); err == nil {
 			t.Errorf("id %q accepted", id)
 		}
 	}
-	if _, err := scaffold.Create(dir, "ok"); err != nil {
+	if _, err := scaffold.Create(dir, "ok", "tool"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scaffold.Create(dir, "ok"); err == nil {
+	if _, err := scaffold.Create(dir, "ok", "tool"); err == nil {
 		t.Error("existing plugin overwritten")
+	}
+	if _, err := scaffold.Create(dir, "outro", "widget"); err == nil {
+		t.Error("unknown kind accepted")
 	}
 }
 
@@ -150,4 +153,75 @@ func treeDigest(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// A content type scaffolded from the template appears in the backoffice's
+// types and in the public list API, and goes through the editorial workflow,
+// with no edit under core/ (nor web/ or admin/: the scaffold writes only
+// plugins/<id>/, checked below).
+func TestScaffoldedContentTypeWorksWithoutEdits(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	copyRepo(t, root, repo)
+	before := treeDigest(t, repo)
+
+	run(t, repo, "make", "--no-print-directory", "plugin-new", "ID=boletins", "KIND=content")
+	after := treeDigest(t, repo)
+	for _, line := range strings.Split(after, "\n") {
+		if line != "" && !strings.Contains(before, line) && !strings.HasPrefix(line, filepath.Join(repo, "plugins", "boletins")+"/") {
+			t.Fatalf("the scaffold wrote outside plugins/boletins: %s", line)
+		}
+	}
+	run(t, repo, "go", "test", "-count=1", "./plugins/boletins/")
+	run(t, repo, "make", "--no-print-directory", "plugins")
+
+	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": filepath.Join(repo, "bin", "plugins")})
+	editor, _ := srv.SignedIn(t, "editora@exemplo.com.br", "editor")
+	revisor, _ := srv.SignedIn(t, "revisor@exemplo.com.br", "revisor")
+	var types []struct{ ID, Route string }
+	editor.Do("GET", "/api/admin/content/types", nil).JSON(t, &types)
+	found := false
+	for _, ty := range types {
+		found = found || (ty.ID == "boletins" && ty.Route == "/boletins")
+	}
+	if !found {
+		t.Fatalf("backoffice types: %+v", types)
+	}
+
+	res := editor.Do("POST", "/api/admin/content/boletins", map[string]any{"title": "Primeiro boletim", "summary": "Resumo",
+		"fields": map[string]any{"body": "Lorem ipsum dolor sit amet, texto de exemplo.", "category": "geral"}})
+	if res.Status != 422 || !strings.Contains(string(res.Body), "Substitua o texto de exemplo") {
+		t.Fatalf("the plugin's hook did not refuse the placeholder: %d %s", res.Status, res.Body)
+	}
+	res = editor.Do("POST", "/api/admin/content/boletins", map[string]any{"title": "Primeiro boletim", "summary": "Resumo",
+		"fields": map[string]any{"body": "Notícias da semana para a equipe da clínica.", "category": "geral"}})
+	var it struct {
+		ID      string
+		Version int
+	}
+	if res.Status != 201 {
+		t.Fatalf("create: %d %s", res.Status, res.Body)
+	}
+	res.JSON(t, &it)
+	for _, step := range []struct {
+		c      *apptest.Client
+		action string
+	}{{editor, "submit"}, {revisor, "approve"}, {revisor, "publish"}} {
+		res := step.c.Do("POST", "/api/admin/content/boletins/"+it.ID+"/actions/"+step.action, map[string]any{"version": it.Version})
+		if res.Status != 200 {
+			t.Fatalf("%s: %d %s", step.action, res.Status, res.Body)
+		}
+		res.JSON(t, &it)
+	}
+	var page struct{ Items []struct{ Title string } }
+	srv.Client(t).Do("GET", "/api/content/boletins", nil).JSON(t, &page)
+	if len(page.Items) != 1 || page.Items[0].Title != "Primeiro boletim" {
+		t.Fatalf("public list: %+v", page)
+	}
 }

@@ -35,7 +35,7 @@ import (
 )
 
 // Version is the SDK's version, reported to the host at handshake.
-const Version = "1.0.0"
+const Version = "1.1.0"
 
 // PluginName is the go-plugin dispense name of the tool service.
 //
@@ -67,6 +67,8 @@ type Manifest struct {
 	Access         string // AccessUser or AccessPremium
 	UIKind         string // UIForm (rendered from Forms) or UICustom (web/src/plugins/<id>/)
 	Forms          []Form // for UIForm
+	// ContentTypes are the types a KindContent plugin declares.
+	ContentTypes []ContentType
 }
 
 // IDPattern is what a plugin id (and a slug) looks like: lowercase words of
@@ -100,6 +102,15 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("manifest %s: version and min_core_version are required", m.ID)
 	case m.Kind != KindTool && m.Kind != KindContent:
 		return fmt.Errorf("manifest %s: kind must be %q or %q", m.ID, KindTool, KindContent)
+	case m.Kind == KindContent:
+		// A content plugin has no page or form of its own: readers reach its
+		// types through their routes.
+		if err := validateContentTypes(m); err != nil {
+			return err
+		}
+		return nil
+	case len(m.ContentTypes) > 0:
+		return validateContentTypes(m)
 	case m.Access != AccessUser && m.Access != AccessPremium:
 		return fmt.Errorf("manifest %s: access must be %q or %q", m.ID, AccessUser, AccessPremium)
 	case m.UIKind != UIForm && m.UIKind != UICustom:
@@ -139,6 +150,8 @@ type Tool struct {
 	Health func(ctx context.Context) error
 	// DashboardCard is hook 1 (SDK 1.0); nil means not implemented.
 	DashboardCard func(ctx context.Context, host *Host, user User) (*Card, error)
+	// Content holds a content plugin's write hooks (SDK 1.1).
+	Content ContentHooks
 }
 
 // Card is a home-dashboard card returned by the DashboardCard hook.

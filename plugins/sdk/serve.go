@@ -3,6 +3,7 @@ package sdk
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -99,13 +100,21 @@ type server struct {
 func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.handler == nil {
+	if s.host == nil {
 		conn, err := s.broker.Dial(req.HostBrokerId)
 		if err != nil {
 			return nil, fmt.Errorf("dial host api: %w", err)
 		}
 		s.host = newHost(pluginpb.NewHostClient(conn))
-		s.handler = s.tool.Handler(s.host)
+		if s.tool.Handler != nil {
+			s.handler = s.tool.Handler(s.host)
+		} else {
+			// A content plugin needs no HTTP API of its own: the core
+			// serves its items.
+			s.handler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				WriteError(w, http.StatusNotFound, "Recurso não encontrado.", nil)
+			})
+		}
 	}
 	m := s.tool.Manifest
 	pm := &pluginpb.Manifest{
@@ -120,6 +129,11 @@ func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*
 		}
 		pm.UiSchema = schema
 	}
+	types, err := contentTypesJSON(m)
+	if err != nil {
+		return nil, err
+	}
+	pm.ContentTypes = types
 	for _, mig := range s.tool.Migrations {
 		pm.Migrations = append(pm.Migrations, &pluginpb.Migration{Version: int32(mig.Version), Name: mig.Name, Sql: mig.SQL})
 	}
@@ -127,7 +141,80 @@ func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*
 	if s.tool.DashboardCard != nil {
 		res.Hooks = append(res.Hooks, pluginpb.Hook_HOOK_DASHBOARD_CARD)
 	}
+	if s.tool.Content.ValidateContent != nil {
+		res.Hooks = append(res.Hooks, pluginpb.Hook_HOOK_VALIDATE_CONTENT)
+	}
+	if s.tool.Content.BeforeTransition != nil {
+		res.Hooks = append(res.Hooks, pluginpb.Hook_HOOK_BEFORE_TRANSITION)
+	}
+	if s.tool.Content.AfterPublish != nil {
+		res.Hooks = append(res.Hooks, pluginpb.Hook_HOOK_AFTER_PUBLISH)
+	}
 	return res, nil
+}
+
+func contentItem(pb *pluginpb.ContentItem) (ContentItem, error) {
+	if pb == nil {
+		return ContentItem{}, errors.New("content hook called without an item")
+	}
+	it := ContentItem{ID: pb.Id, Type: pb.Type, Status: pb.Status, Version: int(pb.Version), Slug: pb.Slug,
+		Title: pb.Title, Summary: pb.Summary, AuthorID: pb.AuthorId, Published: pb.Published, Fields: map[string]any{}}
+	if len(pb.Fields) > 0 {
+		if err := json.Unmarshal(pb.Fields, &it.Fields); err != nil {
+			return ContentItem{}, fmt.Errorf("decode item fields: %w", err)
+		}
+	}
+	return it, nil
+}
+
+func (s *server) ValidateContent(ctx context.Context, req *pluginpb.ValidateContentRequest) (*pluginpb.ValidateContentResponse, error) {
+	host, _ := s.current()
+	if s.tool.Content.ValidateContent == nil || host == nil {
+		return &pluginpb.ValidateContentResponse{}, nil
+	}
+	it, err := contentItem(req.Item)
+	if err != nil {
+		return nil, err
+	}
+	check, err := s.tool.Content.ValidateContent(ctx, host, it)
+	if err != nil {
+		return nil, err
+	}
+	out := &pluginpb.ValidateContentResponse{FieldErrors: check.Errors}
+	if len(check.Computed) > 0 {
+		if out.Computed, err = json.Marshal(check.Computed); err != nil {
+			return nil, fmt.Errorf("encode computed fields: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func (s *server) BeforeTransition(ctx context.Context, req *pluginpb.BeforeTransitionRequest) (*pluginpb.BeforeTransitionResponse, error) {
+	host, _ := s.current()
+	if s.tool.Content.BeforeTransition == nil || host == nil {
+		return &pluginpb.BeforeTransitionResponse{}, nil
+	}
+	it, err := contentItem(req.Item)
+	if err != nil {
+		return nil, err
+	}
+	refusal, err := s.tool.Content.BeforeTransition(ctx, host, it, req.To)
+	if err != nil {
+		return nil, err
+	}
+	return &pluginpb.BeforeTransitionResponse{Refusal: refusal}, nil
+}
+
+func (s *server) AfterPublish(ctx context.Context, req *pluginpb.AfterPublishRequest) (*pluginpb.AfterPublishResponse, error) {
+	host, _ := s.current()
+	if s.tool.Content.AfterPublish == nil || host == nil {
+		return &pluginpb.AfterPublishResponse{}, nil
+	}
+	it, err := contentItem(req.Item)
+	if err != nil {
+		return nil, err
+	}
+	return &pluginpb.AfterPublishResponse{}, s.tool.Content.AfterPublish(ctx, host, it)
 }
 
 func (s *server) current() (*Host, http.Handler) {

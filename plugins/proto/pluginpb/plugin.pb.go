@@ -30,8 +30,11 @@ const (
 type Hook int32
 
 const (
-	Hook_HOOK_UNSPECIFIED    Hook = 0
-	Hook_HOOK_DASHBOARD_CARD Hook = 1
+	Hook_HOOK_UNSPECIFIED       Hook = 0
+	Hook_HOOK_DASHBOARD_CARD    Hook = 1
+	Hook_HOOK_VALIDATE_CONTENT  Hook = 2
+	Hook_HOOK_BEFORE_TRANSITION Hook = 3
+	Hook_HOOK_AFTER_PUBLISH     Hook = 4
 )
 
 // Enum value maps for Hook.
@@ -39,10 +42,16 @@ var (
 	Hook_name = map[int32]string{
 		0: "HOOK_UNSPECIFIED",
 		1: "HOOK_DASHBOARD_CARD",
+		2: "HOOK_VALIDATE_CONTENT",
+		3: "HOOK_BEFORE_TRANSITION",
+		4: "HOOK_AFTER_PUBLISH",
 	}
 	Hook_value = map[string]int32{
-		"HOOK_UNSPECIFIED":    0,
-		"HOOK_DASHBOARD_CARD": 1,
+		"HOOK_UNSPECIFIED":       0,
+		"HOOK_DASHBOARD_CARD":    1,
+		"HOOK_VALIDATE_CONTENT":  2,
+		"HOOK_BEFORE_TRANSITION": 3,
+		"HOOK_AFTER_PUBLISH":     4,
 	}
 )
 
@@ -203,7 +212,10 @@ type Manifest struct {
 	// ui_schema is the JSON form description for ui_kind "form".
 	UiSchema []byte `protobuf:"bytes,12,opt,name=ui_schema,json=uiSchema,proto3" json:"ui_schema,omitempty"`
 	// migrations are applied in order, once each, inside the plugin's own schema.
-	Migrations    []*Migration `protobuf:"bytes,13,rep,name=migrations,proto3" json:"migrations,omitempty"`
+	Migrations []*Migration `protobuf:"bytes,13,rep,name=migrations,proto3" json:"migrations,omitempty"`
+	// content_types is, for kind "content", the JSON array of the content types
+	// the plugin declares (id, labels, route, fields, list behaviour, workflow).
+	ContentTypes  []byte `protobuf:"bytes,14,opt,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -325,6 +337,13 @@ func (x *Manifest) GetUiSchema() []byte {
 func (x *Manifest) GetMigrations() []*Migration {
 	if x != nil {
 		return x.Migrations
+	}
+	return nil
+}
+
+func (x *Manifest) GetContentTypes() []byte {
+	if x != nil {
+		return x.ContentTypes
 	}
 	return nil
 }
@@ -872,6 +891,408 @@ func (x *DashboardCardResponse) GetLink() string {
 	return ""
 }
 
+// ContentItem is an item as a content hook sees it; fields is the JSON object
+// of the type's own fields.
+type ContentItem struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Type          string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Status        string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	Version       int32                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	Slug          string                 `protobuf:"bytes,5,opt,name=slug,proto3" json:"slug,omitempty"`
+	Title         string                 `protobuf:"bytes,6,opt,name=title,proto3" json:"title,omitempty"`
+	Summary       string                 `protobuf:"bytes,7,opt,name=summary,proto3" json:"summary,omitempty"`
+	Fields        []byte                 `protobuf:"bytes,8,opt,name=fields,proto3" json:"fields,omitempty"`
+	AuthorId      string                 `protobuf:"bytes,9,opt,name=author_id,json=authorId,proto3" json:"author_id,omitempty"`
+	Published     bool                   `protobuf:"varint,10,opt,name=published,proto3" json:"published,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContentItem) Reset() {
+	*x = ContentItem{}
+	mi := &file_plugin_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContentItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContentItem) ProtoMessage() {}
+
+func (x *ContentItem) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContentItem.ProtoReflect.Descriptor instead.
+func (*ContentItem) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ContentItem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ContentItem) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ContentItem) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *ContentItem) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *ContentItem) GetSlug() string {
+	if x != nil {
+		return x.Slug
+	}
+	return ""
+}
+
+func (x *ContentItem) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ContentItem) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *ContentItem) GetFields() []byte {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *ContentItem) GetAuthorId() string {
+	if x != nil {
+		return x.AuthorId
+	}
+	return ""
+}
+
+func (x *ContentItem) GetPublished() bool {
+	if x != nil {
+		return x.Published
+	}
+	return false
+}
+
+type ValidateContentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Type  string                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	// item holds the input being saved (id empty on create).
+	Item          *ContentItem `protobuf:"bytes,2,opt,name=item,proto3" json:"item,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateContentRequest) Reset() {
+	*x = ValidateContentRequest{}
+	mi := &file_plugin_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateContentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateContentRequest) ProtoMessage() {}
+
+func (x *ValidateContentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateContentRequest.ProtoReflect.Descriptor instead.
+func (*ValidateContentRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ValidateContentRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ValidateContentRequest) GetItem() *ContentItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
+type ValidateContentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// field_errors are pt-BR messages by field name ("" key: the whole item).
+	FieldErrors map[string]string `protobuf:"bytes,1,rep,name=field_errors,json=fieldErrors,proto3" json:"field_errors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// computed is a JSON object with the values of the type's computed fields.
+	Computed      []byte `protobuf:"bytes,2,opt,name=computed,proto3" json:"computed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateContentResponse) Reset() {
+	*x = ValidateContentResponse{}
+	mi := &file_plugin_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateContentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateContentResponse) ProtoMessage() {}
+
+func (x *ValidateContentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateContentResponse.ProtoReflect.Descriptor instead.
+func (*ValidateContentResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ValidateContentResponse) GetFieldErrors() map[string]string {
+	if x != nil {
+		return x.FieldErrors
+	}
+	return nil
+}
+
+func (x *ValidateContentResponse) GetComputed() []byte {
+	if x != nil {
+		return x.Computed
+	}
+	return nil
+}
+
+type BeforeTransitionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Item          *ContentItem           `protobuf:"bytes,1,opt,name=item,proto3" json:"item,omitempty"`
+	To            string                 `protobuf:"bytes,2,opt,name=to,proto3" json:"to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BeforeTransitionRequest) Reset() {
+	*x = BeforeTransitionRequest{}
+	mi := &file_plugin_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BeforeTransitionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BeforeTransitionRequest) ProtoMessage() {}
+
+func (x *BeforeTransitionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BeforeTransitionRequest.ProtoReflect.Descriptor instead.
+func (*BeforeTransitionRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *BeforeTransitionRequest) GetItem() *ContentItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
+func (x *BeforeTransitionRequest) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+type BeforeTransitionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// refusal, when not empty, is the pt-BR reason the move is refused.
+	Refusal       string `protobuf:"bytes,1,opt,name=refusal,proto3" json:"refusal,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BeforeTransitionResponse) Reset() {
+	*x = BeforeTransitionResponse{}
+	mi := &file_plugin_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BeforeTransitionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BeforeTransitionResponse) ProtoMessage() {}
+
+func (x *BeforeTransitionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BeforeTransitionResponse.ProtoReflect.Descriptor instead.
+func (*BeforeTransitionResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *BeforeTransitionResponse) GetRefusal() string {
+	if x != nil {
+		return x.Refusal
+	}
+	return ""
+}
+
+type AfterPublishRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Item          *ContentItem           `protobuf:"bytes,1,opt,name=item,proto3" json:"item,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AfterPublishRequest) Reset() {
+	*x = AfterPublishRequest{}
+	mi := &file_plugin_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AfterPublishRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AfterPublishRequest) ProtoMessage() {}
+
+func (x *AfterPublishRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AfterPublishRequest.ProtoReflect.Descriptor instead.
+func (*AfterPublishRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *AfterPublishRequest) GetItem() *ContentItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
+type AfterPublishResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AfterPublishResponse) Reset() {
+	*x = AfterPublishResponse{}
+	mi := &file_plugin_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AfterPublishResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AfterPublishResponse) ProtoMessage() {}
+
+func (x *AfterPublishResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AfterPublishResponse.ProtoReflect.Descriptor instead.
+func (*AfterPublishResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{18}
+}
+
 type GetCurrentProfileRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	RequestToken  string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
@@ -881,7 +1302,7 @@ type GetCurrentProfileRequest struct {
 
 func (x *GetCurrentProfileRequest) Reset() {
 	*x = GetCurrentProfileRequest{}
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -893,7 +1314,7 @@ func (x *GetCurrentProfileRequest) String() string {
 func (*GetCurrentProfileRequest) ProtoMessage() {}
 
 func (x *GetCurrentProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[12]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -906,7 +1327,7 @@ func (x *GetCurrentProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentProfileRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{12}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetCurrentProfileRequest) GetRequestToken() string {
@@ -929,7 +1350,7 @@ type PublicProfile struct {
 
 func (x *PublicProfile) Reset() {
 	*x = PublicProfile{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -941,7 +1362,7 @@ func (x *PublicProfile) String() string {
 func (*PublicProfile) ProtoMessage() {}
 
 func (x *PublicProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -954,7 +1375,7 @@ func (x *PublicProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublicProfile.ProtoReflect.Descriptor instead.
 func (*PublicProfile) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *PublicProfile) GetUserId() string {
@@ -1005,7 +1426,7 @@ type AwardVetCoinsRequest struct {
 
 func (x *AwardVetCoinsRequest) Reset() {
 	*x = AwardVetCoinsRequest{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1017,7 +1438,7 @@ func (x *AwardVetCoinsRequest) String() string {
 func (*AwardVetCoinsRequest) ProtoMessage() {}
 
 func (x *AwardVetCoinsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1030,7 +1451,7 @@ func (x *AwardVetCoinsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AwardVetCoinsRequest.ProtoReflect.Descriptor instead.
 func (*AwardVetCoinsRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *AwardVetCoinsRequest) GetRequestToken() string {
@@ -1071,7 +1492,7 @@ type AwardVetCoinsResponse struct {
 
 func (x *AwardVetCoinsResponse) Reset() {
 	*x = AwardVetCoinsResponse{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1083,7 +1504,7 @@ func (x *AwardVetCoinsResponse) String() string {
 func (*AwardVetCoinsResponse) ProtoMessage() {}
 
 func (x *AwardVetCoinsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1096,7 +1517,7 @@ func (x *AwardVetCoinsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AwardVetCoinsResponse.ProtoReflect.Descriptor instead.
 func (*AwardVetCoinsResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *AwardVetCoinsResponse) GetAwardId() string {
@@ -1126,7 +1547,7 @@ type SendNotificationRequest struct {
 
 func (x *SendNotificationRequest) Reset() {
 	*x = SendNotificationRequest{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1138,7 +1559,7 @@ func (x *SendNotificationRequest) String() string {
 func (*SendNotificationRequest) ProtoMessage() {}
 
 func (x *SendNotificationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1151,7 +1572,7 @@ func (x *SendNotificationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendNotificationRequest.ProtoReflect.Descriptor instead.
 func (*SendNotificationRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SendNotificationRequest) GetRequestToken() string {
@@ -1199,7 +1620,7 @@ type SendNotificationResponse struct {
 
 func (x *SendNotificationResponse) Reset() {
 	*x = SendNotificationResponse{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1211,7 +1632,7 @@ func (x *SendNotificationResponse) String() string {
 func (*SendNotificationResponse) ProtoMessage() {}
 
 func (x *SendNotificationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1224,7 +1645,7 @@ func (x *SendNotificationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendNotificationResponse.ProtoReflect.Descriptor instead.
 func (*SendNotificationResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SendNotificationResponse) GetNotificationId() string {
@@ -1250,7 +1671,7 @@ type KVGetRequest struct {
 
 func (x *KVGetRequest) Reset() {
 	*x = KVGetRequest{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1262,7 +1683,7 @@ func (x *KVGetRequest) String() string {
 func (*KVGetRequest) ProtoMessage() {}
 
 func (x *KVGetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1275,7 +1696,7 @@ func (x *KVGetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVGetRequest.ProtoReflect.Descriptor instead.
 func (*KVGetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *KVGetRequest) GetKey() string {
@@ -1295,7 +1716,7 @@ type KVGetResponse struct {
 
 func (x *KVGetResponse) Reset() {
 	*x = KVGetResponse{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1728,7 @@ func (x *KVGetResponse) String() string {
 func (*KVGetResponse) ProtoMessage() {}
 
 func (x *KVGetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1741,7 @@ func (x *KVGetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVGetResponse.ProtoReflect.Descriptor instead.
 func (*KVGetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *KVGetResponse) GetFound() bool {
@@ -1349,7 +1770,7 @@ type KVSetRequest struct {
 
 func (x *KVSetRequest) Reset() {
 	*x = KVSetRequest{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1361,7 +1782,7 @@ func (x *KVSetRequest) String() string {
 func (*KVSetRequest) ProtoMessage() {}
 
 func (x *KVSetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1374,7 +1795,7 @@ func (x *KVSetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVSetRequest.ProtoReflect.Descriptor instead.
 func (*KVSetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *KVSetRequest) GetKey() string {
@@ -1406,7 +1827,7 @@ type KVSetResponse struct {
 
 func (x *KVSetResponse) Reset() {
 	*x = KVSetResponse{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1418,7 +1839,7 @@ func (x *KVSetResponse) String() string {
 func (*KVSetResponse) ProtoMessage() {}
 
 func (x *KVSetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1431,7 +1852,7 @@ func (x *KVSetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVSetResponse.ProtoReflect.Descriptor instead.
 func (*KVSetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 type KVCompareAndSetRequest struct {
@@ -1448,7 +1869,7 @@ type KVCompareAndSetRequest struct {
 
 func (x *KVCompareAndSetRequest) Reset() {
 	*x = KVCompareAndSetRequest{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +1881,7 @@ func (x *KVCompareAndSetRequest) String() string {
 func (*KVCompareAndSetRequest) ProtoMessage() {}
 
 func (x *KVCompareAndSetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +1894,7 @@ func (x *KVCompareAndSetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVCompareAndSetRequest.ProtoReflect.Descriptor instead.
 func (*KVCompareAndSetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *KVCompareAndSetRequest) GetKey() string {
@@ -1520,7 +1941,7 @@ type KVCompareAndSetResponse struct {
 
 func (x *KVCompareAndSetResponse) Reset() {
 	*x = KVCompareAndSetResponse{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1532,7 +1953,7 @@ func (x *KVCompareAndSetResponse) String() string {
 func (*KVCompareAndSetResponse) ProtoMessage() {}
 
 func (x *KVCompareAndSetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1545,7 +1966,7 @@ func (x *KVCompareAndSetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVCompareAndSetResponse.ProtoReflect.Descriptor instead.
 func (*KVCompareAndSetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *KVCompareAndSetResponse) GetSwapped() bool {
@@ -1564,7 +1985,7 @@ type KVDeleteRequest struct {
 
 func (x *KVDeleteRequest) Reset() {
 	*x = KVDeleteRequest{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1576,7 +1997,7 @@ func (x *KVDeleteRequest) String() string {
 func (*KVDeleteRequest) ProtoMessage() {}
 
 func (x *KVDeleteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1589,7 +2010,7 @@ func (x *KVDeleteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVDeleteRequest.ProtoReflect.Descriptor instead.
 func (*KVDeleteRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *KVDeleteRequest) GetKey() string {
@@ -1607,7 +2028,7 @@ type KVDeleteResponse struct {
 
 func (x *KVDeleteResponse) Reset() {
 	*x = KVDeleteResponse{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1619,7 +2040,7 @@ func (x *KVDeleteResponse) String() string {
 func (*KVDeleteResponse) ProtoMessage() {}
 
 func (x *KVDeleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1632,7 +2053,7 @@ func (x *KVDeleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVDeleteResponse.ProtoReflect.Descriptor instead.
 func (*KVDeleteResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 type KVListRequest struct {
@@ -1645,7 +2066,7 @@ type KVListRequest struct {
 
 func (x *KVListRequest) Reset() {
 	*x = KVListRequest{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +2078,7 @@ func (x *KVListRequest) String() string {
 func (*KVListRequest) ProtoMessage() {}
 
 func (x *KVListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +2091,7 @@ func (x *KVListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVListRequest.ProtoReflect.Descriptor instead.
 func (*KVListRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *KVListRequest) GetPrefix() string {
@@ -1696,7 +2117,7 @@ type KVListResponse struct {
 
 func (x *KVListResponse) Reset() {
 	*x = KVListResponse{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1708,7 +2129,7 @@ func (x *KVListResponse) String() string {
 func (*KVListResponse) ProtoMessage() {}
 
 func (x *KVListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1721,7 +2142,7 @@ func (x *KVListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVListResponse.ProtoReflect.Descriptor instead.
 func (*KVListResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *KVListResponse) GetKeys() []string {
@@ -1742,7 +2163,7 @@ type SQLRequest struct {
 
 func (x *SQLRequest) Reset() {
 	*x = SQLRequest{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1754,7 +2175,7 @@ func (x *SQLRequest) String() string {
 func (*SQLRequest) ProtoMessage() {}
 
 func (x *SQLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1767,7 +2188,7 @@ func (x *SQLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLRequest.ProtoReflect.Descriptor instead.
 func (*SQLRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SQLRequest) GetQuery() string {
@@ -1793,7 +2214,7 @@ type SQLExecResponse struct {
 
 func (x *SQLExecResponse) Reset() {
 	*x = SQLExecResponse{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1805,7 +2226,7 @@ func (x *SQLExecResponse) String() string {
 func (*SQLExecResponse) ProtoMessage() {}
 
 func (x *SQLExecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1818,7 +2239,7 @@ func (x *SQLExecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLExecResponse.ProtoReflect.Descriptor instead.
 func (*SQLExecResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SQLExecResponse) GetRowsAffected() int64 {
@@ -1838,7 +2259,7 @@ type SQLQueryResponse struct {
 
 func (x *SQLQueryResponse) Reset() {
 	*x = SQLQueryResponse{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1850,7 +2271,7 @@ func (x *SQLQueryResponse) String() string {
 func (*SQLQueryResponse) ProtoMessage() {}
 
 func (x *SQLQueryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1863,7 +2284,7 @@ func (x *SQLQueryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLQueryResponse.ProtoReflect.Descriptor instead.
 func (*SQLQueryResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SQLQueryResponse) GetRowsJson() []byte {
@@ -1885,7 +2306,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1897,7 +2318,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1910,7 +2331,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{31}
+	return file_plugin_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *LogRequest) GetLevel() string {
@@ -1942,7 +2363,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1954,7 +2375,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1967,7 +2388,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{32}
+	return file_plugin_proto_rawDescGZIP(), []int{39}
 }
 
 var File_plugin_proto protoreflect.FileDescriptor
@@ -1982,7 +2403,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\bmanifest\x18\x01 \x01(\v2\x1c.vetclube.plugin.v1.ManifestR\bmanifest\x12.\n" +
 	"\x05hooks\x18\x02 \x03(\x0e2\x18.vetclube.plugin.v1.HookR\x05hooks\x12\x1f\n" +
 	"\vsdk_version\x18\x03 \x01(\tR\n" +
-	"sdkVersion\"\xf9\x02\n" +
+	"sdkVersion\"\x9e\x03\n" +
 	"\bManifest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -1999,7 +2420,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\tui_schema\x18\f \x01(\fR\buiSchema\x12=\n" +
 	"\n" +
 	"migrations\x18\r \x03(\v2\x1d.vetclube.plugin.v1.MigrationR\n" +
-	"migrations\"K\n" +
+	"migrations\x12#\n" +
+	"\rcontent_types\x18\x0e \x01(\fR\fcontentTypes\"K\n" +
 	"\tMigration\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -2036,7 +2458,36 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04show\x18\x01 \x01(\bR\x04show\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
 	"\x04body\x18\x03 \x01(\tR\x04body\x12\x12\n" +
-	"\x04link\x18\x04 \x01(\tR\x04link\"?\n" +
+	"\x04link\x18\x04 \x01(\tR\x04link\"\xfa\x01\n" +
+	"\vContentItem\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\x12\x18\n" +
+	"\aversion\x18\x04 \x01(\x05R\aversion\x12\x12\n" +
+	"\x04slug\x18\x05 \x01(\tR\x04slug\x12\x14\n" +
+	"\x05title\x18\x06 \x01(\tR\x05title\x12\x18\n" +
+	"\asummary\x18\a \x01(\tR\asummary\x12\x16\n" +
+	"\x06fields\x18\b \x01(\fR\x06fields\x12\x1b\n" +
+	"\tauthor_id\x18\t \x01(\tR\bauthorId\x12\x1c\n" +
+	"\tpublished\x18\n" +
+	" \x01(\bR\tpublished\"a\n" +
+	"\x16ValidateContentRequest\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x123\n" +
+	"\x04item\x18\x02 \x01(\v2\x1f.vetclube.plugin.v1.ContentItemR\x04item\"\xd6\x01\n" +
+	"\x17ValidateContentResponse\x12_\n" +
+	"\ffield_errors\x18\x01 \x03(\v2<.vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntryR\vfieldErrors\x12\x1a\n" +
+	"\bcomputed\x18\x02 \x01(\fR\bcomputed\x1a>\n" +
+	"\x10FieldErrorsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"^\n" +
+	"\x17BeforeTransitionRequest\x123\n" +
+	"\x04item\x18\x01 \x01(\v2\x1f.vetclube.plugin.v1.ContentItemR\x04item\x12\x0e\n" +
+	"\x02to\x18\x02 \x01(\tR\x02to\"4\n" +
+	"\x18BeforeTransitionResponse\x12\x18\n" +
+	"\arefusal\x18\x01 \x01(\tR\arefusal\"J\n" +
+	"\x13AfterPublishRequest\x123\n" +
+	"\x04item\x18\x01 \x01(\v2\x1f.vetclube.plugin.v1.ContentItemR\x04item\"\x16\n" +
+	"\x14AfterPublishResponse\"?\n" +
 	"\x18GetCurrentProfileRequest\x12#\n" +
 	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\"\x99\x01\n" +
 	"\rPublicProfile\x12\x17\n" +
@@ -2107,15 +2558,21 @@ const file_plugin_proto_rawDesc = "" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1d\n" +
 	"\n" +
 	"attrs_json\x18\x03 \x01(\fR\tattrsJson\"\r\n" +
-	"\vLogResponse*5\n" +
+	"\vLogResponse*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
-	"\x13HOOK_DASHBOARD_CARD\x10\x012\xe8\x02\n" +
+	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
+	"\x15HOOK_VALIDATE_CONTENT\x10\x02\x12\x1a\n" +
+	"\x16HOOK_BEFORE_TRANSITION\x10\x03\x12\x16\n" +
+	"\x12HOOK_AFTER_PUBLISH\x10\x042\xa6\x05\n" +
 	"\x06Plugin\x12U\n" +
 	"\bDescribe\x12#.vetclube.plugin.v1.DescribeRequest\x1a$.vetclube.plugin.v1.DescribeResponse\x12K\n" +
 	"\x06Handle\x12\x1f.vetclube.plugin.v1.HTTPRequest\x1a .vetclube.plugin.v1.HTTPResponse\x12T\n" +
 	"\vCheckHealth\x12!.vetclube.plugin.v1.HealthRequest\x1a\".vetclube.plugin.v1.HealthResponse\x12d\n" +
-	"\rDashboardCard\x12(.vetclube.plugin.v1.DashboardCardRequest\x1a).vetclube.plugin.v1.DashboardCardResponse2\xdb\a\n" +
+	"\rDashboardCard\x12(.vetclube.plugin.v1.DashboardCardRequest\x1a).vetclube.plugin.v1.DashboardCardResponse\x12j\n" +
+	"\x0fValidateContent\x12*.vetclube.plugin.v1.ValidateContentRequest\x1a+.vetclube.plugin.v1.ValidateContentResponse\x12m\n" +
+	"\x10BeforeTransition\x12+.vetclube.plugin.v1.BeforeTransitionRequest\x1a,.vetclube.plugin.v1.BeforeTransitionResponse\x12a\n" +
+	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xdb\a\n" +
 	"\x04Host\x12d\n" +
 	"\x11GetCurrentProfile\x12,.vetclube.plugin.v1.GetCurrentProfileRequest\x1a!.vetclube.plugin.v1.PublicProfile\x12d\n" +
 	"\rAwardVetCoins\x12(.vetclube.plugin.v1.AwardVetCoinsRequest\x1a).vetclube.plugin.v1.AwardVetCoinsResponse\x12m\n" +
@@ -2142,7 +2599,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -2157,27 +2614,35 @@ var file_plugin_proto_goTypes = []any{
 	(*HealthResponse)(nil),           // 10: vetclube.plugin.v1.HealthResponse
 	(*DashboardCardRequest)(nil),     // 11: vetclube.plugin.v1.DashboardCardRequest
 	(*DashboardCardResponse)(nil),    // 12: vetclube.plugin.v1.DashboardCardResponse
-	(*GetCurrentProfileRequest)(nil), // 13: vetclube.plugin.v1.GetCurrentProfileRequest
-	(*PublicProfile)(nil),            // 14: vetclube.plugin.v1.PublicProfile
-	(*AwardVetCoinsRequest)(nil),     // 15: vetclube.plugin.v1.AwardVetCoinsRequest
-	(*AwardVetCoinsResponse)(nil),    // 16: vetclube.plugin.v1.AwardVetCoinsResponse
-	(*SendNotificationRequest)(nil),  // 17: vetclube.plugin.v1.SendNotificationRequest
-	(*SendNotificationResponse)(nil), // 18: vetclube.plugin.v1.SendNotificationResponse
-	(*KVGetRequest)(nil),             // 19: vetclube.plugin.v1.KVGetRequest
-	(*KVGetResponse)(nil),            // 20: vetclube.plugin.v1.KVGetResponse
-	(*KVSetRequest)(nil),             // 21: vetclube.plugin.v1.KVSetRequest
-	(*KVSetResponse)(nil),            // 22: vetclube.plugin.v1.KVSetResponse
-	(*KVCompareAndSetRequest)(nil),   // 23: vetclube.plugin.v1.KVCompareAndSetRequest
-	(*KVCompareAndSetResponse)(nil),  // 24: vetclube.plugin.v1.KVCompareAndSetResponse
-	(*KVDeleteRequest)(nil),          // 25: vetclube.plugin.v1.KVDeleteRequest
-	(*KVDeleteResponse)(nil),         // 26: vetclube.plugin.v1.KVDeleteResponse
-	(*KVListRequest)(nil),            // 27: vetclube.plugin.v1.KVListRequest
-	(*KVListResponse)(nil),           // 28: vetclube.plugin.v1.KVListResponse
-	(*SQLRequest)(nil),               // 29: vetclube.plugin.v1.SQLRequest
-	(*SQLExecResponse)(nil),          // 30: vetclube.plugin.v1.SQLExecResponse
-	(*SQLQueryResponse)(nil),         // 31: vetclube.plugin.v1.SQLQueryResponse
-	(*LogRequest)(nil),               // 32: vetclube.plugin.v1.LogRequest
-	(*LogResponse)(nil),              // 33: vetclube.plugin.v1.LogResponse
+	(*ContentItem)(nil),              // 13: vetclube.plugin.v1.ContentItem
+	(*ValidateContentRequest)(nil),   // 14: vetclube.plugin.v1.ValidateContentRequest
+	(*ValidateContentResponse)(nil),  // 15: vetclube.plugin.v1.ValidateContentResponse
+	(*BeforeTransitionRequest)(nil),  // 16: vetclube.plugin.v1.BeforeTransitionRequest
+	(*BeforeTransitionResponse)(nil), // 17: vetclube.plugin.v1.BeforeTransitionResponse
+	(*AfterPublishRequest)(nil),      // 18: vetclube.plugin.v1.AfterPublishRequest
+	(*AfterPublishResponse)(nil),     // 19: vetclube.plugin.v1.AfterPublishResponse
+	(*GetCurrentProfileRequest)(nil), // 20: vetclube.plugin.v1.GetCurrentProfileRequest
+	(*PublicProfile)(nil),            // 21: vetclube.plugin.v1.PublicProfile
+	(*AwardVetCoinsRequest)(nil),     // 22: vetclube.plugin.v1.AwardVetCoinsRequest
+	(*AwardVetCoinsResponse)(nil),    // 23: vetclube.plugin.v1.AwardVetCoinsResponse
+	(*SendNotificationRequest)(nil),  // 24: vetclube.plugin.v1.SendNotificationRequest
+	(*SendNotificationResponse)(nil), // 25: vetclube.plugin.v1.SendNotificationResponse
+	(*KVGetRequest)(nil),             // 26: vetclube.plugin.v1.KVGetRequest
+	(*KVGetResponse)(nil),            // 27: vetclube.plugin.v1.KVGetResponse
+	(*KVSetRequest)(nil),             // 28: vetclube.plugin.v1.KVSetRequest
+	(*KVSetResponse)(nil),            // 29: vetclube.plugin.v1.KVSetResponse
+	(*KVCompareAndSetRequest)(nil),   // 30: vetclube.plugin.v1.KVCompareAndSetRequest
+	(*KVCompareAndSetResponse)(nil),  // 31: vetclube.plugin.v1.KVCompareAndSetResponse
+	(*KVDeleteRequest)(nil),          // 32: vetclube.plugin.v1.KVDeleteRequest
+	(*KVDeleteResponse)(nil),         // 33: vetclube.plugin.v1.KVDeleteResponse
+	(*KVListRequest)(nil),            // 34: vetclube.plugin.v1.KVListRequest
+	(*KVListResponse)(nil),           // 35: vetclube.plugin.v1.KVListResponse
+	(*SQLRequest)(nil),               // 36: vetclube.plugin.v1.SQLRequest
+	(*SQLExecResponse)(nil),          // 37: vetclube.plugin.v1.SQLExecResponse
+	(*SQLQueryResponse)(nil),         // 38: vetclube.plugin.v1.SQLQueryResponse
+	(*LogRequest)(nil),               // 39: vetclube.plugin.v1.LogRequest
+	(*LogResponse)(nil),              // 40: vetclube.plugin.v1.LogResponse
+	nil,                              // 41: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -2187,41 +2652,51 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 4: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 5: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 6: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	1,  // 7: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 8: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 9: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 10: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	13, // 11: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	15, // 12: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	17, // 13: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	19, // 14: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	21, // 15: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	23, // 16: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	25, // 17: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	27, // 18: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	29, // 19: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	29, // 20: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	32, // 21: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	2,  // 22: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 23: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 24: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 25: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	14, // 26: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	16, // 27: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	18, // 28: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	20, // 29: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	22, // 30: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	24, // 31: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	26, // 32: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	28, // 33: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	30, // 34: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	31, // 35: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	33, // 36: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	22, // [22:37] is the sub-list for method output_type
-	7,  // [7:22] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	13, // 7: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	41, // 8: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	13, // 9: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	13, // 10: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	1,  // 11: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 12: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 13: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 14: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	14, // 15: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	16, // 16: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	18, // 17: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	20, // 18: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	22, // 19: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	24, // 20: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	26, // 21: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	28, // 22: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	30, // 23: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	32, // 24: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	34, // 25: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	36, // 26: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	36, // 27: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	39, // 28: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	2,  // 29: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 30: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 31: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 32: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	15, // 33: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	17, // 34: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	19, // 35: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	21, // 36: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	23, // 37: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	25, // 38: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	27, // 39: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	29, // 40: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	31, // 41: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	33, // 42: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	35, // 43: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	37, // 44: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	38, // 45: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	40, // 46: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	29, // [29:47] is the sub-list for method output_type
+	11, // [11:29] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2235,7 +2710,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   33,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

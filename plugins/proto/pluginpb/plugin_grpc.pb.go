@@ -25,10 +25,13 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Plugin_Describe_FullMethodName      = "/vetclube.plugin.v1.Plugin/Describe"
-	Plugin_Handle_FullMethodName        = "/vetclube.plugin.v1.Plugin/Handle"
-	Plugin_CheckHealth_FullMethodName   = "/vetclube.plugin.v1.Plugin/CheckHealth"
-	Plugin_DashboardCard_FullMethodName = "/vetclube.plugin.v1.Plugin/DashboardCard"
+	Plugin_Describe_FullMethodName         = "/vetclube.plugin.v1.Plugin/Describe"
+	Plugin_Handle_FullMethodName           = "/vetclube.plugin.v1.Plugin/Handle"
+	Plugin_CheckHealth_FullMethodName      = "/vetclube.plugin.v1.Plugin/CheckHealth"
+	Plugin_DashboardCard_FullMethodName    = "/vetclube.plugin.v1.Plugin/DashboardCard"
+	Plugin_ValidateContent_FullMethodName  = "/vetclube.plugin.v1.Plugin/ValidateContent"
+	Plugin_BeforeTransition_FullMethodName = "/vetclube.plugin.v1.Plugin/BeforeTransition"
+	Plugin_AfterPublish_FullMethodName     = "/vetclube.plugin.v1.Plugin/AfterPublish"
 )
 
 // PluginClient is the client API for Plugin service.
@@ -45,6 +48,13 @@ type PluginClient interface {
 	CheckHealth(ctx context.Context, in *HealthRequest, opts ...grpc.CallOption) (*HealthResponse, error)
 	// DashboardCard is hook 1 (SDK 1.0): a card for the home dashboard.
 	DashboardCard(ctx context.Context, in *DashboardCardRequest, opts ...grpc.CallOption) (*DashboardCardResponse, error)
+	// ValidateContent is hook 2 (SDK 1.1, content plugins): the type's own
+	// checks on an item about to be saved, and the values of its computed fields.
+	ValidateContent(ctx context.Context, in *ValidateContentRequest, opts ...grpc.CallOption) (*ValidateContentResponse, error)
+	// BeforeTransition is hook 3 (SDK 1.1): may refuse moving an item to a state.
+	BeforeTransition(ctx context.Context, in *BeforeTransitionRequest, opts ...grpc.CallOption) (*BeforeTransitionResponse, error)
+	// AfterPublish is hook 4 (SDK 1.1): told after a publish committed.
+	AfterPublish(ctx context.Context, in *AfterPublishRequest, opts ...grpc.CallOption) (*AfterPublishResponse, error)
 }
 
 type pluginClient struct {
@@ -95,6 +105,36 @@ func (c *pluginClient) DashboardCard(ctx context.Context, in *DashboardCardReque
 	return out, nil
 }
 
+func (c *pluginClient) ValidateContent(ctx context.Context, in *ValidateContentRequest, opts ...grpc.CallOption) (*ValidateContentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ValidateContentResponse)
+	err := c.cc.Invoke(ctx, Plugin_ValidateContent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) BeforeTransition(ctx context.Context, in *BeforeTransitionRequest, opts ...grpc.CallOption) (*BeforeTransitionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BeforeTransitionResponse)
+	err := c.cc.Invoke(ctx, Plugin_BeforeTransition_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) AfterPublish(ctx context.Context, in *AfterPublishRequest, opts ...grpc.CallOption) (*AfterPublishResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AfterPublishResponse)
+	err := c.cc.Invoke(ctx, Plugin_AfterPublish_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // PluginServer is the server API for Plugin service.
 // All implementations must embed UnimplementedPluginServer
 // for forward compatibility.
@@ -109,6 +149,13 @@ type PluginServer interface {
 	CheckHealth(context.Context, *HealthRequest) (*HealthResponse, error)
 	// DashboardCard is hook 1 (SDK 1.0): a card for the home dashboard.
 	DashboardCard(context.Context, *DashboardCardRequest) (*DashboardCardResponse, error)
+	// ValidateContent is hook 2 (SDK 1.1, content plugins): the type's own
+	// checks on an item about to be saved, and the values of its computed fields.
+	ValidateContent(context.Context, *ValidateContentRequest) (*ValidateContentResponse, error)
+	// BeforeTransition is hook 3 (SDK 1.1): may refuse moving an item to a state.
+	BeforeTransition(context.Context, *BeforeTransitionRequest) (*BeforeTransitionResponse, error)
+	// AfterPublish is hook 4 (SDK 1.1): told after a publish committed.
+	AfterPublish(context.Context, *AfterPublishRequest) (*AfterPublishResponse, error)
 	mustEmbedUnimplementedPluginServer()
 }
 
@@ -130,6 +177,15 @@ func (UnimplementedPluginServer) CheckHealth(context.Context, *HealthRequest) (*
 }
 func (UnimplementedPluginServer) DashboardCard(context.Context, *DashboardCardRequest) (*DashboardCardResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DashboardCard not implemented")
+}
+func (UnimplementedPluginServer) ValidateContent(context.Context, *ValidateContentRequest) (*ValidateContentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ValidateContent not implemented")
+}
+func (UnimplementedPluginServer) BeforeTransition(context.Context, *BeforeTransitionRequest) (*BeforeTransitionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BeforeTransition not implemented")
+}
+func (UnimplementedPluginServer) AfterPublish(context.Context, *AfterPublishRequest) (*AfterPublishResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AfterPublish not implemented")
 }
 func (UnimplementedPluginServer) mustEmbedUnimplementedPluginServer() {}
 func (UnimplementedPluginServer) testEmbeddedByValue()                {}
@@ -224,6 +280,60 @@ func _Plugin_DashboardCard_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Plugin_ValidateContent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ValidateContentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).ValidateContent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_ValidateContent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).ValidateContent(ctx, req.(*ValidateContentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_BeforeTransition_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BeforeTransitionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).BeforeTransition(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_BeforeTransition_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).BeforeTransition(ctx, req.(*BeforeTransitionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_AfterPublish_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AfterPublishRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).AfterPublish(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_AfterPublish_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).AfterPublish(ctx, req.(*AfterPublishRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Plugin_ServiceDesc is the grpc.ServiceDesc for Plugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -246,6 +356,18 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "DashboardCard",
 			Handler:    _Plugin_DashboardCard_Handler,
+		},
+		{
+			MethodName: "ValidateContent",
+			Handler:    _Plugin_ValidateContent_Handler,
+		},
+		{
+			MethodName: "BeforeTransition",
+			Handler:    _Plugin_BeforeTransition_Handler,
+		},
+		{
+			MethodName: "AfterPublish",
+			Handler:    _Plugin_AfterPublish_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,4 +1,5 @@
-// Command plugin-new scaffolds a form-tool plugin: plugin-new -id minha-ferramenta.
+// Command plugin-new scaffolds a plugin: plugin-new -id minha-ferramenta
+// (a form tool) or plugin-new -id boletins -kind content (a content type).
 package main
 
 import (
@@ -12,11 +13,16 @@ import (
 func main() {
 	id := flag.String("id", "", "plugin id, e.g. minha-ferramenta")
 	dir := flag.String("dir", "plugins", "directory holding the plugins")
+	kind := flag.String("kind", "tool", "tool (a form tool) or content (a content type)")
 	flag.Parse()
-	path, err := scaffold.Create(*dir, *id)
+	path, err := scaffold.Create(*dir, *id, *kind)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "plugin-new:", err)
 		os.Exit(1)
+	}
+	if *kind == "content" {
+		fmt.Printf("created %s\nnext: make plugins && make run, then open /%s in the app and the backoffice\n", path, *id)
+		return
 	}
 	fmt.Printf("created %s\nnext: make plugins && make run, then open /ferramentas/%s\n", path, *id)
 }
