@@ -18,6 +18,7 @@ import (
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/mail"
@@ -73,12 +74,16 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.Profiles = profiles.NewService(pool, uploads, log)
+	// Content plugins register their types as they start, so the registry
+	// exists before the plugins and the store after them.
+	a.Content.Registry = content.NewRegistry()
 	tools := pluginhost.New(pluginhost.Options{
 		Dir:            cfg.PluginsDir,
 		CallTimeout:    cfg.PluginCallTimeout,
 		HealthInterval: cfg.PluginHealthInterval,
 		DailyVetCoins:  cfg.PluginDailyVetCoins,
 		Profiles:       a.Profiles,
+		ContentTypes:   a.Content.Registry,
 	}, pool, points.New(pool), log)
 	if err := tools.Start(ctx); err != nil {
 		return nil, fmt.Errorf("plugins: %w", err)
@@ -89,6 +94,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	rolesSvc := roles.NewService(pool)
+	rolesSvc.OnChange(a.Auth.InvalidatePrincipalsOf)
 	if err := a.buildContent(ctx, cfg, pool, rolesSvc); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
@@ -119,6 +125,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 			Editorial: editorial.HTTP{Store: a.Content.Store, Workflow: a.Content.Workflow, Audit: a.Content.Audit, Reviews: a.Content.Reviews,
 				Previews: a.Content.Previews, Log: log, Now: a.Content.Now},
 			Previews: a.Content.Previews,
+			Uploads:  content.NewUploads(uploads, a.Content.Now),
 		},
 	})
 	return a, nil
@@ -157,6 +164,18 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 	}
 	a.Auth = svc
 	a.onClose(svc.StartMaintenance(10 * time.Minute))
+	// Principals are cached only while this listener hears every other
+	// instance's invalidations; start serving with it listening when the
+	// database answers at once (it turns itself on later otherwise).
+	watch, stop := context.WithCancel(context.Background())
+	ready, done := make(chan struct{}), make(chan struct{})
+	go func() { defer close(done); svc.WatchPrincipalInvalidations(watch, pool, ready) }()
+	a.onClose(func() error { stop(); <-done; return nil })
+	select {
+	case <-ready:
+	case <-time.After(5 * time.Second):
+		log.Warn("principal invalidation listener not ready; principals are not cached until it is")
+	}
 	return nil
 }
 

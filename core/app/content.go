@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -65,9 +66,8 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 	if c.Previews, err = content.NewPreviews(secret, c.Now); err != nil {
 		return err
 	}
-	c.Registry = content.NewRegistry()
 	c.Audit = editorial.NewAudit(pool)
-	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit})
+	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: a.Tools.ContentHooks()})
 	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)
 	opts := editorial.Options{
@@ -81,6 +81,12 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 		opts.Scheduler = c.Timers
 	}
 	c.Workflow = editorial.New(c.Store, opts)
+	// Revisions past the retention rule (older than 180 days and beyond the
+	// newest 100 of an item) are pruned once at start and then daily.
+	prune, stopPrune := context.WithCancel(context.WithoutCancel(ctx))
+	pruned := make(chan struct{})
+	go func() { defer close(pruned); c.pruneRevisions(prune, pruneEvery, a.Log) }()
+	a.onClose(func() error { stopPrune(); <-pruned; return nil })
 	if c.Timers != nil && cfg.TemporalWorker {
 		w := workflows.NewPublishingWorker(a.Engagement.Temporal, &workflows.PublishingActivities{
 			Store: c.Store, Editorial: c.Workflow, Now: c.Now,
@@ -116,4 +122,24 @@ func previewSecret(ctx context.Context, pool *pgxpool.Pool) ([]byte, error) {
 		return nil, fmt.Errorf("preview secret: %w", err)
 	}
 	return secret, nil
+}
+
+// pruneEvery is how often old revisions are pruned.
+const pruneEvery = 24 * time.Hour
+
+func (c *Content) pruneRevisions(ctx context.Context, every time.Duration, log *slog.Logger) {
+	for {
+		n, err := c.Store.PruneRevisions(ctx, c.Now())
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Error("prune content revisions", "err", err)
+		case n > 0:
+			log.Info("pruned content revisions", "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,13 +17,14 @@ import (
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/roles"
 )
 
 // newsTestType is a content type registered by the tests only: the core
 // registers none of its own.
 func newsTestType() content.Type {
 	return content.Type{
-		ID: "noticias", Singular: "Notícia", Plural: "Notícias", Icon: "newspaper",
+		ID: "noticias", Singular: "Notícia", Plural: "Notícias", Icon: "newspaper", Route: "/noticias-veterinarias",
 		Fields: []content.Field{
 			{Name: "body", Label: "Texto", Kind: content.KindLongText, Required: true, Searchable: true},
 			{Name: "category", Label: "Categoria", Kind: content.KindSelect, Required: true, Listed: true, Filterable: true,
@@ -259,6 +261,61 @@ func TestContentApprovalGateOverHTTP(t *testing.T) {
 	}
 }
 
+// Bulk publishing passes the same approval gate as one by one: approved
+// items publish, the others stay as they were with the reason.
+func TestContentBulkPublishOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	items := []adminItem{e.to(t, content.StatusApproved), e.to(t, content.StatusInReview), e.to(t, content.StatusApproved), e.to(t, content.StatusDraft)}
+	refs := []map[string]any{}
+	for _, it := range items {
+		refs = append(refs, map[string]any{"id": it.ID, "version": it.Version})
+	}
+	refs = append(refs, map[string]any{"id": "00000000-0000-0000-0000-000000000000", "version": 1})
+	if res := e.editor.do("POST", "/api/admin/content/noticias/bulk/publish", map[string]any{"items": refs}); res.status != http.StatusOK {
+		t.Fatalf("editor bulk: %d %s", res.status, res.body)
+	} else {
+		var out []editorial.BulkResult
+		res.json(t, &out)
+		for _, r := range out {
+			if r.OK {
+				t.Fatalf("an editor published in bulk: %+v", out)
+			}
+		}
+	}
+	var out []editorial.BulkResult
+	res := e.revisor.do("POST", "/api/admin/content/noticias/bulk/publish", map[string]any{"items": refs})
+	if res.json(t, &out); res.status != http.StatusOK || len(out) != 5 {
+		t.Fatalf("bulk: %d %s", res.status, res.body)
+	}
+	for i, r := range out {
+		want := i == 0 || i == 2
+		if r.OK != want || (want && r.Status != content.StatusPublished) || (!want && r.Error == "") {
+			t.Errorf("item %d: %+v", i, r)
+		}
+	}
+	var page content.Page
+	e.visitor.do("GET", "/api/content/noticias", nil).json(t, &page)
+	if len(page.Items) != 2 {
+		t.Errorf("public list after bulk: %d", len(page.Items))
+	}
+	if res := e.revisor.do("POST", "/api/admin/content/noticias/bulk/schedule", map[string]any{"items": refs}); res.status != http.StatusNotFound {
+		t.Errorf("bulk schedule: %d", res.status)
+	}
+	if res := e.revisor.do("POST", "/api/admin/content/noticias/bulk/publish", map[string]any{"items": []any{}}); res.status != http.StatusUnprocessableEntity {
+		t.Errorf("empty bulk: %d", res.status)
+	}
+}
+
+// The reader's app finds the pages of every registered type, visitors too.
+func TestContentTypesForReaders(t *testing.T) {
+	e := newContentEnv(t)
+	var types []content.Type
+	e.visitor.do("GET", "/api/content/types", nil).json(t, &types)
+	if len(types) != 1 || types[0].ID != "noticias" || types[0].Route != "/noticias-veterinarias" || len(types[0].Fields) != 2 {
+		t.Fatalf("types: %+v", types)
+	}
+}
+
 // TestContentDraftOverPublishedOverHTTP edits a published item: readers get
 // byte-identical JSON until the edit is published again.
 func TestContentDraftOverPublishedOverHTTP(t *testing.T) {
@@ -285,7 +342,8 @@ func TestContentDraftOverPublishedOverHTTP(t *testing.T) {
 	if after := e.visitor.do("GET", path, nil); !bytes.Equal(after.body, before.body) {
 		t.Errorf("public JSON changed before republish:\n%s\n%s", before.body, after.body)
 	}
-	// A stale save (the version before the edit) is refused.
+	// A stale save (the version before the edit) by a co-editor is refused.
+	e.share(t, it.ID, e.editor2)
 	res = e.editor2.do("PUT", "/api/admin/content/noticias/"+it.ID, map[string]any{"version": it.Version,
 		"title": "Outra versão", "fields": map[string]any{"body": "Texto concorrente", "category": "clinica"}})
 	if res.status != http.StatusConflict || res.message() != content.MsgStaleVersion {
@@ -331,6 +389,7 @@ func TestContentLockTakeOverOverHTTP(t *testing.T) {
 	it := e.create(t, "Com trava")
 	base := "/api/admin/content/noticias/" + it.ID
 	var mine, seen, taken content.Lock
+	e.share(t, it.ID, e.editor2)
 	e.editor.do("POST", base+"/lock", nil).json(t, &mine)
 	e.editor2.do("POST", base+"/lock", nil).json(t, &seen)
 	if !mine.Mine || mine.Token == "" || seen.Mine || seen.HolderID != e.editor.id || seen.Token != "" {
@@ -642,5 +701,101 @@ func TestContentReviewOverHTTP(t *testing.T) {
 	}
 	if res := e.revisor.do("PUT", path, map[string]any{"version": got.Version, "unpublish_at": time.Now().Add(-time.Hour)}); res.status != http.StatusUnprocessableEntity {
 		t.Errorf("unpublish in the past: %d", res.status)
+	}
+}
+
+// share makes who a co-editor of the item, as its author.
+func (e *contentEnv) share(t *testing.T, id string, who bearer) {
+	t.Helper()
+	if res := e.editor.do("PUT", "/api/admin/content/noticias/"+id+"/editors/"+who.id, nil); res.status != http.StatusOK {
+		t.Fatalf("share: %d %s", res.status, res.body)
+	}
+}
+
+// An editor sees and edits only own and shared items; revisors see all;
+// only the author (or a revisor or super admin) shares; sharing is audited.
+func TestContentEditorsSeeOwnAndSharedOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.create(t, "Pauta da editora")
+	base := "/api/admin/content/noticias/" + it.ID
+	count := func(c bearer) int {
+		var list []adminItem
+		c.do("GET", "/api/admin/content/noticias", nil).json(t, &list)
+		return len(list)
+	}
+	if res := e.editor2.do("GET", base, nil); res.status != http.StatusNotFound || count(e.editor2) != 0 {
+		t.Fatalf("another editor reaches the item: %d, list %d", res.status, count(e.editor2))
+	}
+	if count(e.revisor) != 1 || count(e.admin) != 1 || count(e.editor) != 1 {
+		t.Fatalf("lists: revisor %d, admin %d, author %d", count(e.revisor), count(e.admin), count(e.editor))
+	}
+	e.share(t, it.ID, e.editor2)
+	e.share(t, it.ID, e.editor2) // idempotent
+	var editors []content.CoEditor
+	e.editor.do("GET", base+"/editors", nil).json(t, &editors)
+	if len(editors) != 1 || editors[0].UserID != e.editor2.id || editors[0].Email != "editor2@example.com" {
+		t.Fatalf("co-editors: %+v", editors)
+	}
+	if res := e.editor2.do("GET", base, nil); res.status != http.StatusOK || count(e.editor2) != 1 {
+		t.Fatalf("co-editor: %d, list %d", res.status, count(e.editor2))
+	}
+	if res := e.editor2.do("PUT", base+"/editors/"+e.member.id, nil); res.status != http.StatusForbidden || res.message() != editorial.MsgShareNotAllowed {
+		t.Fatalf("a co-editor shared further: %d %s", res.status, res.body)
+	}
+	if res := e.editor.do("PUT", base+"/editors/"+e.editor.id, nil); res.status != http.StatusUnprocessableEntity {
+		t.Fatalf("shared with its own author: %d %s", res.status, res.body)
+	}
+	if res := e.editor.do("DELETE", base+"/editors/"+e.editor2.id, nil); res.status != http.StatusOK {
+		t.Fatalf("unshare: %d %s", res.status, res.body)
+	}
+	if res := e.editor2.do("GET", base, nil); res.status != http.StatusNotFound {
+		t.Fatalf("after unshare: %d", res.status)
+	}
+	var events []struct{ Action string }
+	e.revisor.do("GET", base+"/timeline", nil).json(t, &events)
+	shares := 0
+	for _, ev := range events {
+		if ev.Action == "share" || ev.Action == "unshare" {
+			shares++
+		}
+	}
+	if shares != 2 {
+		t.Fatalf("audit events for sharing: %d in %+v", shares, events)
+	}
+}
+
+// The backoffice chooses a reviewer from the editorial team and shows who it is.
+func TestContentReviewerAssignmentOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.create(t, "Com revisor")
+	var team []roles.Member
+	e.editor.do("GET", "/api/admin/team", nil).json(t, &team)
+	found := false
+	for _, m := range team {
+		if m.ID == e.member.id {
+			t.Fatalf("a reader is listed in the team: %+v", m)
+		}
+		found = found || (m.ID == e.revisor.id && slices.Contains(m.Roles, "revisor"))
+	}
+	if !found {
+		t.Fatalf("the reviewer is not in the team: %+v", team)
+	}
+	base := "/api/admin/content/noticias/" + it.ID + "/reviewer"
+	var got struct {
+		ReviewerID string `json:"reviewer_id"`
+	}
+	e.editor.do("GET", base, nil).json(t, &got)
+	if got.ReviewerID != "" {
+		t.Fatalf("reviewer before any assignment: %q", got.ReviewerID)
+	}
+	if res := e.editor.do("PUT", base, map[string]any{"reviewer_id": e.revisor.id}); res.status != http.StatusOK {
+		t.Fatalf("assign: %d %s", res.status, res.body)
+	}
+	e.editor.do("GET", base, nil).json(t, &got)
+	if got.ReviewerID != e.revisor.id {
+		t.Fatalf("reviewer %q, want %q", got.ReviewerID, e.revisor.id)
+	}
+	if res := e.member.do("GET", "/api/admin/team", nil); res.status != http.StatusForbidden {
+		t.Fatalf("a reader sees the team: %d", res.status)
 	}
 }

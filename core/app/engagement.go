@@ -81,6 +81,25 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 				log.Warn("resume trial clocks", "trials", n, "err", err)
 			}
 		}()
+		// A streak bonus is started after its check-in commits; one whose
+		// start was lost (a crash in between, Temporal unreachable) is
+		// started again here, at start and then every minute.
+		resume, stopResume := context.WithCancel(context.WithoutCancel(ctx))
+		resumed := make(chan struct{})
+		go func() {
+			defer close(resumed)
+			for {
+				if n, err := e.Checkin.ResumeStreakBonuses(resume, e.Points); err != nil && resume.Err() == nil {
+					log.Warn("resume streak bonuses", "started", n, "err", err)
+				}
+				select {
+				case <-resume.Done():
+					return
+				case <-time.After(time.Minute):
+				}
+			}
+		}()
+		a.onClose(func() error { stopResume(); <-resumed; return nil })
 	}
 
 	e.Events = events.StartHub(context.WithoutCancel(ctx), pool, log)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/profiles"
 )
 
@@ -27,14 +28,20 @@ var demoAccounts = []struct {
 		}},
 	{"Super admin", auth.NewUser{Email: "admin@vetclube.dev", Password: "Painel#Gestor26", FirstName: "Admin", LastName: "VetClube",
 		Roles: []string{core.RoleSuperAdmin}}, nil},
+	{"Editora de conteúdo", auth.NewUser{Email: "editora@vetclube.dev", Password: "Pauta#Editora26", FirstName: "Carla", LastName: "Editora",
+		Roles: []string{core.RoleEditor}}, nil},
+	{"Revisor de conteúdo", auth.NewUser{Email: "revisor@vetclube.dev", Password: "Revisao#Pauta26", FirstName: "Rafael", LastName: "Revisor",
+		Roles: []string{string(editorial.RoleRevisor)}}, nil},
 }
 
 // Seed creates the development demo content on first run and prints the
 // demo credentials. It is idempotent: later runs change nothing.
 func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "Contas de desenvolvimento:")
+	ids := map[string]string{}
 	for _, d := range demoAccounts {
 		id, created, err := a.Auth.CreateConfirmedUser(ctx, d.user)
+		ids[d.user.Email] = id
 		if err != nil {
 			return fmt.Errorf("seed %s: %w", d.user.Email, err)
 		}
@@ -49,7 +56,7 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "  %-24s %s / %s\n", d.label+":", d.user.Email, d.user.Password)
 	}
-	return nil
+	return a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
 }
 
 // seedProfile fills the profile through the normal validation, only while it

@@ -2,7 +2,14 @@ package app_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,12 +27,12 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 		}
 	}
 	var users int
-	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 2 {
+	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 4 {
 		t.Fatalf("%d users after seeding twice (%v)", users, err)
 	}
 	// Every printed credential signs in; the admin is a super admin.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
-	if len(lines) != 2 {
+	if len(lines) != 4 {
 		t.Fatalf("output %q", out.String())
 	}
 	for _, line := range lines {
@@ -43,4 +50,59 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 			t.Errorf("%s roles %v", email, body.User.Roles)
 		}
 	}
+}
+
+// With the news plugin loaded, the seed leaves demo news in every
+// editorial state through the real workflow, once.
+func TestSeedNewsInEveryState(t *testing.T) {
+	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "noticias")})
+	for range 2 {
+		if err := srv.App.Seed(t.Context(), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := srv.App.Pool.Query(t.Context(), `SELECT status, count(*) FROM content_items WHERE type = 'noticias' GROUP BY status ORDER BY status`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			t.Fatal(err)
+		}
+		got[st] = n
+	}
+	want := map[string]int{"publicado": 3, "rascunho": 2, "em_revisao": 1, "alteracoes_solicitadas": 1, "agendado": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("states %v, want %v (an edited published item is a rascunho with a published snapshot)", got, want)
+	}
+	var page struct{ Items []struct{ Title string } }
+	srv.Client(t).Do("GET", "/api/content/noticias", nil).JSON(t, &page)
+	if len(page.Items) != 4 {
+		t.Fatalf("public list: %d items", len(page.Items))
+	}
+}
+
+// builtPlugin builds plugins/<id> into a plugin directory with its checksum,
+// as `make plugins` does.
+func builtPlugin(t *testing.T, id string) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, id)
+	cmd := exec.Command("go", "build", "-o", bin, "../../plugins/"+id)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("build plugin %s: %v", id, err)
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if err := os.WriteFile(bin+".sha256", []byte(hex.EncodeToString(sum[:])+"  "+id+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -14,8 +14,9 @@ import (
 // and state afterwards, so nothing a hook saw can be overtaken unnoticed.
 type Hooks interface {
 	// ValidateContent returns the plugin's own per-field pt-BR errors for
-	// an input that passed the core's checks (nil: none).
-	ValidateContent(ctx context.Context, t *Type, in Input) (FieldErrors, error)
+	// an input that passed the core's checks, and the values of the type's
+	// computed fields.
+	ValidateContent(ctx context.Context, t *Type, in Input) (Check, error)
 	// BeforeTransition may refuse moving it to the state to, returning a
 	// *core.Error whose message is the pt-BR reason ("O vídeo ainda está
 	// sendo processado.").
@@ -25,12 +26,21 @@ type Hooks interface {
 	AfterPublish(ctx context.Context, it Item)
 }
 
+// Check is a type plugin's verdict on an input.
+type Check struct {
+	// Errors are pt-BR messages by field name (nil: none).
+	Errors FieldErrors
+	// Computed holds values of the type's computed fields; the core checks
+	// them against their declarations like any other value.
+	Computed map[string]any
+}
+
 // NoHooks is Hooks for types without a plugin: every write is accepted.
 type NoHooks struct{}
 
-func (NoHooks) ValidateContent(context.Context, *Type, Input) (FieldErrors, error) { return nil, nil }
-func (NoHooks) BeforeTransition(context.Context, Item, Status) error               { return nil }
-func (NoHooks) AfterPublish(context.Context, Item)                                 {}
+func (NoHooks) ValidateContent(context.Context, *Type, Input) (Check, error) { return Check{}, nil }
+func (NoHooks) BeforeTransition(context.Context, Item, Status) error         { return nil }
+func (NoHooks) AfterPublish(context.Context, Item)                           {}
 
 // Event is one write to an item, as the audit log keeps it.
 type Event struct {

@@ -19,14 +19,14 @@ type newsPlugin struct {
 	validated int
 }
 
-func (p *newsPlugin) ValidateContent(_ context.Context, t *content.Type, in content.Input) (content.FieldErrors, error) {
+func (p *newsPlugin) ValidateContent(_ context.Context, t *content.Type, in content.Input) (content.Check, error) {
 	p.mu.Lock()
 	p.validated++
 	p.mu.Unlock()
 	if name, _ := in.Fields["source_name"].(string); strings.Contains(strings.ToLower(name), "boato") {
-		return content.FieldErrors{"source_name": "Use uma fonte confiável no campo Fonte."}, nil
+		return content.Check{Errors: content.FieldErrors{"source_name": "Use uma fonte confiável no campo Fonte."}}, nil
 	}
-	return nil, nil
+	return content.Check{}, nil
 }
 
 func (p *newsPlugin) BeforeTransition(_ context.Context, it content.Item, to content.Status) error {

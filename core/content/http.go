@@ -124,6 +124,16 @@ func HandleList(log *slog.Logger, s *Store) http.Handler {
 	})
 }
 
+// HandleTypes serves GET /api/content/types: every registered type's
+// declaration (labels, route, fields, list behaviour), for the reader's app
+// to find the pages of types it was never built with.
+func HandleTypes(log *slog.Logger, s *Store) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		readerCache(w, core.PrincipalFrom(r.Context()))
+		return httpx.Encode(w, http.StatusOK, s.Types().Types())
+	})
+}
+
 // HandleGet serves GET /api/content/{type}/{idOrSlug}: the published
 // snapshot, never the working copy.
 func HandleGet(log *slog.Logger, s *Store) http.Handler {

@@ -428,6 +428,9 @@ type AdminQuery struct {
 	Sort     string // like ListQuery.Sort, plus updated_at, created_at, status; default -updated_at
 	Limit    int
 	Offset   int
+	// VisibleTo, when set, keeps the items this editor wrote or had shared
+	// with them.
+	VisibleTo string
 }
 
 // AdminList returns one page of working copies and the total number of
@@ -455,6 +458,13 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
 		where = append(where, "i.search @@ websearch_to_tsquery('vetclube_pt', "+b.arg(s)+")")
+	}
+	if q.VisibleTo != "" {
+		if uuid.Validate(q.VisibleTo) != nil {
+			return nil, 0, badQuery("author_id", "Autor inválido.")
+		}
+		who := b.arg(q.VisibleTo)
+		where = append(where, "(i.author_id = "+who+"::uuid OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = "+who+"::uuid))")
 	}
 	sortName, desc := q.Sort, false
 	if sortName == "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -167,18 +168,57 @@ const MsgVersionRequired = "Informe a versão do conteúdo que você editou."
 // prepare runs the core's checks and then the plugin's on in, outside any
 // transaction.
 func (s *Store) prepare(ctx context.Context, t *Type, in Input) (Input, error) {
+	in.Fields = withoutComputed(t, in.Fields)
 	in, errs := t.CheckInput(in)
 	if err := errs.Err(); err != nil {
 		return Input{}, err
 	}
-	perrs, err := s.hooks.ValidateContent(ctx, t, in)
+	check, err := s.hooks.ValidateContent(ctx, t, in)
 	if err != nil {
 		return Input{}, fmt.Errorf("validate content hook: %w", err)
 	}
-	if err := perrs.Err(); err != nil {
+	if err := check.Errors.Err(); err != nil {
 		return Input{}, err
 	}
+	if len(check.Computed) == 0 {
+		return in, nil
+	}
+	merged := maps.Clone(in.Fields)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	for name, v := range check.Computed {
+		if f, ok := t.Field(name); !ok || !f.Computed {
+			return Input{}, fmt.Errorf("validate content hook of %s: %q is not a computed field", t.ID, name)
+		}
+		merged[name] = v
+	}
+	in.Fields = merged
+	// The plugin's values are held to their declarations like an editor's:
+	// a wrong one is the plugin's bug, never stored.
+	in, errs = t.CheckInput(in)
+	if len(errs) > 0 {
+		return Input{}, fmt.Errorf("validate content hook of %s: computed values refused: %v", t.ID, errs)
+	}
 	return in, nil
+}
+
+// withoutComputed drops what an editor sent for the type's computed fields:
+// only its plugin sets them.
+func withoutComputed(t *Type, fields map[string]any) map[string]any {
+	var out map[string]any
+	for name := range fields {
+		if f, ok := t.Field(name); ok && f.Computed {
+			if out == nil {
+				out = maps.Clone(fields)
+			}
+			delete(out, name)
+		}
+	}
+	if out == nil {
+		return fields
+	}
+	return out
 }
 
 // itemType returns the type of item id (an item never changes type, so

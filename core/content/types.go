@@ -93,6 +93,10 @@ type Field struct {
 	Filterable bool `json:"filterable,omitempty"` // usable as a list filter
 	Sortable   bool `json:"sortable,omitempty"`   // usable as a list sort key
 	Searchable bool `json:"searchable,omitempty"` // part of the full-text search
+	// Computed fields are set by the type's plugin (its ValidateContent
+	// hook, e.g. a news item's reading time), never by an editor: what an
+	// editor sends for them is dropped.
+	Computed bool `json:"computed,omitempty"`
 
 	pattern *regexp.Regexp
 }
@@ -121,10 +125,14 @@ type ListSettings struct {
 
 // Type declares a content type.
 type Type struct {
-	ID       string       `json:"id"`
-	Singular string       `json:"singular"` // "Notícia"
-	Plural   string       `json:"plural"`   // "Notícias"
-	Icon     string       `json:"icon"`
+	ID       string `json:"id"`
+	Singular string `json:"singular"` // "Notícia"
+	Plural   string `json:"plural"`   // "Notícias"
+	Icon     string `json:"icon"`
+	// Route is the PWA path where readers find the type's list
+	// ("/noticias-veterinarias"); an item's page is Route + "/" + slug.
+	// Empty: the type has no page of its own (lessons live inside courses).
+	Route    string       `json:"route,omitempty"`
 	Fields   []Field      `json:"fields"`
 	List     ListSettings `json:"list"`
 	Workflow Workflow     `json:"workflow"`
@@ -142,11 +150,16 @@ func (t *Type) Field(name string) (*Field, bool) {
 
 var (
 	typeIDPattern    = regexp.MustCompile(`^[a-z][a-z0-9-]{1,39}$`)
+	routePattern     = regexp.MustCompile(`^(/[a-z0-9]+(-[a-z0-9]+)*)+$`)
 	fieldNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
 )
 
 // MaxPageSize bounds every list page.
 const MaxPageSize = 100
+
+// reservedTypeIDs are path segments of the content API that a type id would
+// shadow (/api/content/types, /api/admin/content/uploads).
+var reservedTypeIDs = []string{"types", "uploads"}
 
 // reservedNames are the common columns; a type's field may not shadow them.
 var reservedNames = []string{"id", "type", "slug", "title", "summary", "status", "author_id", "created_at",
@@ -158,8 +171,14 @@ func (t *Type) Validate() error {
 	if !typeIDPattern.MatchString(t.ID) {
 		return fmt.Errorf("content type id %q must match %s", t.ID, typeIDPattern)
 	}
+	if slices.Contains(reservedTypeIDs, t.ID) {
+		return fmt.Errorf("content type id %q is reserved by the content API", t.ID)
+	}
 	if t.Singular == "" || t.Plural == "" {
 		return fmt.Errorf("content type %s: singular and plural labels are required", t.ID)
+	}
+	if t.Route != "" && !routePattern.MatchString(t.Route) {
+		return fmt.Errorf("content type %s: route %q must be a lowercase path like /noticias-veterinarias", t.ID, t.Route)
 	}
 	switch t.Workflow {
 	case "":
@@ -213,6 +232,9 @@ func (t *Type) Validate() error {
 			if !typeIDPattern.MatchString(f.Target) {
 				return fmt.Errorf("content type %s: field %s needs a target type", t.ID, f.Name)
 			}
+		}
+		if f.Computed && f.Required {
+			return fmt.Errorf("content type %s: field %s cannot be both computed and required", t.ID, f.Name)
 		}
 		if f.Many && f.Kind != KindReference {
 			return fmt.Errorf("content type %s: field %s: many applies to references only", t.ID, f.Name)
@@ -272,15 +294,26 @@ func searchableKind(k FieldKind) bool {
 // Registry holds the content types known to this server. Types are
 // registered at start (from plugin manifests); reads are concurrent.
 type Registry struct {
-	mu    sync.RWMutex
-	types map[string]*Type
+	mu     sync.RWMutex
+	types  map[string]*Type
+	owners map[string]string // type id → the plugin that declared it ("" for the core's tests)
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{types: map[string]*Type{}} }
+func NewRegistry() *Registry {
+	return &Registry{types: map[string]*Type{}, owners: map[string]string{}}
+}
 
 // Register validates t and adds it. A type id may be registered once.
-func (r *Registry) Register(t Type) error {
+func (r *Registry) Register(t Type) error { return r.register(t, "", false) }
+
+// RegisterFrom adds (or, when owner registered it before, replaces: a
+// restarted plugin may have been upgraded) a type declared by the plugin
+// owner. A type id declared by another plugin is refused, so two plugins
+// can never serve one type.
+func (r *Registry) RegisterFrom(owner string, t Type) error { return r.register(t, owner, true) }
+
+func (r *Registry) register(t Type, owner string, replace bool) error {
 	t.Fields = slices.Clone(t.Fields)
 	if err := t.Validate(); err != nil {
 		return err
@@ -289,11 +322,24 @@ func (r *Registry) Register(t Type) error {
 	// from the same plugin), so they are checked when an item is written.
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, dup := r.types[t.ID]; dup {
-		return fmt.Errorf("content type %s is already registered", t.ID)
+	if _, dup := r.types[t.ID]; dup && !(replace && r.owners[t.ID] == owner) {
+		return fmt.Errorf("content type %s is already registered by %q", t.ID, r.owners[t.ID])
+	}
+	for id, other := range r.types {
+		if id != t.ID && t.Route != "" && other.Route == t.Route {
+			return fmt.Errorf("content type %s: route %s is already served by type %s", t.ID, t.Route, id)
+		}
 	}
 	r.types[t.ID] = &t
+	r.owners[t.ID] = owner
 	return nil
+}
+
+// Owner returns the plugin that declared the type id ("" when none did).
+func (r *Registry) Owner(id string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.owners[id]
 }
 
 // Get returns the type called id. The result must not be modified.

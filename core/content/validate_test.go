@@ -65,6 +65,9 @@ func TestRegistryRejectsBadDeclarations(t *testing.T) {
 		"unknown default sort":   func(ty *content.Type) { ty.List.DefaultSort = content.Sort{Field: "body"} },
 		"page size too big":      func(ty *content.Type) { ty.List.PageSize = 1000 },
 		"unknown workflow":       func(ty *content.Type) { ty.Workflow = "wiki" },
+		"id the API reserves":    func(ty *content.Type) { ty.ID = "types" },
+		"route not a path":       func(ty *content.Type) { ty.Route = "noticias veterinárias" },
+		"computed and required":  func(ty *content.Type) { ty.Fields[0].Computed = true },
 	}
 	for name, mutate := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -78,6 +81,25 @@ func TestRegistryRejectsBadDeclarations(t *testing.T) {
 	reg := registered(t, newsType())
 	if err := reg.Register(newsType()); err == nil {
 		t.Fatal("a type id was registered twice")
+	}
+	// A plugin may declare its type again (a restart after an upgrade), but
+	// never a type or a route another plugin serves.
+	plugins := content.NewRegistry()
+	news := newsType()
+	news.Route = "/noticias-veterinarias"
+	if err := plugins.RegisterFrom("noticias", news); err != nil {
+		t.Fatal(err)
+	}
+	if err := plugins.RegisterFrom("noticias", news); err != nil || plugins.Owner("noticias") != "noticias" {
+		t.Fatalf("re-declaration by its owner: %v", err)
+	}
+	if err := plugins.RegisterFrom("outro", news); err == nil {
+		t.Fatal("another plugin took over a type")
+	}
+	other := newsType()
+	other.ID, other.Route = "boletins", news.Route
+	if err := plugins.RegisterFrom("outro", other); err == nil {
+		t.Fatal("two types registered on one route")
 	}
 	got, ok := reg.Get("noticias")
 	if !ok || got.Workflow != content.WorkflowEditorial || got.List.DefaultSort != (content.Sort{Field: "published_at", Desc: true}) || got.List.PageSize != 10 {

@@ -96,7 +96,24 @@ func (h HTTP) item(r *http.Request) (content.Item, error) {
 	if it.Type != t.ID {
 		return content.Item{}, core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
 	}
+	// An editor reaches only the items they wrote or that were shared with
+	// them; others' items do not exist for them.
+	if p := core.PrincipalFrom(r.Context()); seesOwnOnly(roles(r)) {
+		ok, err := h.Store.EditorMaySee(r.Context(), it, p.UserID)
+		if err != nil {
+			return content.Item{}, err
+		}
+		if !ok {
+			return content.Item{}, core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
+		}
+	}
 	return it, nil
+}
+
+// seesOwnOnly reports whether the caller is only an editor: revisors and
+// super admins see every item.
+func seesOwnOnly(rs []Role) bool {
+	return !slices.Contains(rs, RoleRevisor) && !slices.Contains(rs, RoleSuperAdmin)
 }
 
 func contentRange(w http.ResponseWriter, name string, offset, n int, total int64) {
@@ -175,6 +192,9 @@ func (h HTTP) List() http.Handler {
 				return core.Invalid("Parâmetros de consulta inválidos.", map[string]string{"filter": "Autor inválido."})
 			}
 			q.AuthorID = f.AuthorID
+		}
+		if seesOwnOnly(roles(r)) {
+			q.VisibleTo = core.PrincipalFrom(r.Context()).UserID
 		}
 		items, total, err := h.Store.AdminList(r.Context(), q)
 		if err != nil {
@@ -571,6 +591,22 @@ func (h HTTP) AssignReviewer() http.Handler {
 	})
 }
 
+// Reviewer serves GET …/reviewer: {"reviewer_id"} of the item's assigned
+// reviewer ("" when none).
+func (h HTTP) Reviewer() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		id, err := h.Reviews.Assignee(r.Context(), it.ID)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, map[string]string{"reviewer_id": id})
+	})
+}
+
 // Comments serves GET …/comments (revision= narrows to one revision).
 func (h HTTP) Comments() http.Handler {
 	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
@@ -635,5 +671,136 @@ func (h HTTP) SetUnpublishAt() http.Handler {
 			return err
 		}
 		return httpx.Encode(w, http.StatusOK, adminItem(next, roles(r)))
+	})
+}
+
+// MsgShareNotAllowed refuses sharing by a co-editor: only the author, a
+// revisor or a super admin decides who else edits an item.
+const MsgShareNotAllowed = "Só a autoria, a revisão ou a administração podem compartilhar este conteúdo."
+
+// Editors serves GET …/{id}/editors: the co-editors the item is shared with.
+func (h HTTP) Editors() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		list, err := h.Store.SharedWith(r.Context(), it.ID)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, list)
+	})
+}
+
+// Share serves PUT (add) and DELETE (remove) …/{id}/editors/{userId}; both
+// are idempotent and answer the co-editors after the change.
+func (h HTTP) Share(add bool) http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		it, err := h.item(r)
+		if err != nil {
+			return err
+		}
+		if seesOwnOnly(roles(r)) && it.AuthorID != core.PrincipalFrom(r.Context()).UserID {
+			return core.Errorf(core.EFORBIDDEN, MsgShareNotAllowed)
+		}
+		userID := chi.URLParam(r, "userId")
+		if add {
+			err = h.Store.Share(r.Context(), actor(r), it.ID, userID)
+		} else {
+			err = h.Store.Unshare(r.Context(), actor(r), it.ID, userID)
+		}
+		if err != nil {
+			return err
+		}
+		list, err := h.Store.SharedWith(r.Context(), it.ID)
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, list)
+	})
+}
+
+// MaxBulk bounds one bulk request.
+const MaxBulk = 100
+
+// Messages of bulk actions.
+const (
+	MsgBulkEmpty    = "Selecione ao menos um conteúdo."
+	MsgBulkTooMany  = "Selecione no máximo 100 conteúdos por vez."
+	MsgBulkNoAction = "Esta ação não pode ser feita em lote."
+)
+
+// bulkActions are the workflow moves a list may apply to several items at
+// once; each item still passes the same gate as one by one (publishing
+// requires the approved state).
+var bulkActions = []Action{ActionPublish, ActionUnpublish, ActionArchive, ActionApprove, ActionSubmit}
+
+type bulkBody struct {
+	Items []struct {
+		ID      string `json:"id"`
+		Version int    `json:"version"`
+	} `json:"items"`
+}
+
+// BulkResult is one item's outcome in a bulk action.
+type BulkResult struct {
+	ID     string         `json:"id"`
+	OK     bool           `json:"ok"`
+	Status content.Status `json:"status,omitempty"`
+	// Error is the pt-BR reason the item was left as it was.
+	Error string `json:"error,omitempty"`
+}
+
+// Bulk serves POST /api/admin/content/{type}/bulk/{action} with
+// {"items":[{"id","version"}]}: each item is moved on its own (one refusal
+// does not undo the others) and the answer lists every outcome.
+func (h HTTP) Bulk() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		t, err := h.typeParam(r)
+		if err != nil {
+			return err
+		}
+		action := Action(chi.URLParam(r, "action"))
+		if !slices.Contains(bulkActions, action) {
+			return core.Errorf(core.ENOTFOUND, MsgBulkNoAction)
+		}
+		body, err := httpx.Decode[bulkBody](r)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(body.Items) == 0:
+			return core.Invalid(MsgBulkEmpty, map[string]string{"items": MsgBulkEmpty})
+		case len(body.Items) > MaxBulk:
+			return core.Invalid(MsgBulkTooMany, map[string]string{"items": MsgBulkTooMany})
+		}
+		out := make([]BulkResult, 0, len(body.Items))
+		for _, ref := range body.Items {
+			res := BulkResult{ID: ref.ID}
+			it, err := h.Store.Get(r.Context(), ref.ID)
+			if err == nil && it.Type != t.ID {
+				err = core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
+			}
+			if err == nil && seesOwnOnly(roles(r)) {
+				var ok bool
+				if ok, err = h.Store.EditorMaySee(r.Context(), it, core.PrincipalFrom(r.Context()).UserID); err == nil && !ok {
+					err = core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
+				}
+			}
+			if err == nil {
+				it, err = h.Workflow.Act(r.Context(), actor(r), roles(r), it.ID, ref.Version, action, "")
+			}
+			if err != nil {
+				if core.ErrorCode(err) == core.EINTERNAL {
+					return err
+				}
+				res.Error = core.ErrorMessage(err)
+			} else {
+				res.OK, res.Status = true, it.Status
+			}
+			out = append(out, res)
+		}
+		return httpx.Encode(w, http.StatusOK, out)
 	})
 }

@@ -3,6 +3,10 @@ package httpapi
 import (
 	"context"
 
+	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/pluginhost"
+
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -22,6 +26,7 @@ type ContentDeps struct {
 	Engagement *engagement.Service
 	Editorial  editorial.HTTP
 	Previews   *content.Previews
+	Uploads    *content.Uploads
 }
 
 // addRoutes lists every route of the API. Each one passes through its casbin
@@ -34,24 +39,24 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/openapi.json", handleOpenAPI())
 
 	// Accounts and sessions (core/auth)
-	rt.handle("POST", "/api/auth/signup", d.Auth.HandleSignup(d.Log))
-	rt.handle("POST", "/api/auth/confirm", d.Auth.HandleConfirm(d.Log))
-	rt.handle("POST", "/api/auth/confirm/resend", d.Auth.HandleResendConfirmation(d.Log))
-	rt.handle("POST", "/api/auth/login", d.Auth.HandleLogin(d.Log))
-	rt.handle("GET", "/api/auth/session", d.Auth.HandleSession(d.Log))
-	rt.handle("POST", "/api/auth/refresh", d.Auth.HandleRefresh(d.Log))
-	rt.handle("POST", "/api/auth/logout", d.Auth.HandleLogout(d.Log))
-	rt.handle("GET", "/api/auth/sessions", d.Auth.HandleListSessions(d.Log))
-	rt.handle("DELETE", "/api/auth/sessions/{id}", d.Auth.HandleRevokeSession(d.Log))
-	rt.handle("POST", "/api/auth/password/forgot", d.Auth.HandleForgotPassword(d.Log))
-	rt.handle("POST", "/api/auth/password/reset", d.Auth.HandleResetPassword(d.Log))
-	rt.handle("GET", "/api/auth/providers", d.Auth.HandleProviders(d.Log))
-	rt.handle("GET", "/api/auth/google/start", d.Auth.HandleGoogleStart(d.Log))
-	rt.handle("GET", "/api/auth/google/callback", d.Auth.HandleGoogleCallback(d.Log))
+	rt.handle("POST", "/api/auth/signup", auth.HandleSignup(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/confirm", auth.HandleConfirm(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/confirm/resend", auth.HandleResendConfirmation(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/login", auth.HandleLogin(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/session", auth.HandleSession(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/refresh", auth.HandleRefresh(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/logout", auth.HandleLogout(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/sessions", auth.HandleListSessions(d.Log, d.Auth))
+	rt.handle("DELETE", "/api/auth/sessions/{id}", auth.HandleRevokeSession(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/password/forgot", auth.HandleForgotPassword(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/password/reset", auth.HandleResetPassword(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/providers", auth.HandleProviders(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/google/start", auth.HandleGoogleStart(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/google/callback", auth.HandleGoogleCallback(d.Log, d.Auth))
 	// Development mailbox (core/mail): registered only when APP_ENV=development.
 	if d.Mailbox != nil {
-		rt.handle("GET", "/api/dev/mailbox", d.Mailbox.HandleListJSON(d.Log))
-		rt.handle("GET", "/dev/mailbox", d.Mailbox.HandlePage(d.Log))
+		rt.handle("GET", "/api/dev/mailbox", mail.HandleListJSON(d.Log, d.Mailbox))
+		rt.handle("GET", "/dev/mailbox", mail.HandlePage(d.Log, d.Mailbox))
 	}
 
 	// Profiles: the own-profile routes act on the signed-in user only.
@@ -65,24 +70,26 @@ func addRoutes(rt *router, d Deps) {
 
 	// Tools: plugins (core/pluginhost); premium tools are refused inside the
 	// handler by the casbin capability tool:premium, so they can be listed.
-	rt.handle("GET", "/api/tools", d.Tools.HandleList(d.Authz, d.Log))
+	rt.handle("GET", "/api/tools", pluginhost.HandleList(d.Log, d.Tools, d.Authz))
+	rt.handle("GET", "/api/dashboard/cards", pluginhost.HandleCards(d.Log, d.Tools))
 	for _, method := range []string{"GET", "POST", "PUT", "DELETE"} {
-		rt.handle(method, "/api/tools/{id}/*", d.Tools.HandleCall(d.Authz, d.Log))
+		rt.handle(method, "/api/tools/{id}/*", pluginhost.HandleCall(d.Log, d.Tools, d.Authz))
 	}
 
 	// VetCoins, daily check-in, subscription and live events
-	rt.handle("GET", "/api/points/balance", points.HandleBalance(d.Points, d.Log))
-	rt.handle("GET", "/api/points/history", points.HandleHistory(d.Points, d.Log))
-	rt.handle("GET", "/api/checkin", checkin.HandleGet(d.Checkin, d.Log))
-	rt.handle("POST", "/api/checkin", checkin.HandleCheckIn(d.Checkin, d.Log))
-	rt.handle("POST", "/api/checkin/reset", checkin.HandleReset(d.Checkin, d.Log))
-	rt.handle("GET", "/api/subscription", subscriptions.HandleView(d.Subscriptions, d.Log))
-	rt.handle("GET", "/api/subscription/limits/{limitType}", subscriptions.HandleLimits(d.Subscriptions, d.Log))
-	rt.handle("GET", "/api/notifications", notifications.HandleList(d.Notifications, d.Log))
-	rt.handle("GET", "/api/events", events.HandleStream(d.Events, d.Pool, d.Log))
+	rt.handle("GET", "/api/points/balance", points.HandleBalance(d.Log, d.Points))
+	rt.handle("GET", "/api/points/history", points.HandleHistory(d.Log, d.Points))
+	rt.handle("GET", "/api/checkin", checkin.HandleGet(d.Log, d.Checkin))
+	rt.handle("POST", "/api/checkin", checkin.HandleCheckIn(d.Log, d.Checkin))
+	rt.handle("POST", "/api/checkin/reset", checkin.HandleReset(d.Log, d.Checkin))
+	rt.handle("GET", "/api/subscription", subscriptions.HandleView(d.Log, d.Subscriptions))
+	rt.handle("GET", "/api/subscription/limits/{limitType}", subscriptions.HandleLimits(d.Log, d.Subscriptions))
+	rt.handle("GET", "/api/notifications", notifications.HandleList(d.Log, d.Notifications))
+	rt.handle("GET", "/api/events", events.HandleStream(d.Log, d.Events, d.Pool))
 
 	// Backoffice
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))
+	rt.handle("GET", "/api/admin/team", roles.HandleTeam(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/users/{id}", roles.HandleGetUser(d.Log, d.Roles))
 	rt.handle("POST", "/api/admin/users/{id}/roles/{role}", roles.HandleGrantRole(d.Log, d.Roles))
 	rt.handle("DELETE", "/api/admin/users/{id}/roles/{role}", roles.HandleRevokeRole(d.Log, d.Roles))
@@ -98,6 +105,7 @@ func addRoutes(rt *router, d Deps) {
 // action each may take).
 func addContentRoutes(rt *router, d Deps) {
 	c := d.Content
+	rt.handle("GET", "/api/content/types", content.HandleTypes(d.Log, c.Store))
 	rt.handle("GET", "/api/content/{type}", content.HandleList(d.Log, c.Store))
 	rt.handle("GET", "/api/content/{type}/{idOrSlug}", content.HandleGet(d.Log, c.Store))
 	rt.handle("GET", "/api/preview/{token}", content.HandlePreview(d.Log, c.Store, c.Previews))
@@ -116,6 +124,7 @@ func addContentRoutes(rt *router, d Deps) {
 
 	ed := c.Editorial
 	rt.handle("GET", "/api/admin/content/types", ed.Types())
+	rt.handle("POST", "/api/admin/content/uploads", content.HandleUpload(d.Log, c.Uploads))
 	rt.handle("GET", "/api/admin/agenda", ed.Agenda())
 	rt.handle("GET", "/api/admin/audit", ed.AuditList())
 	rt.handle("GET", "/api/admin/content/{type}", ed.List())
@@ -123,6 +132,7 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/admin/content/{type}/{id}", ed.Get())
 	rt.handle("PUT", "/api/admin/content/{type}/{id}", ed.Update())
 	rt.handle("POST", "/api/admin/content/{type}/{id}/actions/{action}", ed.Act())
+	rt.handle("POST", "/api/admin/content/{type}/bulk/{action}", ed.Bulk())
 	rt.handle("GET", "/api/admin/content/{type}/{id}/revisions", ed.Revisions())
 	rt.handle("GET", "/api/admin/content/{type}/{id}/revisions/diff", ed.Diff())
 	rt.handle("POST", "/api/admin/content/{type}/{id}/revisions/{rev}/restore", ed.Restore())
@@ -132,8 +142,12 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("POST", "/api/admin/content/{type}/{id}/lock/takeover", ed.Lock(editorial.LockTakeOver))
 	rt.handle("DELETE", "/api/admin/content/{type}/{id}/lock", ed.Lock(editorial.LockRelease))
 	rt.handle("POST", "/api/admin/content/{type}/{id}/preview", ed.Preview())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/reviewer", ed.Reviewer())
 	rt.handle("PUT", "/api/admin/content/{type}/{id}/reviewer", ed.AssignReviewer())
 	rt.handle("GET", "/api/admin/content/{type}/{id}/comments", ed.Comments())
 	rt.handle("POST", "/api/admin/content/{type}/{id}/comments", ed.AddComment())
 	rt.handle("PUT", "/api/admin/content/{type}/{id}/unpublish_at", ed.SetUnpublishAt())
+	rt.handle("GET", "/api/admin/content/{type}/{id}/editors", ed.Editors())
+	rt.handle("PUT", "/api/admin/content/{type}/{id}/editors/{userId}", ed.Share(true))
+	rt.handle("DELETE", "/api/admin/content/{type}/{id}/editors/{userId}", ed.Share(false))
 }

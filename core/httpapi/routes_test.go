@@ -83,12 +83,14 @@ var authorisationMatrix = map[string][]string{
 	"DELETE /api/admin/users/{id}/roles/{role}": superAdmin,
 
 	"GET /api/tools":           signedIn,
+	"GET /api/dashboard/cards": signedIn,
 	"GET /api/tools/{id}/*":    signedIn,
 	"POST /api/tools/{id}/*":   signedIn,
 	"PUT /api/tools/{id}/*":    signedIn,
 	"DELETE /api/tools/{id}/*": signedIn,
 
 	// Content platform
+	"GET /api/content/types":                                      everyone,
 	"GET /api/content/{type}":                                     everyone,
 	"GET /api/content/{type}/{idOrSlug}":                          everyone,
 	"GET /api/preview/{token}":                                    everyone,
@@ -100,6 +102,13 @@ var authorisationMatrix = map[string][]string{
 	"PUT /api/content/{type}/{idOrSlug}/enrolment":                signedIn,
 	"DELETE /api/content/{type}/{idOrSlug}/enrolment":             signedIn,
 	"GET /api/admin/content/types":                                backoffice,
+	"POST /api/admin/content/uploads":                             backoffice,
+	"GET /api/admin/team":                                         backoffice,
+	"GET /api/admin/content/{type}/{id}/reviewer":                 backoffice,
+	"POST /api/admin/content/{type}/bulk/{action}":                backoffice,
+	"GET /api/admin/content/{type}/{id}/editors":                  backoffice,
+	"PUT /api/admin/content/{type}/{id}/editors/{userId}":         backoffice,
+	"DELETE /api/admin/content/{type}/{id}/editors/{userId}":      backoffice,
 	"GET /api/admin/agenda":                                       backoffice,
 	"GET /api/admin/audit":                                        backoffice,
 	"GET /api/admin/content/{type}":                               backoffice,

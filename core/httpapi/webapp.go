@@ -51,7 +51,7 @@ func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	// A missing asset is a real 404, not the app shell: a stale cached page
 	// asking for an old chunk must fail loudly so the lazy-load retry reloads.
-	if path.Ext(rel) != "" && rel != "/index.html" {
+	if staticExt[strings.ToLower(path.Ext(rel))] && rel != "/index.html" {
 		http.Error(w, "404 página não encontrada", http.StatusNotFound)
 		return
 	}
@@ -62,6 +62,15 @@ func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	serveMaybeCompressed(w, r, index)
+}
+
+// staticExt are the file types the builds produce: a missing one is a 404.
+// Other paths with a dot (a signed preview token, an item slug) are client
+// routes.
+var staticExt = map[string]bool{
+	".js": true, ".mjs": true, ".css": true, ".map": true, ".json": true, ".webmanifest": true, ".txt": true,
+	".html": true, ".png": true, ".jpg": true, ".jpeg": true, ".webp": true, ".gif": true, ".svg": true, ".ico": true,
+	".woff": true, ".woff2": true, ".wasm": true, ".br": true, ".gz": true, ".mp3": true, ".wav": true, ".ogg": true,
 }
 
 // precompressed lists the encodings the web build writes next to each text

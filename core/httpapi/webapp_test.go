@@ -73,3 +73,26 @@ func TestWebAppServesPrecompressedAssets(t *testing.T) {
 		})
 	}
 }
+
+// A missing build file is a real 404 (a stale page must notice), but a
+// client route with a dot in it (a signed preview token) gets the app shell.
+func TestWebAppTellsMissingAssetsFromDottedRoutes(t *testing.T) {
+	dist := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dist, "index.html"), []byte("<html>shell</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := serveWebApp(dist, t.TempDir(), slog.New(slog.DiscardHandler))
+	for path, want := range map[string]int{
+		"/assets/app-old.js":                     http.StatusNotFound,
+		"/assets/style-old.CSS":                  http.StatusNotFound,
+		"/icons/logo.png":                        http.StatusNotFound,
+		"/pre-visualizacao/eyJpZCI6IngifQ.c2ln":  http.StatusOK,
+		"/noticias-veterinarias/versao-2.0-nova": http.StatusOK,
+	} {
+		rec := httptest.NewRecorder()
+		h(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != want {
+			t.Errorf("%s: %d, want %d", path, rec.Code, want)
+		}
+	}
+}
