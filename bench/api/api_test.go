@@ -16,7 +16,7 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server and loads it for ~15 s")
 	}
-	rep := Run(t, Config{Users: 40, Notifs: 20, Ledger: 10, CheckinUsers: 300, Concurrency: 4,
+	rep := Run(t, Config{Users: 40, Notifs: 20, Ledger: 10, CheckinUsers: 300, NewsItems: 200, Concurrency: 4,
 		Duration: time.Second, Warmup: 100 * time.Millisecond, Rounds: 1})
 	var out bytes.Buffer
 	rep.Print(&out)

@@ -41,6 +41,7 @@ func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *hostsid
 	mux.Handle("GET /api/notifications", f.auth(f.notifications))
 	mux.Handle("POST /api/checkin", f.auth(f.checkin))
 	mux.Handle("GET /api/tools/"+fixturePlugin+"/echo", f.auth(f.pluginEcho(echo)))
+	mux.Handle("GET /api/content/"+newsPlugin, f.auth(f.newsList))
 	return mux
 }
 

@@ -42,10 +42,14 @@ type Config struct {
 	Notifs       int           // notifications per user
 	Ledger       int           // points ledger rows per user
 	CheckinUsers int           // fresh users per real check-in phase, twice as many for the floor (one check-in per user-day)
+	NewsItems    int           // published news items for the news-list row
 	Concurrency  int           // closed-loop clients
 	Duration     time.Duration // per phase (one endpoint, one side, one round)
 	Warmup       time.Duration // per side and endpoint, before the first round, not measured
 	Rounds       int
+	// Only, when set, measures only the endpoints whose name contains it
+	// (BENCH_API_ONLY="news list").
+	Only string
 	// DBParams is appended to both servers' database URL (e.g.
 	// "pool_max_conns=16"); both sides always get the same pool settings.
 	DBParams string
@@ -56,7 +60,7 @@ type Config struct {
 
 // DefaultConfig is the full run; BENCH_API_* variables override it.
 func DefaultConfig() Config {
-	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, Concurrency: 32,
+	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, NewsItems: 10000, Concurrency: 32,
 		Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
 	envInt := func(name string, dst *int) {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
@@ -65,12 +69,14 @@ func DefaultConfig() Config {
 	}
 	envInt("BENCH_API_USERS", &c.Users)
 	envInt("BENCH_API_CHECKIN_USERS", &c.CheckinUsers)
+	envInt("BENCH_API_NEWS", &c.NewsItems)
 	envInt("BENCH_API_CONCURRENCY", &c.Concurrency)
 	envInt("BENCH_API_ROUNDS", &c.Rounds)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_API_DURATION")); err == nil && d > 0 {
 		c.Duration = d
 	}
 	c.DBParams = os.Getenv("BENCH_API_DB_PARAMS")
+	c.Only = os.Getenv("BENCH_API_ONLY")
 	return c
 }
 
@@ -96,6 +102,8 @@ var Endpoints = []Endpoint{
 	// A plugin call may cost at most 1.25× the bare gRPC echo: 80 % of its
 	// throughput, 1.25× its p99.
 	{Name: "plugin call", Method: "GET", Path: "/api/tools/" + fixturePlugin + "/echo?q=oi", Status: 200, MinRPS: 0.80, MaxP99: 1.25},
+	// The public news list, 20 items with the reader's flags, on NewsItems published items.
+	{Name: "news list", Method: "GET", Path: "/api/content/" + newsPlugin + "?limit=20", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
 }
 
 // Row is one endpoint's figures over every round.
@@ -174,6 +182,7 @@ func Run(t testing.TB, cfg Config) Report {
 			checkins[s] = append(checkins[s], seedUsers(t, ctx, realSrv, n, fmt.Sprintf("c%s%d-", s[:1], r), cfg, false, s == "real"))
 		}
 	}
+	seedNews(t, ctx, realSrv.App.Pool, cfg.NewsItems, readers)
 	if _, err := realSrv.App.Pool.Exec(ctx, "ANALYZE"); err != nil {
 		t.Fatalf("bench-api: analyze: %v", err)
 	}
@@ -202,22 +211,31 @@ func Run(t testing.TB, cfg Config) Report {
 	}
 	sides := []side{{"floor", fsrv.URL, client()}, {"real", realSrv.URL, client()}}
 
-	rows := make([]Row, len(Endpoints))
-	for i, ep := range Endpoints {
+	endpoints := Endpoints
+	if cfg.Only != "" {
+		endpoints = nil
+		for _, ep := range Endpoints {
+			if strings.Contains(ep.Name, cfg.Only) {
+				endpoints = append(endpoints, ep)
+			}
+		}
+	}
+	rows := make([]Row, len(endpoints))
+	for i, ep := range endpoints {
 		rows[i] = Row{Endpoint: ep, Floor: &stats{}, Real: &stats{}}
 		spare := map[string]benchUser{"floor": checkins["floor"][cfg.Rounds][0], "real": checkins["real"][cfg.Rounds][0]}
 		rows[i].ShapeDiff = shapeDiff(t, ep, sides, readers[0], spare)
 	}
 	// Warm-up: connections, caches and buffer pools, on reads only (check-ins would use up fresh users).
 	for _, s := range sides {
-		for _, ep := range Endpoints {
+		for _, ep := range endpoints {
 			if !ep.Write {
 				load(ctx, s.hc, cfg.Concurrency, cfg.Warmup, ep.Status, readNext(ep, s.url, readers))
 			}
 		}
 	}
 	for r := range cfg.Rounds {
-		for i, ep := range Endpoints {
+		for i, ep := range endpoints {
 			order := sides
 			if (r+i)%2 == 1 { // alternate who goes first, so neither always follows the other
 				order = []side{sides[1], sides[0]}

@@ -47,6 +47,14 @@ func buildPlugin(t testing.TB) (dir, path string) {
 	if err := pluginhost.RecordChecksum(path); err != nil {
 		t.Fatalf("bench-api: %v", err)
 	}
+	// The news plugin declares the type the news-list row reads.
+	news := filepath.Join(dir, newsPlugin)
+	if out, err := exec.Command("go", "build", "-o", news, newsPkg).CombinedOutput(); err != nil {
+		t.Fatalf("bench-api: build the %s plugin: %v\n%s", newsPlugin, err, out)
+	}
+	if err := pluginhost.RecordChecksum(news); err != nil {
+		t.Fatalf("bench-api: %v", err)
+	}
 	return dir, path
 }
 
