@@ -1,6 +1,7 @@
 import { Box, Card, CardActions, CardContent, CardHeader, Link, Stack, Typography } from '@mui/material'
 import { Link as RouterLink } from 'react-router-dom'
 import { Button, useGetIdentity, useGetList, usePermissions, useTranslate } from 'react-admin'
+import { OverdueCard } from '../agenda/OverdueCard'
 
 /** A count read from the users list's Content-Range total (one row fetched). */
 function UserCount({ label, role, testId }: { label: string; role?: string; testId: string }) {
@@ -68,6 +69,9 @@ export default function Dashboard() {
           </CardContent>
         </Card>
       )}
+      <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap" sx={{ mb: 2 }}>
+        <OverdueCard />
+      </Stack>
       <Card>
         <CardHeader title={translate('vetclube.dashboard.app_links')} />
         <CardContent>

@@ -2,7 +2,7 @@ import type { AuthProvider } from 'ra-core'
 import { httpClient, readCsrfCookie } from './httpClient'
 
 export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
-const BACKOFFICE_ROLES = ['editor', 'super_admin']
+const BACKOFFICE_ROLES = ['editor', 'revisor', 'super_admin']
 
 export interface SessionUser {
   id: string

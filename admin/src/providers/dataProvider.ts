@@ -2,17 +2,20 @@ import simpleRestProvider from 'ra-data-simple-rest'
 import type { DataProvider } from 'ra-core'
 import { httpClient } from './httpClient'
 import type { AdminUser } from '../users/types'
+import { withContent } from '../content/contentData'
 
 const API_URL = '/api/admin'
 
-const rest = simpleRestProvider(API_URL, httpClient)
+// Content resources (content/<type>) go through withContent: saves send only
+// the input, with the edited version and the edit lock.
+const rest = withContent(simpleRestProvider(API_URL, httpClient), httpClient)
 
 export interface BackofficeDataProvider extends DataProvider {
   grantRole(userId: string, role: string): Promise<{ data: AdminUser }>
   revokeRole(userId: string, role: string): Promise<{ data: AdminUser }>
 }
 
-/** ra-data-simple-rest on /api/admin, plus the role grant/revoke calls. */
+/** ra-data-simple-rest on /api/admin (content resources adapted), plus the role grant/revoke calls. */
 export const dataProvider: BackofficeDataProvider = {
   ...rest,
   async grantRole(userId, role) {

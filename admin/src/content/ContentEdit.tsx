@@ -1,0 +1,158 @@
+import { useMemo } from 'react'
+import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material'
+import {
+  Create,
+  Edit,
+  SaveButton,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  maxLength,
+  required,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin'
+import { previewLink } from './api'
+import { StatusChip } from './ContentList'
+import { FieldInput } from './fields'
+import { ItemPanels } from './ItemPanels'
+import { formatSaoPaulo } from './time'
+import type { AdminItem, ContentType } from './types'
+import { useEditLock, type LockState } from './useEditLock'
+import { WorkflowBar } from './WorkflowBar'
+
+function CommonInputs() {
+  return (
+    <>
+      <TextInput source="title" label="vetclube.content.title" validate={[required(), maxLength(200)]} fullWidth />
+      <TextInput source="summary" label="vetclube.content.summary" validate={maxLength(500)} multiline fullWidth />
+      <TextInput source="slug" label="vetclube.content.slug" helperText="vetclube.content.slug_help" fullWidth />
+    </>
+  )
+}
+
+function Inputs({ type }: { type: ContentType }) {
+  return (
+    <>
+      <CommonInputs />
+      {type.fields.map((f) => (
+        <FieldInput key={f.name} field={f} />
+      ))}
+    </>
+  )
+}
+
+function LockBanner({ lock, onTakeOver }: { lock: LockState; onTakeOver: () => void }) {
+  const translate = useTranslate()
+  switch (lock.state) {
+    case 'held':
+      return (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" onClick={onTakeOver}>
+              {translate('vetclube.content.take_over')}
+            </Button>
+          }
+        >
+          {translate('vetclube.content.locked_by_other')}
+        </Alert>
+      )
+    case 'lost':
+      return (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {translate('vetclube.content.lock_lost')}
+        </Alert>
+      )
+    case 'failed':
+      return (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {translate('vetclube.content.lock_failed')}
+        </Alert>
+      )
+    default:
+      return null
+  }
+}
+
+function ItemHeader({ type, item }: { type: ContentType; item: AdminItem }) {
+  const translate = useTranslate()
+  const notify = useNotify()
+  const openPreview = async () => {
+    try {
+      const { token } = await previewLink(type.id, item.id)
+      window.open(`/pre-visualizacao/${token}`, '_blank', 'noopener')
+    } catch (e) {
+      notify(e instanceof Error ? e.message : 'vetclube.content.action_failed', { type: 'error' })
+    }
+  }
+  return (
+    <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+      <StatusChip item={item} />
+      {item.published && <Chip size="small" variant="outlined" color="success" label={translate('vetclube.content.live')} />}
+      {item.has_draft && <Chip size="small" variant="outlined" label={translate('vetclube.content.has_draft')} />}
+      {item.publish_at && (
+        <Typography variant="body2" data-testid="next-publish">
+          {translate('vetclube.content.publishes_at', { when: formatSaoPaulo(item.publish_at) })}
+        </Typography>
+      )}
+      {item.unpublish_at && (
+        <Typography variant="body2">{translate('vetclube.content.unpublishes_at', { when: formatSaoPaulo(item.unpublish_at) })}</Typography>
+      )}
+      {type.route && (
+        <Button size="small" onClick={openPreview}>
+          {translate('vetclube.content.preview')}
+        </Button>
+      )}
+    </Stack>
+  )
+}
+
+function EditBody({ type }: { type: ContentType }) {
+  const item = useRecordContext<AdminItem>()
+  const { lock, takeOver } = useEditLock(type.id, item?.id as string | undefined)
+  if (!item) return null
+  const canSave = lock.state === 'mine'
+  return (
+    <Box sx={{ p: 2 }}>
+      <ItemHeader type={type} item={item} />
+      <LockBanner lock={lock} onTakeOver={takeOver} />
+      {/* Workflow moves need no edit lock: the server checks the version they were made on. */}
+      <WorkflowBar type={type.id} item={item} disabled={lock.state === 'lost'} />
+      <SimpleForm
+        sx={{ p: 0 }}
+        disabled={!canSave}
+        toolbar={
+          <Toolbar>
+            <SaveButton disabled={!canSave} />
+          </Toolbar>
+        }
+      >
+        <Inputs type={type} />
+      </SimpleForm>
+      <ItemPanels type={type.id} item={item} />
+    </Box>
+  )
+}
+
+export function ContentEdit({ type }: { type: ContentType }) {
+  return (
+    <Edit mutationMode="pessimistic" title={type.singular} redirect={false}>
+      <EditBody type={type} />
+    </Edit>
+  )
+}
+
+export function ContentCreate({ type }: { type: ContentType }) {
+  // One key per opened form: a retried or double-clicked save creates once.
+  const idempotencyKey = useMemo(() => crypto.randomUUID(), [])
+  return (
+    <Create title={type.singular} redirect="edit" mutationOptions={{ meta: { idempotencyKey } }}>
+      <SimpleForm>
+        <Inputs type={type} />
+      </SimpleForm>
+    </Create>
+  )
+}

@@ -1,0 +1,174 @@
+import { useState, type ChangeEvent } from 'react'
+import { Box, Button as MuiButton, FormHelperText, Typography } from '@mui/material'
+import {
+  AutocompleteArrayInput,
+  AutocompleteInput,
+  BooleanInput,
+  DateInput,
+  NumberInput,
+  ReferenceArrayInput,
+  ReferenceInput,
+  SelectArrayInput,
+  SelectInput,
+  TextInput,
+  maxLength,
+  maxValue,
+  minLength,
+  minValue,
+  regex,
+  required,
+  useInput,
+  useTranslate,
+  type Validator,
+} from 'react-admin'
+import { upload } from './api'
+import { saoPauloToUTC, utcToSaoPaulo } from './time'
+import { resourceName, type ContentField } from './types'
+
+/** The client-side checks a field's declaration implies; the server checks them again. */
+export function validatorsFor(f: ContentField): Validator[] {
+  const out: Validator[] = []
+  if (f.required) out.push(required())
+  const counted = ['text', 'long_text', 'url'].includes(f.kind)
+  const numeric = f.kind === 'number'
+  if (f.min != null) {
+    if (counted) out.push(minLength(f.min))
+    if (numeric) out.push(minValue(f.min))
+  }
+  if (f.max != null) {
+    if (counted) out.push(maxLength(f.max))
+    if (numeric) out.push(maxValue(f.max))
+  }
+  if (f.pattern) out.push(regex(new RegExp(`^(?:${f.pattern})$`), f.pattern_message || 'vetclube.content.pattern_mismatch'))
+  return out
+}
+
+const choices = (f: ContentField) => (f.options ?? []).map((o) => ({ id: o.value, name: o.label }))
+
+/** Tags are typed as "cães, vacinação" and kept as a list. */
+const formatTags = (v: unknown) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))
+const parseTags = (v: string) =>
+  v
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+
+function UploadInput({ field, source, kind }: { field: ContentField; source: string; kind: 'image' | 'file' }) {
+  const translate = useTranslate()
+  const { field: input, fieldState } = useInput({ source, validate: validatorsFor(field) })
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState('')
+  const onChange = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0]
+    e.target.value = ''
+    if (!file) return
+    setBusy(true)
+    setError('')
+    try {
+      const up = await upload(kind, file)
+      input.onChange(up.key)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : translate('vetclube.content.upload_failed'))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const value = typeof input.value === 'string' ? input.value : ''
+  const inputId = `upload-${source.replace(/\W/g, '-')}`
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Typography component="label" htmlFor={inputId} variant="body2" color="text.secondary">
+        {field.label}
+        {field.required ? ' *' : ''}
+      </Typography>
+      {value && kind === 'image' && (
+        <Box component="img" src={`/uploads/${value}`} alt={field.label} sx={{ display: 'block', maxWidth: 320, maxHeight: 180, my: 1, borderRadius: 1 }} />
+      )}
+      {value && kind === 'file' && (
+        <Typography variant="body2" sx={{ my: 1 }}>
+          <a href={`/uploads/${value}`} target="_blank" rel="noreferrer">
+            {value.split('/').pop()}
+          </a>
+        </Typography>
+      )}
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+        <MuiButton variant="outlined" component="label" disabled={busy}>
+          {translate(busy ? 'vetclube.content.uploading' : kind === 'image' ? 'vetclube.content.upload_image' : 'vetclube.content.upload_file')}
+          <input
+            id={inputId}
+            hidden
+            type="file"
+            accept={kind === 'image' ? 'image/jpeg,image/png,image/webp' : '.pdf,.docx,.xlsx,.pptx'}
+            onChange={onChange}
+          />
+        </MuiButton>
+        {value && (
+          <MuiButton onClick={() => input.onChange('')} disabled={busy}>
+            {translate('ra.action.remove')}
+          </MuiButton>
+        )}
+      </Box>
+      {(error || fieldState.error?.message) && <FormHelperText error>{error || translate(fieldState.error?.message ?? '')}</FormHelperText>}
+      {field.help && <FormHelperText>{field.help}</FormHelperText>}
+    </Box>
+  )
+}
+
+/** The input for one declared field, at fields.<name> in the item. */
+export function FieldInput({ field: f }: { field: ContentField }) {
+  const source = `fields.${f.name}`
+  const common = { source, label: f.label, helperText: f.help || false, validate: validatorsFor(f), disabled: f.computed, fullWidth: true }
+  switch (f.kind) {
+    case 'text':
+    case 'video':
+      return <TextInput {...common} />
+    case 'url':
+      return <TextInput {...common} type="url" />
+    case 'long_text':
+      return <TextInput {...common} multiline minRows={8} sx={{ '& textarea': { fontFamily: 'monospace' } }} />
+    case 'number':
+      return <NumberInput {...common} />
+    case 'boolean':
+      return <BooleanInput source={source} label={f.label} helperText={f.help || false} disabled={f.computed} />
+    case 'select':
+      return <SelectInput {...common} choices={choices(f)} />
+    case 'multi_select':
+      return <SelectArrayInput {...common} choices={choices(f)} />
+    case 'tags':
+      return <TextInput {...common} format={formatTags} parse={parseTags} helperText={f.help || 'vetclube.content.tags_help'} />
+    case 'date':
+      return <DateInput {...common} />
+    case 'datetime':
+      return (
+        <TextInput
+          {...common}
+          type="datetime-local"
+          format={(v: string) => utcToSaoPaulo(v)}
+          parse={(v: string) => saoPauloToUTC(v) ?? ''}
+          helperText={f.help || 'vetclube.content.sao_paulo_time'}
+        />
+      )
+    case 'image':
+      return <UploadInput field={f} source={source} kind="image" />
+    case 'file':
+      return <UploadInput field={f} source={source} kind="file" />
+    case 'reference':
+      return f.many ? (
+        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')}>
+          <AutocompleteArrayInput label={f.label} optionText="title" helperText={f.help || false} validate={validatorsFor(f)} />
+        </ReferenceArrayInput>
+      ) : (
+        <ReferenceInput source={source} reference={resourceName(f.target ?? '')}>
+          <AutocompleteInput label={f.label} optionText="title" helperText={f.help || false} validate={validatorsFor(f)} />
+        </ReferenceInput>
+      )
+    case 'children':
+      return (
+        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')}>
+          <AutocompleteArrayInput label={f.label} optionText="title" helperText={f.help || 'vetclube.content.children_help'} />
+        </ReferenceArrayInput>
+      )
+    default:
+      return null
+  }
+}

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { lock, lockTokens } from './api'
+
+export type LockState =
+  | { state: 'pending' }
+  | { state: 'mine' }
+  | { state: 'held'; holderId: string }
+  | { state: 'lost' }
+  | { state: 'failed' }
+
+/** The server lets a lock expire 5 min after its last heartbeat; one a minute keeps it. */
+export const HEARTBEAT_MS = 60_000
+
+/**
+ * Takes the item's edit lock while the page is open, renews it, and lets the
+ * editor take it over from someone else; when another editor takes it over,
+ * the state turns 'lost' (the server refuses this tab's next save).
+ */
+export function useEditLock(type: string, id: string | undefined) {
+  const [lockState, setLockState] = useState<LockState>({ state: 'pending' })
+  const mine = useRef(false)
+
+  const apply = useCallback(
+    (l: Awaited<ReturnType<typeof lock>>) => {
+      if (!id || !l) return
+      if (l.mine && l.token) {
+        lockTokens.set(id, l.token)
+        mine.current = true
+        setLockState({ state: 'mine' })
+      } else {
+        mine.current = false
+        setLockState({ state: 'held', holderId: l.holder_id })
+      }
+    },
+    [id],
+  )
+
+  useEffect(() => {
+    if (!id) return
+    let cancelled = false
+    lock(type, id, 'acquire')
+      .then((l) => !cancelled && apply(l))
+      .catch(() => !cancelled && setLockState({ state: 'failed' }))
+    const beat = setInterval(() => {
+      if (!mine.current) return
+      lock(type, id, 'heartbeat').catch(() => {
+        mine.current = false
+        lockTokens.delete(id)
+        setLockState({ state: 'lost' })
+      })
+    }, HEARTBEAT_MS)
+    return () => {
+      cancelled = true
+      clearInterval(beat)
+      if (mine.current) {
+        lock(type, id, 'release').catch(() => undefined)
+        lockTokens.delete(id)
+        mine.current = false
+      }
+    }
+  }, [type, id, apply])
+
+  const takeOver = useCallback(async () => {
+    if (!id) return
+    apply(await lock(type, id, 'takeover'))
+  }, [type, id, apply])
+
+  return { lock: lockState, takeOver }
+}
