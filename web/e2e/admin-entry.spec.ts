@@ -44,6 +44,18 @@ test('a regular user has no Admin entry and /admin tells them it is restricted',
   await expect(page.getByRole('alert')).toContainText('Acesso restrito')
   await expect(page.getByRole('link', { name: 'Abrir backoffice' })).toHaveCount(0)
   await page.goto('/admin/usuarios')
-  await expect(page.getByRole('alert')).toContainText('Esta área é exclusiva para administradores do VetClube.')
+  await expect(page.getByRole('alert')).toContainText('Esta área é exclusiva para editores, revisores e administradores do VetClube.')
   await expect(page).toHaveURL(/\/admin\/usuarios$/)
+})
+
+test('an editor opens /admin and reaches the news in the backoffice, but not user management', async ({ page, context }) => {
+  await signInByApi(context, { email: 'editora@vetclube.dev', password: 'Pauta#Editora26' }) // dev seed
+  await page.goto('/admin')
+  await expect(page.getByRole('heading', { name: 'Painel Administrativo' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Gerenciar Usuários no backoffice' })).toHaveCount(0)
+  await page.getByRole('link', { name: 'Gerenciar Notícias no backoffice' }).click()
+  await expect(page).toHaveURL(/\/backoffice\/#\/content\/noticias/)
+  await expect(page.getByRole('row').filter({ hasText: 'Boas práticas de bem-estar no manejo de bovinos de corte' })).toBeVisible({ timeout: 30_000 })
+  await page.goto('/admin/usuarios')
+  await expect(page.getByText('Acesso restrito')).toBeVisible()
 })

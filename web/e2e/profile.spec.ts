@@ -40,6 +40,8 @@ async function widePng(page: Page): Promise<Buffer> {
 
 test.describe('profile screens', () => {
   test('edit a complete profile with a cropped avatar', async ({ page, context, request }) => {
+    // Four accessibility scans and an image upload: on a busy machine this outlasts the default minute.
+    test.slow()
     await signedInUser(context, request, { firstName: 'Carla', lastName: 'Mendes' })
 
     await page.goto('/profile')

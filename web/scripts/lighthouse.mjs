@@ -4,7 +4,7 @@
 // as a visitor and the home dashboard as a signed-in user; prints the scores
 // and fails below the targets (performance 95, accessibility 100).
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, existsSync, mkdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { chromium } from '@playwright/test'
 import { tmpdir } from 'node:os'
@@ -43,7 +43,9 @@ try {
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) break
-    } catch {}
+    } catch {
+      // Not listening yet.
+    }
     if (i > 300) throw new Error('server did not become ready')
     await new Promise((r) => setTimeout(r, 200))
   }

@@ -3,7 +3,7 @@ import { isRouteErrorResponse, useLocation, useNavigate, useRouteError } from 'r
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { recordError } from './globalErrors'
-import NotFoundPage from './pages/NotFoundPage'
+import NotFoundPage from '@/components/NotFoundPage'
 
 function ErrorCard({ title, text, onRetry }: { title: string; text: string; onRetry: () => void }) {
   return (

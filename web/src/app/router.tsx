@@ -2,9 +2,9 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { FullScreenLoader } from '@/components/ui/Spinner'
 import { RequireAuth } from './Guard'
 import { PageLoadErrorPage, RouteErrorPage } from './ErrorBoundary'
-import { lazyPage, retryImport } from './lazy'
+import { lazyPage, retryImport } from '@/lib/lazy'
 import { RootShell } from './RootShell'
-import NotFoundPage from './pages/NotFoundPage'
+import NotFoundPage from '@/components/NotFoundPage'
 
 // The layout and the 'Em breve' page load with the first signed-in route, so
 // visitors on /landing or /login never download them.
@@ -78,7 +78,6 @@ const guardedRoutes: RouteObject[] = [
   { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
   { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
   soon('/community', 'Comunidade'),
-  soon('/noticias-veterinarias', 'Notícias Veterinárias'),
   soon('/connections', 'Conexões'),
   soon('/cursos', 'Cursos'),
   soon('/cursos/:id', 'Curso'),
@@ -134,6 +133,8 @@ export const routes: RouteObject[] = [
             },
           },
           { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
+          // A draft's signed preview link (content platform), outside the layout.
+          { path: '/pre-visualizacao/:token', lazy: lazyPage(() => import('@/features/conteudo/PreviewPage')) },
           // Public, but signed-in users keep their layout around it.
           {
             lazy: async () => ({ Component: (await loadLayout()).OptionalLayout }),
@@ -143,7 +144,9 @@ export const routes: RouteObject[] = [
             element: <RequireAuth />,
             children: [{ path: '/', lazy: async () => ({ Component: (await loadLayout()).AppLayout }), children: guardedRoutes }],
           },
-          { path: '*', element: <NotFoundPage /> },
+          // Content types' pages (/noticias-veterinarias, ...) come from the
+          // plugins' declarations; any other path is not found.
+          { path: '*', lazy: lazyPage(() => import('./ContentRoutes')), errorElement: <NotFoundPage /> },
         ],
       },
     ],

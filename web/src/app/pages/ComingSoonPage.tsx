@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { Badge } from '@/components/ui/Badge'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 
 /** Shown, inside the layout, by routes whose feature is not built yet. */
 export function ComingSoonPage({ title }: { title: string }) {

@@ -1,7 +1,7 @@
 import { CircleCheck } from 'lucide-react'
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/Button'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 
 /** Stripe's success_url lands here; billing (a later issue) confirms the subscription itself. */
 export default function SubscriptionSuccessPage() {

@@ -32,10 +32,12 @@ export default function CheckinCard() {
   const now = useMinuteClock()
   const refetch = state.refetch
 
-  const midnight = state.data ? new Date(state.data.next_midnight) : null
+  // The instant (ms) the user's local day ends; a number keeps the effect's
+  // dependency stable between renders.
+  const midnight = state.data ? Date.parse(state.data.next_midnight) : null
   // A new local day starts: ask the server for the fresh state.
   useEffect(() => {
-    if (midnight && now >= midnight) void refetch()
+    if (midnight !== null && now.getTime() >= midnight) void refetch()
   }, [now, midnight, refetch])
 
   if (state.isPending) return <div aria-hidden="true" className="h-40 animate-pulse rounded-2xl bg-muted" />
@@ -138,10 +140,10 @@ export default function CheckinCard() {
               Check-in feito hoje!
             </p>
           )}
-          {midnight && !s.can_check_in && (
+          {midnight !== null && !s.can_check_in && (
             <p className="flex items-center gap-1.5 text-sm text-muted-foreground" data-testid="checkin-countdown">
               <Clock aria-hidden="true" className="h-4 w-4" />
-              Próximo check-in em {formatCountdown(midnight, now)}
+              Próximo check-in em {formatCountdown(new Date(midnight), now)}
             </p>
           )}
           {s.broken && (

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
-import { retryImport } from '@/app/lazy'
+import { retryImport } from '@/lib/lazy'
 import type { Tool } from './api'
 
 /** What a custom tool view receives. */

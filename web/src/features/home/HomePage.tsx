@@ -18,7 +18,7 @@ import {
 import { Badge } from '@/components/ui/Badge'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
 import { fullName, useMyProfile, useProfileCompleteness } from '@/lib/account'

@@ -17,7 +17,7 @@ import {
 } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
 import { Logo } from '@/components/Logo'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 
 const FEATURES: Array<{ icon: LucideIcon; title: string; text: string }> = [
   { icon: Sparkles, title: 'VetClube IA', text: 'Um assistente de inteligência artificial para dúvidas clínicas, protocolos e orientações aos tutores.' },

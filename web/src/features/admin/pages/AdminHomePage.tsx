@@ -2,22 +2,32 @@ import { ExternalLink, ShieldCheck } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 import { hasRole, useAuth } from '@/features/auth/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
-import { ADMIN_SECTIONS, BACKOFFICE_URL } from '../sections'
+import { useContentTypes } from '@/features/conteudo/api'
+import { ADMIN_SECTIONS, BACKOFFICE_ROLES, BACKOFFICE_URL, backofficeContentURL, type AdminSection } from '../sections'
 
 /**
- * /admin (spec §2): the entry point of the Admin menu. The editing screens live
- * in the react-admin backoffice, a separate app under /backoffice/, so this
- * page routes super admins there and tells everyone else the area is closed.
- * The API enforces the roles either way (casbin); this is only the way in.
+ * /admin: the entry point of the Admin menu. The editing screens live in the
+ * react-admin backoffice, a separate app under /backoffice/, so this page
+ * routes super admins, editors and reviewers there (one area per content type
+ * the plugins declare) and tells everyone else the area is closed. The API
+ * enforces the roles either way (casbin); this is only the way in.
  */
 export default function AdminHomePage() {
   usePageTitle('Painel Administrativo')
   const { user } = useAuth()
+  const types = useContentTypes()
 
-  if (!hasRole(user, 'super_admin')) return <AdminAccessDenied />
+  if (!BACKOFFICE_ROLES.some((role) => hasRole(user, role))) return <AdminAccessDenied />
+  const superAdmin = hasRole(user, 'super_admin')
+  const contentSections: AdminSection[] = (types.data ?? []).map((t) => ({
+    title: t.plural,
+    description: `Escreva, revise, agende e publique ${t.plural.toLowerCase()}.`,
+    href: backofficeContentURL(t.id),
+  }))
+  const sections = [...contentSections, ...ADMIN_SECTIONS.filter((s) => superAdmin || !s.superAdminOnly)]
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 py-6">
@@ -32,7 +42,7 @@ export default function AdminHomePage() {
         </a>
       </header>
       <ul className="grid gap-4 sm:grid-cols-2" aria-label="Áreas administrativas">
-        {ADMIN_SECTIONS.map(({ title, description, href }) => (
+        {sections.map(({ title, description, href }) => (
           <li key={title}>
             <Card className="flex h-full flex-col">
               <CardHeader>

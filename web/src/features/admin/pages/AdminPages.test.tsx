@@ -14,7 +14,9 @@ function signedInAs(roles: string[]) {
     vi.fn(async (url: string) =>
       url === '/api/auth/session'
         ? new Response(JSON.stringify({ user: { id: 'u1', email: 'ana@exemplo.com', provider: 'email', roles, created_at: '' } }), { status: 200 })
-        : new Response('{"error":{"code":"NOT_FOUND","message":"x"}}', { status: 404 }),
+        : url === '/api/content/types'
+          ? new Response(JSON.stringify([{ id: 'noticias', singular: 'Notícia', plural: 'Notícias', icon: 'newspaper', fields: [], list: { page_size: 20 } }]), { status: 200 })
+          : new Response('{"error":{"code":"NOT_FOUND","message":"x"}}', { status: 404 }),
     ),
   )
 }
@@ -46,11 +48,20 @@ describe('admin pages', () => {
     expect(screen.queryByText('Acesso restrito')).not.toBeInTheDocument()
   })
 
-  it('anyone else is told the area is restricted and gets no backoffice link', async () => {
+  it('an editor gets the backoffice and its content areas, without user management', async () => {
     signedInAs(['user', 'editor'])
     renderAt(<AdminHomePage />)
+    expect(await screen.findByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
+    const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
+    expect(await within(areas).findByRole('link', { name: 'Gerenciar Notícias no backoffice' })).toHaveAttribute('href', '/backoffice/#/content/noticias')
+    expect(within(areas).queryByRole('link', { name: 'Gerenciar Usuários no backoffice' })).not.toBeInTheDocument()
+  })
+
+  it('anyone else is told the area is restricted and gets no backoffice link', async () => {
+    signedInAs(['user', 'premium'])
+    renderAt(<AdminHomePage />)
     expect(await screen.findByText('Acesso restrito')).toBeInTheDocument()
-    expect(screen.getByRole('alert')).toHaveTextContent('Esta área é exclusiva para administradores do VetClube.')
+    expect(screen.getByRole('alert')).toHaveTextContent('Esta área é exclusiva para editores, revisores e administradores do VetClube.')
     expect(screen.queryByRole('link', { name: 'Abrir backoffice' })).not.toBeInTheDocument()
   })
 

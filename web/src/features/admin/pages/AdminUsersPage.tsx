@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Spinner } from '@/components/ui/Spinner'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 import { hasRole, useAuth } from '@/features/auth/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
 import { BACKOFFICE_USERS_URL } from '../sections'

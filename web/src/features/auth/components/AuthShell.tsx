@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { PawPrint } from 'lucide-react'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 
 /** The standalone frame of the auth screens (no app layout): logo, heading, one card. */
 export function AuthShell({

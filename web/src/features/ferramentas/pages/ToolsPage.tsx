@@ -3,7 +3,7 @@ import { Crown } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 import { useTools } from '../api'
 import { ToolIcon } from '../components/ToolIcon'
 

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router'
 import { buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 import { ApiError } from '@/lib/api'
 import { useAuth } from '@/features/auth/AuthProvider'
 import { usePublicProfile } from '../api'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { RETRY_DELAYS_MS, retryImport } from './lazy'
+import { RETRY_DELAYS_MS, retryImport } from '@/lib/lazy'
 
 describe('lazy chunk retry', () => {
   afterEach(() => {

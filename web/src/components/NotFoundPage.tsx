@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/Button'
-import { usePageTitle } from '@/app/usePageTitle'
+import { usePageTitle } from '@/lib/usePageTitle'
 
 /** Any path no route claims. */
 export default function NotFoundPage() {
