@@ -20,8 +20,19 @@ ADMIN_PKG := admin/package.json
 run: deps build
 	APP_ENV=$${APP_ENV:-development} ./$(BIN) serve
 
-## test: all Go tests against a real PostgreSQL, then the web unit and browser tests
-test: deps deps-test build test-go test-web test-admin
+## test: static checks, all Go tests against a real PostgreSQL, then the web unit and browser tests
+test: deps deps-test build lint test-go test-web test-admin
+
+## lint: go vet and staticcheck (staticcheck.conf) on every Go package, ESLint on the PWA (with its
+## import boundaries) and the backoffice; findings fail the build
+.PHONY: lint lint-go lint-web
+lint: lint-go lint-web
+lint-go:
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+lint-web: web/node_modules/.package-lock.json admin/node_modules/.package-lock.json
+	cd web && $(NPM) run lint
+	cd admin && $(NPM) run lint
 
 deps: deps-system
 	$(GO) mod download
@@ -57,7 +68,11 @@ admin/node_modules/.package-lock.json: admin/package.json
 	cd admin && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(NPM) install --no-audit --no-fund
 	@touch $@
 
-build: build-go plugins build-temporal build-web build-admin
+# The parts build in parallel: the embedded Temporal server's large Go build
+# never holds up the web and backoffice builds (the first `make run` on a
+# fresh clone is dominated by it and by npm install).
+build:
+	@$(MAKE) --no-print-directory -j4 build-go plugins build-temporal build-web build-admin
 
 build-go:
 	$(GO) build -o $(BIN) ./cmd/vetclube
@@ -81,10 +96,11 @@ proto:
 	  --go_out=pluginpb --go_opt=paths=source_relative \
 	  --go-grpc_out=pluginpb --go-grpc_opt=paths=source_relative plugin.proto
 
-## plugin-new ID=minha-ferramenta: scaffold a working form-tool plugin
+## plugin-new ID=minha-ferramenta [KIND=content]: scaffold a working form tool, or a content type
+KIND ?= tool
 plugin-new:
-	@test -n "$(ID)" || { echo "usage: make plugin-new ID=minha-ferramenta"; exit 1; }
-	$(GO) run ./plugins/scaffold/cmd/plugin-new -id "$(ID)" -dir plugins
+	@test -n "$(ID)" || { echo "usage: make plugin-new ID=minha-ferramenta [KIND=content]"; exit 1; }
+	$(GO) run ./plugins/scaffold/cmd/plugin-new -id "$(ID)" -kind "$(KIND)" -dir plugins
 
 # The embedded Temporal dev server is its own Go module (workflows/devserver):
 # the server packages are large, so the app binary and `go test ./...` never
