@@ -28,7 +28,24 @@ type DevServer struct {
 // it serves. The child is in its own process group, gets SIGKILL if this
 // process dies (Pdeathsig) and also exits when its stdin closes, so it never
 // outlives the app.
+//
+// The child picks its free ports by listening on port 0 and closing, so
+// another process can take one before the server binds it; a child that exits
+// before it is ready is therefore started again, up to three times in all.
 func StartDevServer(ctx context.Context, bin, dbPath string, log *slog.Logger) (*DevServer, error) {
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		s, err := startDevServerOnce(ctx, bin, dbPath, log)
+		if !errors.Is(err, errExitedEarly) || attempt == attempts || ctx.Err() != nil {
+			return s, err
+		}
+		log.Warn("temporal dev server exited before it was ready; starting it again", "attempt", attempt)
+	}
+}
+
+var errExitedEarly = errors.New("temporal dev server exited before it was ready (see its log next to the database)")
+
+func startDevServerOnce(ctx context.Context, bin, dbPath string, log *slog.Logger) (*DevServer, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("temporal dev server binary %s: %w (build it with `make bin/temporal-dev`)", bin, err)
 	}
@@ -68,7 +85,7 @@ func StartDevServer(ctx context.Context, bin, dbPath string, log *slog.Logger) (
 		log.Info("temporal dev server ready", "addr", s.Addr, "db", dbPath, "pid", cmd.Process.Pid, "took", time.Since(start).Round(time.Millisecond))
 		return s, nil
 	case <-s.done:
-		return nil, errors.New("temporal dev server exited before it was ready (see its log next to the database)")
+		return nil, errExitedEarly
 	case <-time.After(2 * time.Minute):
 	case <-ctx.Done():
 	}

@@ -75,6 +75,21 @@ func runWorkerProcess() error {
 // SQLite file, or on dbPath when given.
 func devServer(t *testing.T, dbPath string) *workflows.DevServer {
 	t.Helper()
+	bin := devServerBinary(t)
+	if dbPath == "" {
+		dbPath = filepath.Join(t.TempDir(), "temporal.sqlite")
+	}
+	s, err := workflows.StartDevServer(context.Background(), bin, dbPath, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Stop() })
+	return s
+}
+
+// devServerBinary is bin/temporal-dev's absolute path, built when missing.
+func devServerBinary(t *testing.T) string {
+	t.Helper()
 	bin, err := filepath.Abs("../bin/temporal-dev")
 	if err != nil {
 		t.Fatal(err)
@@ -87,15 +102,7 @@ func devServer(t *testing.T, dbPath string) *workflows.DevServer {
 			t.Fatalf("build temporal-dev: %v\n%s", err, out)
 		}
 	}
-	if dbPath == "" {
-		dbPath = filepath.Join(t.TempDir(), "temporal.sqlite")
-	}
-	s, err := workflows.StartDevServer(context.Background(), bin, dbPath, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Stop() })
-	return s
+	return bin
 }
 
 func startWorkerProcess(t *testing.T, dbURL, temporalAddr string) *exec.Cmd {

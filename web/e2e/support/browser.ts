@@ -1,16 +1,1 @@
-import type { LaunchOptions } from '@playwright/test'
-
-/** Debian's Chromium, no browser download (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1). */
-export const chromiumLaunchOptions: LaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-}
+export { chromiumLaunchOptions } from '../../../e2e-support/browser'
