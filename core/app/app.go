@@ -95,6 +95,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	}
 	rolesSvc := roles.NewService(pool)
 	rolesSvc.OnChange(a.Auth.InvalidatePrincipalsOf)
+	rolesSvc.ShowSubscriptionRoles(a.Engagement.Subscriptions.RolesOf)
 	if err := a.buildContent(ctx, cfg, pool, rolesSvc); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}

@@ -67,7 +67,7 @@ func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 	if p, _ := principalOnB(access); slices.Contains(p.Roles, core.RoleEditor) {
 		t.Fatal("editor before the grant")
 	}
-	if _, err := roles.NewService(a.App.Pool).GrantToUser(ctx, userID, core.RoleEditor); err != nil {
+	if _, err := roles.NewService(a.App.Pool).GrantToUser(ctx, "", userID, core.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, time.Second, "role grant on the other instance", func() bool {

@@ -91,6 +91,7 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/team", roles.HandleTeam(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/users/{id}", roles.HandleGetUser(d.Log, d.Roles))
+	rt.handle("GET", "/api/admin/users/{id}/role-changes", roles.HandleRoleChanges(d.Log, d.Roles))
 	rt.handle("POST", "/api/admin/users/{id}/roles/{role}", roles.HandleGrantRole(d.Log, d.Roles))
 	rt.handle("DELETE", "/api/admin/users/{id}/roles/{role}", roles.HandleRevokeRole(d.Log, d.Roles))
 

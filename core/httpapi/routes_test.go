@@ -79,6 +79,7 @@ var authorisationMatrix = map[string][]string{
 
 	// Backoffice role management
 	"GET /api/admin/users/{id}":                 superAdmin,
+	"GET /api/admin/users/{id}/role-changes":    superAdmin,
 	"POST /api/admin/users/{id}/roles/{role}":   superAdmin,
 	"DELETE /api/admin/users/{id}/roles/{role}": superAdmin,
 

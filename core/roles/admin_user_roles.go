@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -48,7 +49,75 @@ func (s *Service) User(ctx context.Context, id string) (AdminUser, error) {
 	if err != nil {
 		return AdminUser{}, err
 	}
-	return userByID(ctx, s.pool, userID)
+	u, err := userByID(ctx, s.pool, userID)
+	if err != nil {
+		return AdminUser{}, err
+	}
+	return s.withSubscriptionRolesOf(ctx, u)
+}
+
+func (s *Service) withSubscriptionRolesOf(ctx context.Context, u AdminUser) (AdminUser, error) {
+	users := []AdminUser{u}
+	if err := s.withSubscriptionRoles(ctx, users); err != nil {
+		return AdminUser{}, err
+	}
+	return users[0], nil
+}
+
+// actAs names the administrator behind this transaction's role changes: the
+// trigger on user_roles records them in role_changes with it.
+func actAs(ctx context.Context, tx pgx.Tx, actorID string) error {
+	if actorID == "" {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `SELECT set_config('vetclube.actor_id', $1, true)`, actorID); err != nil {
+		return fmt.Errorf("name the acting administrator: %w", err)
+	}
+	return nil
+}
+
+// RoleChange is one line of an account's role history.
+type RoleChange struct {
+	Role       string    `json:"role"`
+	Change     string    `json:"change"` // granted, revoked
+	ActorEmail *string   `json:"actor_email"`
+	At         time.Time `json:"at"`
+}
+
+// maxRoleChanges bounds the history the backoffice shows (newest first).
+const maxRoleChanges = 100
+
+// RoleChanges returns who granted or revoked which role of the account id,
+// and when, newest first. A change with no actor came from the command line
+// or the seed.
+func (s *Service) RoleChanges(ctx context.Context, id string) ([]RoleChange, error) {
+	userID, err := parseUserID(id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.role, c.change, a.email, c.created_at
+		FROM role_changes c LEFT JOIN users a ON a.id = c.actor_id
+		WHERE c.user_id = $1
+		ORDER BY c.id DESC
+		LIMIT $2`, userID, maxRoleChanges)
+	if err != nil {
+		return nil, fmt.Errorf("role changes: %w", err)
+	}
+	changes, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RoleChange, error) {
+		var c RoleChange
+		err := row.Scan(&c.Role, &c.Change, &c.ActorEmail, &c.At)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("role changes: %w", err)
+	}
+	if len(changes) == 0 {
+		if _, err := userByID(ctx, s.pool, userID); err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
 }
 
 type queryRower interface {
@@ -74,9 +143,10 @@ func userByID(ctx context.Context, db queryRower, userID string) (AdminUser, err
 	return u, nil
 }
 
-// GrantToUser gives the account userID the role on behalf of the signed-in
-// administrator. Granting a role the account already has changes nothing.
-func (s *Service) GrantToUser(ctx context.Context, userID, role string) (AdminUser, error) {
+// GrantToUser gives the account userID the role on behalf of actorID (empty
+// for the command line). Granting a role the account already has changes
+// nothing and records nothing.
+func (s *Service) GrantToUser(ctx context.Context, actorID, userID, role string) (AdminUser, error) {
 	id, err := parseUserID(userID)
 	if err != nil {
 		return AdminUser{}, err
@@ -86,6 +156,9 @@ func (s *Service) GrantToUser(ctx context.Context, userID, role string) (AdminUs
 	}
 	var out AdminUser
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := actAs(ctx, tx, actorID); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO user_roles (user_id, role) SELECT id, $2 FROM users WHERE id = $1
 			ON CONFLICT DO NOTHING`, id, role); err != nil {
@@ -94,10 +167,11 @@ func (s *Service) GrantToUser(ctx context.Context, userID, role string) (AdminUs
 		out, err = userByID(ctx, tx, id)
 		return err
 	})
-	if err == nil {
-		s.changed(id)
+	if err != nil {
+		return AdminUser{}, err
 	}
-	return out, err
+	s.changed(id)
+	return s.withSubscriptionRolesOf(ctx, out)
 }
 
 // RevokeFromUser takes the role away from the account userID on behalf of
@@ -118,6 +192,9 @@ func (s *Service) RevokeFromUser(ctx context.Context, actorID, userID, role stri
 	}
 	var out AdminUser
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := actAs(ctx, tx, actorID); err != nil {
+			return err
+		}
 		if role == core.RoleSuperAdmin {
 			// Locking every super_admin row serialises concurrent revocations
 			// (two admins removing each other) so one always remains.
@@ -139,10 +216,11 @@ func (s *Service) RevokeFromUser(ctx context.Context, actorID, userID, role stri
 		out, err = userByID(ctx, tx, id)
 		return err
 	})
-	if err == nil {
-		s.changed(id)
+	if err != nil {
+		return AdminUser{}, err
 	}
-	return out, err
+	s.changed(id)
+	return s.withSubscriptionRolesOf(ctx, out)
 }
 
 // HandleGetUser serves GET /api/admin/users/{id} (react-admin's getOne).
@@ -161,11 +239,12 @@ func HandleGetUser(log *slog.Logger, svc *Service) http.Handler {
 // account as it now is, also when it already had the role.
 func HandleGrantRole(log *slog.Logger, svc *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		u, err := svc.GrantToUser(r.Context(), chi.URLParam(r, "id"), chi.URLParam(r, "role"))
+		actor := core.PrincipalFrom(r.Context()).UserID
+		u, err := svc.GrantToUser(r.Context(), actor, chi.URLParam(r, "id"), chi.URLParam(r, "role"))
 		if err != nil {
 			return err
 		}
-		auditRoleChange(r, log, "role granted", core.PrincipalFrom(r.Context()).UserID, u.ID)
+		auditRoleChange(r, log, "role granted", actor, u.ID)
 		return httpx.Encode(w, http.StatusOK, u)
 	})
 }
@@ -184,7 +263,20 @@ func HandleRevokeRole(log *slog.Logger, svc *Service) http.Handler {
 	})
 }
 
-// auditRoleChange leaves a trace of who changed whose access.
+// HandleRoleChanges serves GET /api/admin/users/{id}/role-changes: the
+// account's role history, newest first.
+func HandleRoleChanges(log *slog.Logger, svc *Service) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		changes, err := svc.RoleChanges(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		return httpx.Encode(w, http.StatusOK, changes)
+	})
+}
+
+// auditRoleChange logs who changed whose access (role_changes keeps it).
 func auditRoleChange(r *http.Request, log *slog.Logger, what, actorID, userID string) {
 	if log != nil {
 		log.InfoContext(r.Context(), what, "by", actorID, "user_id", userID, "role", chi.URLParam(r, "role"))

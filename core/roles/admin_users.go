@@ -81,6 +81,9 @@ func (s *Service) ListUsers(ctx context.Context, q UserQuery) ([]AdminUser, int,
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("list users: %w", err)
 	}
+	if err := s.withSubscriptionRoles(ctx, users); err != nil {
+		return nil, 0, err
+	}
 	if len(users) == 0 && q.Offset > 0 {
 		// count(*) OVER () has no row to ride on past the end.
 		if err := s.pool.QueryRow(ctx, `

@@ -130,7 +130,7 @@ func TestRevokeKeepsOneSuperAdmin(t *testing.T) {
 		if err := pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ($1) RETURNING id::text`, email).Scan(&ids[i]); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.GrantToUser(ctx, ids[i], "super_admin"); err != nil {
+		if _, err := svc.GrantToUser(ctx, "", ids[i], "super_admin"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,6 +157,17 @@ func TestRevokeKeepsOneSuperAdmin(t *testing.T) {
 	}
 	if failed != 1 || left != 1 {
 		t.Errorf("failed %d, super admins left %d; want 1 and 1", failed, left)
+	}
+	// Deleting an account drops its roles without the history trigger
+	// tripping over the vanished account.
+	for _, id := range ids {
+		if _, err := pool.Exec(ctx, `DELETE FROM users WHERE id = $1`, id); err != nil {
+			t.Fatalf("delete an account with roles: %v", err)
+		}
+	}
+	var history int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM role_changes`).Scan(&history); err != nil || history != 0 {
+		t.Errorf("history of deleted accounts: %d rows, %v", history, err)
 	}
 }
 
@@ -233,4 +244,65 @@ func encodeQuery(q string) string {
 		parts = append(parts, k+"="+url.QueryEscape(v))
 	}
 	return strings.Join(parts, "&")
+}
+
+// Every role change is in the account's history with who made it: the
+// backoffice's grants name the administrator, the command line's do not.
+// The list and the account carry trial and premium from the subscription.
+func TestRoleHistoryAndSubscriptionRoles(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	ctx := context.Background()
+	admin, _ := srv.SignedIn(t, "chefe@example.com", "super_admin")
+	_, memberID := srv.SignedIn(t, "membro@example.com")
+
+	if res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/editor", nil); res.Status != http.StatusOK {
+		t.Fatalf("grant: %d %s", res.Status, res.Body)
+	}
+	// Granting again changes nothing and records nothing.
+	admin.Do("POST", "/api/admin/users/"+memberID+"/roles/editor", nil)
+	if res := admin.Do("DELETE", "/api/admin/users/"+memberID+"/roles/editor", nil); res.Status != http.StatusOK {
+		t.Fatalf("revoke: %d %s", res.Status, res.Body)
+	}
+	if _, err := roles.NewService(srv.App.Pool).Grant(ctx, "membro@example.com", "revisor"); err != nil {
+		t.Fatal(err)
+	}
+
+	res := admin.Do("GET", "/api/admin/users/"+memberID+"/role-changes", nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("history: %d %s", res.Status, res.Body)
+	}
+	var changes []roles.RoleChange
+	res.JSON(t, &changes)
+	var got []string
+	for _, c := range changes {
+		actor := "linha de comando"
+		if c.ActorEmail != nil {
+			actor = *c.ActorEmail
+		}
+		got = append(got, c.Change+" "+c.Role+" por "+actor)
+		if c.At.IsZero() {
+			t.Errorf("change without a time: %+v", c)
+		}
+	}
+	want := "granted revisor por linha de comando|revoked editor por chefe@example.com|granted editor por chefe@example.com"
+	if strings.Join(got, "|") != want {
+		t.Errorf("history\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if res := admin.Do("GET", "/api/admin/users/00000000-0000-0000-0000-000000000000/role-changes", nil); res.Status != http.StatusNotFound {
+		t.Errorf("history of nobody: %d", res.Status)
+	}
+
+	if err := srv.App.Engagement.Subscriptions.BecomePremium(ctx, memberID, "premium_monthly"); err != nil {
+		t.Fatal(err)
+	}
+	var u roles.AdminUser
+	admin.Do("GET", "/api/admin/users/"+memberID, nil).JSON(t, &u)
+	if strings.Join(u.Roles, ",") != "user,premium,revisor" {
+		t.Errorf("account roles %v, want user,premium,revisor", u.Roles)
+	}
+	var listed []roles.AdminUser
+	admin.Do("GET", `/api/admin/users?filter={"q":"membro@"}`, nil).JSON(t, &listed)
+	if len(listed) != 1 || strings.Join(listed[0].Roles, ",") != "user,premium,revisor" {
+		t.Errorf("listed %+v", listed)
+	}
 }

@@ -31,6 +31,37 @@ var ErrNoAccount = errors.New("no account with that email")
 type Service struct {
 	pool     *pgxpool.Pool
 	onChange func(userID string)
+	// subscriptionRoles adds "trial" or "premium" to the listed accounts; the
+	// subscriptions package owns that state.
+	subscriptionRoles func(ctx context.Context, userIDs []string) (map[string]string, error)
+}
+
+// ShowSubscriptionRoles makes the backoffice's accounts carry their trial or
+// premium role next to the granted ones.
+func (s *Service) ShowSubscriptionRoles(fn func(ctx context.Context, userIDs []string) (map[string]string, error)) {
+	s.subscriptionRoles = fn
+}
+
+// withSubscriptionRoles appends each account's trial or premium role.
+func (s *Service) withSubscriptionRoles(ctx context.Context, users []AdminUser) error {
+	if s.subscriptionRoles == nil || len(users) == 0 {
+		return nil
+	}
+	ids := make([]string, len(users))
+	for i, u := range users {
+		ids[i] = u.ID
+	}
+	extra, err := s.subscriptionRoles(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range users {
+		if role, ok := extra[users[i].ID]; ok {
+			// Right after "user": what the account is, then what it may do.
+			users[i].Roles = slices.Insert(users[i].Roles, 1, role)
+		}
+	}
+	return nil
 }
 
 // NewService returns a Service on pool.

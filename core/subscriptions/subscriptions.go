@@ -249,6 +249,38 @@ func (s *Service) Roles(ctx context.Context, userID string) ([]string, error) {
 	return nil, nil
 }
 
+// RolesOf is Roles for many accounts at once (the backoffice's user list):
+// each account with a trial or premium role maps to it; the others are absent.
+func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(userIDs) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT user_id::text, subscription_status, subscription_tier, trial_ends_at
+		FROM subscribers WHERE user_id = ANY($1::uuid[])`, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("subscription roles: %w", err)
+	}
+	defer rows.Close()
+	now := s.now()
+	for rows.Next() {
+		var sub Subscriber
+		if err := rows.Scan(&sub.UserID, &sub.Status, &sub.Tier, &sub.TrialEndsAt); err != nil {
+			return nil, fmt.Errorf("subscription roles: %w", err)
+		}
+		switch v := ViewOf(&sub, now); {
+		case v.IsPremium:
+			out[sub.UserID] = core.RolePremium
+		case v.TrialActive:
+			out[sub.UserID] = core.RoleTrial
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("subscription roles: %w", err)
+	}
+	return out, nil
+}
+
 // ResumeTrialClocks starts the clock of every trial that has not expired
 // yet: a no-op for clocks already running (the workflow id is reused), and
 // the catch-up for trials whose clock failed to start (the confirmation hook

@@ -111,3 +111,46 @@ func TestTrialRolesAndLimits(t *testing.T) {
 		t.Fatalf("expiring a premium user: %v %v", expired, err)
 	}
 }
+
+// RolesOf answers the same as Roles, for a page of accounts at once.
+func TestRolesOfManyAccounts(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	svc := subscriptions.New(pool, subscriptions.Options{TrialDuration: 7 * 24 * time.Hour, Now: func() time.Time { return now }})
+	ids := make([]string, 4)
+	for i := range ids {
+		if err := pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ($1) RETURNING id`, fmt.Sprintf("r%d-%d@example.com", i, rand.Int64())).Scan(&ids[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trial, premium, expired, plain := ids[0], ids[1], ids[2], ids[3]
+	for _, id := range []string{trial, expired} {
+		if err := svc.StartTrial(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.BecomePremium(ctx, premium, "premium_yearly"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE subscribers SET trial_ends_at = $2 WHERE user_id = $1`, expired, now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := svc.RolesOf(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{trial: core.RoleTrial, premium: core.RolePremium}
+	if len(got) != len(want) || got[trial] != want[trial] || got[premium] != want[premium] {
+		t.Fatalf("RolesOf = %v, want %v (expired %s and plain %s absent)", got, want, expired, plain)
+	}
+	for _, id := range ids {
+		one, _ := svc.Roles(ctx, id)
+		if (len(one) == 1 && one[0] != got[id]) || (len(one) == 0 && got[id] != "") {
+			t.Errorf("Roles(%s) = %v but RolesOf says %q", id, one, got[id])
+		}
+	}
+	if empty, err := svc.RolesOf(ctx, nil); err != nil || len(empty) != 0 {
+		t.Errorf("no accounts: %v %v", empty, err)
+	}
+}
