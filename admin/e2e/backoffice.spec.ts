@@ -72,10 +72,12 @@ test('a super admin sees the dashboard, lists and filters users, grants and revo
   await expect(page).toHaveURL(/#\/users\/[0-9a-f-]{36}\/show/)
   const demoId = page.url().match(/users\/([0-9a-f-]{36})/)![1]
   await page.getByRole('button', { name: 'Conceder Editor' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Conceder' }).click()
   await expect(page.getByText('Papel Editor concedido.')).toBeVisible()
   await expect(page.getByTestId('role-chips').getByText('Editor')).toBeVisible()
   const granted = await (await page.request.get(`/api/admin/users/${demoId}`)).json()
-  expect(granted.roles).toEqual(['user', 'editor'])
+  // The seeded demo account is in its trial: the roles say so.
+  expect(granted.roles).toEqual(['user', 'trial', 'editor'])
 
   // As an editor the demo user now gets in, without the users menu.
   const editorContext = await browser.newContext()
@@ -92,10 +94,11 @@ test('a super admin sees the dashboard, lists and filters users, grants and revo
   await expect(userRow(page, SUPER_ADMIN.email)).toHaveCount(0)
   await page.goto(`/backoffice/#/users/${demoId}/show`)
   await page.getByRole('button', { name: 'Remover Editor' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Remover' }).click()
   await expect(page.getByText('Papel Editor removido.')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Conceder Editor' })).toBeVisible()
   const revoked = await (await page.request.get(`/api/admin/users/${demoId}`)).json()
-  expect(revoked.roles).toEqual(['user'])
+  expect(revoked.roles).toEqual(['user', 'trial'])
 
   // A super admin cannot take away their own super_admin role.
   const adminRow = await (await page.request.get(`/api/admin/users?filter=${encodeURIComponent('{"q":"admin@vetclube.dev"}')}`)).json()

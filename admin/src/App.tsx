@@ -1,31 +1,19 @@
-import { lazy } from 'react'
-import EventIcon from '@mui/icons-material/Event'
+import { lazy, useEffect, useState } from 'react'
 import PeopleIcon from '@mui/icons-material/People'
 import { Route } from 'react-router-dom'
-import { Admin, CustomRoutes, Layout, Menu, Resource, type LayoutProps } from 'react-admin'
+import { Admin, CustomRoutes, Resource } from 'react-admin'
+import { AccessRefusedPage } from './access/AccessRefusedPage'
 import { fetchContentTypes } from './content/api'
 import { contentResources } from './content/resources'
-import { authProvider, mayEnterBackoffice } from './providers/authProvider'
+import { BackofficeLayout } from './layout/BackofficeLayout'
+import { darkTheme, lightTheme } from './layout/theme'
+import { authProvider, endSession, fetchSession, mayEnterBackoffice, type SessionUser } from './providers/authProvider'
 import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
 import { UserList, UserShow } from './users'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
-
-function BackofficeMenu() {
-  return (
-    <Menu>
-      <Menu.DashboardItem />
-      <Menu.ResourceItems />
-      <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />
-    </Menu>
-  )
-}
-
-function BackofficeLayout(props: LayoutProps) {
-  return <Layout {...props} menu={BackofficeMenu} />
-}
 
 /**
  * The resources: users, plus one per content type the plugins declare
@@ -43,9 +31,47 @@ async function resources(permissions: string[] | undefined) {
   ]
 }
 
+type Entry = { state: 'checking' } | { state: 'open' } | { state: 'refused'; user: SessionUser }
+
+/**
+ * Who is at the door: someone already signed in to the app without a
+ * backoffice role is refused here, before react-admin, whose failed auth
+ * check would sign them out of the app too.
+ */
+function useEntry(): [Entry, (e: Entry) => void] {
+  const [entry, setEntry] = useState<Entry>({ state: 'checking' })
+  useEffect(() => {
+    let live = true
+    fetchSession()
+      .then((user) => live && setEntry(user && !mayEnterBackoffice(user.roles) ? { state: 'refused', user } : { state: 'open' }))
+      .catch(() => live && setEntry({ state: 'open' }))
+    return () => {
+      live = false
+    }
+  }, [])
+  return [entry, setEntry]
+}
+
 // react-admin routes inside the hash (/backoffice/#/users), so the server only
 // ever serves /backoffice/index.html and deep links survive reloads.
 export function App() {
+  const [entry, setEntry] = useEntry()
+  if (entry.state === 'checking') return null
+  if (entry.state === 'refused') {
+    return (
+      <AccessRefusedPage
+        email={entry.user.email}
+        // Straight to the login page: anywhere else react-admin's
+        // unauthenticated catch-all would sign out a second time.
+        onOtherAccount={() =>
+          void endSession().then(() => {
+            window.location.hash = '#/login'
+            setEntry({ state: 'open' })
+          })
+        }
+      />
+    )
+  }
   return (
     <Admin
       title="VetClube Backoffice"
@@ -54,6 +80,8 @@ export function App() {
       i18nProvider={i18nProvider}
       dashboard={Dashboard}
       layout={BackofficeLayout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >

@@ -65,9 +65,6 @@ export default function AgendaPage() {
   return (
     <Box sx={{ p: 2 }}>
       <Title title={translate('vetclube.agenda.title')} />
-      <Typography variant="h5" component="h1" gutterBottom>
-        {translate('vetclube.agenda.title')}
-      </Typography>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
         <ToggleButtonGroup exclusive size="small" value={span} onChange={(_, v) => v && setSpan(v)} aria-label={translate('vetclube.agenda.span')}>
           <ToggleButton value="day">{translate('vetclube.agenda.day')}</ToggleButton>

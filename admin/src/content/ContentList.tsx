@@ -1,4 +1,4 @@
-import { Chip } from '@mui/material'
+import { Chip, useMediaQuery, type Theme } from '@mui/material'
 import {
   CreateButton,
   Datagrid,
@@ -8,6 +8,7 @@ import {
   List,
   SearchInput,
   SelectArrayInput,
+  SimpleList,
   TextField,
   TopToolbar,
 } from 'react-admin'
@@ -43,6 +44,8 @@ export function StatusChip({ item }: { item: AdminItem }) {
 }
 
 export function ContentList({ type }: { type: ContentType }) {
+  // A phone gets one line per item instead of a table wider than the screen.
+  const phone = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'))
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder="Buscar" />,
     <SelectArrayInput key="status" source="status" label="vetclube.content.status" choices={STATUS_CHOICES} alwaysOn sx={{ minWidth: 220 }} />,
@@ -60,19 +63,28 @@ export function ContentList({ type }: { type: ContentType }) {
         </TopToolbar>
       }
     >
-      <Datagrid rowClick="edit" bulkActionButtons={<BulkActions type={type.id} />}>
-        <TextField source="title" label="vetclube.content.title" />
-        <FunctionField label="vetclube.content.status" sortBy="status" render={(r: AdminItem) => <StatusChip item={r} />} />
-        {listedColumns(type).map((f) => (
-          <FunctionField key={f.name} label={f.label} sortable={false} render={(r: AdminItem) => listedValue(f, r)} />
-        ))}
-        <FunctionField
-          label="vetclube.content.next_moment"
-          sortable={false}
-          render={(r: AdminItem) => (r.publish_at ? formatSaoPaulo(r.publish_at) : r.unpublish_at ? formatSaoPaulo(r.unpublish_at) : '')}
+      {phone ? (
+        <SimpleList<AdminItem>
+          primaryText={(r) => r.title}
+          secondaryText={(r) => <StatusChip item={r} />}
+          tertiaryText={(r) => formatSaoPaulo(r.updated_at)}
+          linkType="edit"
         />
-        <DateField source="updated_at" label="vetclube.content.updated_at" showTime locales="pt-BR" />
-      </Datagrid>
+      ) : (
+        <Datagrid rowClick="edit" bulkActionButtons={<BulkActions type={type.id} />}>
+          <TextField source="title" label="vetclube.content.title" />
+          <FunctionField label="vetclube.content.status" sortBy="status" render={(r: AdminItem) => <StatusChip item={r} />} />
+          {listedColumns(type).map((f) => (
+            <FunctionField key={f.name} label={f.label} sortable={false} render={(r: AdminItem) => listedValue(f, r)} />
+          ))}
+          <FunctionField
+            label="vetclube.content.next_moment"
+            sortable={false}
+            render={(r: AdminItem) => (r.publish_at ? formatSaoPaulo(r.publish_at) : r.unpublish_at ? formatSaoPaulo(r.unpublish_at) : '')}
+          />
+          <DateField source="updated_at" label="vetclube.content.updated_at" showTime locales="pt-BR" />
+        </Datagrid>
+      )}
     </List>
   )
 }

@@ -1,6 +1,6 @@
 import { Box, Card, CardActions, CardContent, CardHeader, Link, Stack, Typography } from '@mui/material'
 import { Link as RouterLink } from 'react-router-dom'
-import { Button, useGetIdentity, useGetList, usePermissions, useTranslate } from 'react-admin'
+import { Button, Title, useGetIdentity, useGetList, usePermissions, useTranslate } from 'react-admin'
 import { OverdueCard } from '../agenda/OverdueCard'
 
 /** A count read from the users list's Content-Range total (one row fetched). */
@@ -36,7 +36,7 @@ function UserCount({ label, role, testId }: { label: string; role?: string; test
 
 const APP_LINKS = [
   { href: '/', label: 'vetclube.dashboard.open_home' },
-  { href: '/login', label: 'vetclube.dashboard.open_login' },
+  { href: '/landing', label: 'vetclube.dashboard.open_login' },
   { href: '/ferramentas', label: 'vetclube.dashboard.open_tools' },
 ]
 
@@ -48,9 +48,7 @@ export default function Dashboard() {
   const superAdmin = roles.includes('super_admin')
   return (
     <Box sx={{ mt: 2 }}>
-      <Typography variant="h5" component="h1" gutterBottom>
-        {translate('vetclube.dashboard.title')}
-      </Typography>
+      <Title title={translate('vetclube.dashboard.title')} />
       <Typography sx={{ mb: 2 }}>{translate('vetclube.dashboard.welcome', { name: identity?.fullName ?? '' })}</Typography>
       {superAdmin ? (
         <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap" sx={{ mb: 2 }}>

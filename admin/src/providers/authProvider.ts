@@ -32,7 +32,7 @@ export function mayAccessResource(roles: readonly string[], resource: string | u
 // once on every page: they share one request while it is in flight.
 let pendingSession: Promise<SessionUser | null> | null = null
 
-function fetchSession(): Promise<SessionUser | null> {
+export function fetchSession(): Promise<SessionUser | null> {
   // The server sets the CSRF cookie with every session and clears it on
   // sign-out: without it there is no session to ask about.
   if (!readCsrfCookie()) return Promise.resolve(null)
@@ -52,7 +52,10 @@ async function loadSession(): Promise<SessionUser | null> {
   }
 }
 
-async function endSession(): Promise<void> {
+export async function endSession(): Promise<void> {
+  // Always a request, even with no CSRF cookie: react-admin's redirect to the
+  // login page after a logout that resolved at once (no delay at all) looped
+  // thousands of times and froze the page for seconds.
   try {
     await httpClient('/api/auth/logout', { method: 'POST' })
   } catch {
@@ -61,9 +64,11 @@ async function endSession(): Promise<void> {
 }
 
 /**
- * The core's cookie session (BRIEF: API contract). Only accounts holding the
- * editor or super_admin role may stay signed in: anyone else is signed out
- * again with ACCESS_REFUSED.
+ * The core's cookie session. Signing in through the backoffice's own form
+ * with an account that holds no backoffice role (editor, revisor,
+ * super_admin) ends that new session again with ACCESS_REFUSED. An app user
+ * who is already signed in never gets this far: App shows them
+ * AccessRefusedPage and leaves their session alone.
  */
 export const authProvider: AuthProvider = {
   async login({ username, email, password }) {

@@ -2,9 +2,12 @@ import { Chip, Stack } from '@mui/material'
 import { useRecordContext, useTranslate } from 'react-admin'
 import type { AdminUser } from './types'
 
-const ROLE_COLOURS: Record<string, 'default' | 'primary' | 'secondary'> = {
+const ROLE_COLOURS: Record<string, 'default' | 'primary' | 'secondary' | 'success' | 'info'> = {
   super_admin: 'secondary',
   editor: 'primary',
+  revisor: 'primary',
+  premium: 'success',
+  trial: 'info',
 }
 
 /** The account's roles as chips; the implicit "user" role stays quiet. */

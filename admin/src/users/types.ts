@@ -10,4 +10,13 @@ export interface AdminUser {
 }
 
 /** Roles an administrator may grant (core/roles.Grantable). */
-export const GRANTABLE_ROLES = ['editor', 'super_admin'] as const
+export const GRANTABLE_ROLES = ['editor', 'revisor', 'super_admin'] as const
+
+/** One line of an account's role history (core/roles.RoleChange). */
+export interface RoleChange {
+  role: string
+  change: 'granted' | 'revoked'
+  /** null: the command line or the dev seed. */
+  actor_email: string | null
+  at: string
+}

@@ -1,0 +1,41 @@
+import EventIcon from '@mui/icons-material/Event'
+import { Box } from '@mui/material'
+import { AppBar, Layout, Menu, TitlePortal, UserMenu, useGetIdentity, useTranslate, type LayoutProps } from 'react-admin'
+import { Logo } from './Logo'
+
+function BackofficeMenu() {
+  return (
+    <Menu>
+      <Menu.DashboardItem />
+      <Menu.ResourceItems />
+      <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />
+    </Menu>
+  )
+}
+
+/**
+ * The account button shows the signed-in email; its accessible name must
+ * contain that visible text (WCAG 2.5.3), not just "Perfil".
+ */
+function BackofficeUserMenu() {
+  const translate = useTranslate()
+  const { identity } = useGetIdentity()
+  const label = translate('ra.auth.user_menu')
+  return <UserMenu label={identity?.fullName ? `${label}: ${identity.fullName}` : label} />
+}
+
+/** The app bar with VetClube's mark; each page's title is its h1. */
+function BackofficeAppBar() {
+  return (
+    <AppBar color="primary" userMenu={<BackofficeUserMenu />}>
+      <Box sx={{ display: 'flex', mr: 1 }}>
+        <Logo />
+      </Box>
+      <TitlePortal component="h1" variant="h6" />
+    </AppBar>
+  )
+}
+
+export function BackofficeLayout(props: LayoutProps) {
+  return <Layout {...props} menu={BackofficeMenu} appBar={BackofficeAppBar} />
+}
