@@ -114,6 +114,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       ['#/users', 'Usuários'],
       ['#/content/noticias', 'Notícias'],
       ['#/agenda', 'Agenda'],
+      ['#/audit', 'Auditoria'],
     ]
     for (const [hash, title] of pages) {
       await page.goto(`/backoffice/${hash}`)

@@ -104,11 +104,25 @@ test('an editor writes news, a reviewer asks for a change, approves and publishe
   await reviewer.getByRole('option', { name: /^#1 ·/ }).click()
   await expect(diff.getByRole('row').filter({ hasText: 'Título' })).toContainText('Telemedicina veterinária: novas orientações')
   await reviewer.getByRole('tab', { name: 'Linha do tempo' }).click()
-  await expect(reviewer.getByText('request_changes', { exact: false })).toBeVisible()
+  await expect(reviewer.getByText('Alterações solicitadas · Em revisão → Alterações solicitadas')).toBeVisible()
   await reviewer.getByRole('tab', { name: 'Comentários' }).click()
   await reviewer.getByRole('textbox', { name: 'Novo comentário' }).fill('Publicada, obrigado!')
   await reviewer.getByRole('button', { name: 'Comentar' }).click()
   await expect(reviewer.getByText('Publicada, obrigado!')).toBeVisible()
+
+  // The global audit log: newest first, in pt-BR, filterable by action.
+  await reviewer.getByRole('menuitem', { name: 'Auditoria' }).click()
+  await expect(reviewer.getByRole('heading', { level: 1, name: 'Auditoria' })).toBeVisible()
+  const newest = reviewer.getByRole('row').nth(1)
+  await expect(newest).toContainText('Publicado')
+  await expect(newest).toContainText('Aprovado → Publicado')
+  await expect(newest.getByRole('link')).toHaveAttribute('href', `#/content/noticias/${id}`)
+  await reviewer.getByRole('combobox', { name: 'Ação' }).click()
+  await reviewer.getByRole('option', { name: 'Alterações solicitadas', exact: true }).click()
+  await expect(reviewer).toHaveURL(/request_changes/)
+  const rows = reviewer.getByRole('row').filter({ has: reviewer.getByRole('cell') })
+  await expect(rows.first()).toContainText('Em revisão → Alterações solicitadas')
+  for (const row of await rows.all()) await expect(row).toContainText('Alterações solicitadas')
 })
 
 test('the Agenda lists the seeded scheduled news by week', async ({ browser }) => {

@@ -1,8 +1,10 @@
 import { lazy, useEffect, useState } from 'react'
+import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
+import { AuditList } from './audit/AuditList'
 import { fetchContentTypes } from './content/api'
 import { contentResources } from './content/resources'
 import { BackofficeLayout } from './layout/BackofficeLayout'
@@ -16,14 +18,16 @@ const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
 
 /**
- * The resources: users, plus one per content type the plugins declare
- * (GET /api/admin/content/types), read once the user is known to be a
- * backoffice member; adding a content plugin needs no edit here.
+ * The resources: one per content type the plugins declare (GET
+ * /api/admin/content/types, read once the user is known to be a backoffice
+ * member; adding a content plugin needs no edit here), the audit log of every
+ * editorial write, and users.
  */
 async function resources(permissions: string[] | undefined) {
   const types = mayEnterBackoffice(permissions) ? await fetchContentTypes().catch(() => []) : []
   return [
     ...contentResources(types),
+    <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />

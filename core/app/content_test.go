@@ -479,6 +479,43 @@ func TestContentAuditOverHTTP(t *testing.T) {
 	if res := e.admin.do("GET", "/api/admin/audit?filter="+url.QueryEscape(`{"item_id":"x"}`), nil); res.status != http.StatusUnprocessableEntity {
 		t.Errorf("bad item filter: %d", res.status)
 	}
+	if res := e.admin.do("GET", "/api/admin/audit?sort="+url.QueryEscape(`["reason","ASC"]`), nil); res.status != http.StatusUnprocessableEntity {
+		t.Errorf("sort by an unsortable field: %d", res.status)
+	}
+
+	// Every kind of write lands in the log, oldest first when asked: publish,
+	// an edit over the published item, discard, restore, unpublish, archive.
+	it, _ = e.act(t, e.admin, it, "publish")
+	res = e.editor.do("PUT", "/api/admin/content/noticias/"+it.ID, map[string]any{"version": it.Version, "title": "Título revisto",
+		"summary": "Resumo", "fields": map[string]any{"body": "Texto revisto", "category": "clinica"}})
+	if res.status != http.StatusOK {
+		t.Fatalf("edit over published: %d %s", res.status, res.body)
+	}
+	res.json(t, &it)
+	it, _ = e.act(t, e.revisor, it, "discard")
+	res = e.editor.do("POST", fmt.Sprintf("/api/admin/content/noticias/%s/revisions/1/restore", it.ID), map[string]any{"version": it.Version})
+	if res.status != http.StatusOK {
+		t.Fatalf("restore: %d %s", res.status, res.body)
+	}
+	res.json(t, &it)
+	it, _ = e.act(t, e.revisor, it, "unpublish")
+	if it, _ = e.act(t, e.revisor, it, "archive"); it.Status != content.StatusArchived {
+		t.Fatalf("archive: reached %q", it.Status)
+	}
+	res = e.admin.do("GET", "/api/admin/audit?sort="+url.QueryEscape(`["created_at","ASC"]`)+"&filter="+filter, nil)
+	events = nil
+	res.json(t, &events)
+	var actions []string
+	for _, ev := range events {
+		actions = append(actions, ev.Action)
+	}
+	want := []string{"create", "submit", "approve", "publish", "update", "discard", "restore", "unpublish", "archive"}
+	if !slices.Equal(actions, want) {
+		t.Errorf("audit actions oldest first: %v, want %v", actions, want)
+	}
+	if last := events[len(events)-1]; last.From == "" || last.To != content.StatusArchived || last.ActorID != e.revisor.id {
+		t.Errorf("archive event: %+v", last)
+	}
 }
 
 // TestContentEngagementOverHTTP: signed-in only, idempotent, counters

@@ -67,6 +67,8 @@ type AuditQuery struct {
 	Until    time.Time
 	Limit    int
 	Offset   int
+	// Oldest first instead of the default newest first.
+	Ascending bool
 }
 
 // List returns events matching q, newest first, with the total number of
@@ -104,9 +106,14 @@ func (a *Audit) List(ctx context.Context, q AuditQuery) ([]Event, int64, error) 
 	if limit <= 0 || limit > content.MaxPageSize {
 		limit = content.MaxPageSize
 	}
+	// Events are appended in time order, so the id orders them as created_at does.
+	order := "DESC"
+	if q.Ascending {
+		order = "ASC"
+	}
 	rows, err := a.pool.Query(ctx, `SELECT id, item_id::text, item_type, revision, action, channel, coalesce(actor_id::text, ''),
 			coalesce(host(ip), ''), coalesce(from_status, ''), to_status, reason, created_at, count(*) OVER ()
-		FROM editorial_events `+cond+` ORDER BY id DESC LIMIT `+strconv.Itoa(limit)+` OFFSET `+strconv.Itoa(max(q.Offset, 0)), args...)
+		FROM editorial_events `+cond+` ORDER BY id `+order+` LIMIT `+strconv.Itoa(limit)+` OFFSET `+strconv.Itoa(max(q.Offset, 0)), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list audit events: %w", err)
 	}

@@ -430,7 +430,7 @@ type auditFilter struct {
 func (h HTTP) AuditList() http.Handler {
 	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
 		var f auditFilter
-		lq, err := httpx.ParseList(r, httpx.ListParams{MaxLimit: content.MaxPageSize}, &f)
+		lq, err := httpx.ParseList(r, httpx.ListParams{MaxLimit: content.MaxPageSize, SortFields: []string{"created_at", "id"}}, &f)
 		if err != nil {
 			return err
 		}
@@ -439,7 +439,8 @@ func (h HTTP) AuditList() http.Handler {
 				return core.Invalid("Parâmetros de consulta inválidos.", map[string]string{"filter": name + ": identificador inválido."})
 			}
 		}
-		q := AuditQuery{ItemID: f.ItemID, ItemType: f.ItemType, ActorID: f.ActorID, Action: f.Action, Limit: lq.Limit, Offset: lq.Offset}
+		q := AuditQuery{ItemID: f.ItemID, ItemType: f.ItemType, ActorID: f.ActorID, Action: f.Action, Limit: lq.Limit, Offset: lq.Offset,
+			Ascending: lq.SortField != "" && !lq.Descending}
 		if f.Since != nil {
 			q.Since = *f.Since
 		}

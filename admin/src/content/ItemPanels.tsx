@@ -20,6 +20,8 @@ import {
 } from '@mui/material'
 import { useNotify, useRefresh, useTranslate } from 'react-admin'
 import * as api from './api'
+import { actionLabel, channelLabel, transitionLabel } from './labels'
+import { useTeamNames } from './useTeamNames'
 import { formatSaoPaulo } from './time'
 import type { AdminItem } from './types'
 
@@ -70,7 +72,7 @@ function History({ type, item }: { type: string; item: AdminItem }) {
       setError(e instanceof Error ? e.message : String(e))
     }
   }
-  const choice = (r: api.Revision) => `#${r.revision} · ${formatSaoPaulo(r.created_at)} · ${r.action}`
+  const choice = (r: api.Revision) => `#${r.revision} · ${formatSaoPaulo(r.created_at)} · ${actionLabel(r.action)}`
   return (
     <Box>
       {error && <Alert severity="error">{error}</Alert>}
@@ -129,7 +131,7 @@ function History({ type, item }: { type: string; item: AdminItem }) {
           >
             <ListItemText
               primary={`#${r.revision} · ${r.snapshot?.title ?? ''}`}
-              secondary={`${formatSaoPaulo(r.created_at)} · ${r.action} · ${r.channel}${r.restored_from ? ` · ${translate('vetclube.content.restored_from', { revision: r.restored_from })}` : ''}`}
+              secondary={`${formatSaoPaulo(r.created_at)} · ${actionLabel(r.action)} · ${channelLabel(r.channel)}${r.restored_from ? ` · ${translate('vetclube.content.restored_from', { revision: r.restored_from })}` : ''}`}
             />
           </ListItem>
         ))}
@@ -140,6 +142,7 @@ function History({ type, item }: { type: string; item: AdminItem }) {
 
 /** The item's audit events, newest first. */
 function Timeline({ type, item }: { type: string; item: AdminItem }) {
+  const who = useTeamNames()
   const [events, setEvents] = useState<api.AuditEvent[]>([])
   const [error, setError] = useState('')
   useEffect(() => {
@@ -155,8 +158,8 @@ function Timeline({ type, item }: { type: string; item: AdminItem }) {
         {events.map((e) => (
           <ListItem key={e.id}>
             <ListItemText
-              primary={`${e.action}${e.from ? ` · ${e.from} → ${e.to}` : ` · ${e.to}`}`}
-              secondary={`${formatSaoPaulo(e.created_at)}${e.reason ? ` · ${e.reason}` : ''}${e.ip ? ` · ${e.ip}` : ''}`}
+              primary={`${actionLabel(e.action)} · ${transitionLabel(e.from, e.to)}`}
+              secondary={`${formatSaoPaulo(e.created_at)} · ${who(e.actor_id)}${e.reason ? ` · ${e.reason}` : ''}${e.ip ? ` · ${e.ip}` : ''}`}
             />
           </ListItem>
         ))}

@@ -221,6 +221,9 @@ const ptBRMessages: TranslationMessages = {
     },
   },
   resources: {
+    audit: {
+      name: 'Auditoria |||| Auditoria',
+    },
     users: {
       name: 'Usuário |||| Usuários',
       fields: {
@@ -354,6 +357,20 @@ const ptBRMessages: TranslationMessages = {
       share: 'Compartilhar',
       shared: 'Conteúdo compartilhado.',
       unshared: 'Compartilhamento removido.',
+    },
+    audit: {
+      title: 'Auditoria',
+      when: 'Quando',
+      action: 'Ação',
+      transition: 'Estado',
+      item: 'Conteúdo',
+      item_type: 'Tipo de conteúdo',
+      actor: 'Quem',
+      channel: 'Canal',
+      reason: 'Motivo',
+      ip: 'IP',
+      since: 'Desde',
+      until: 'Até',
     },
     agenda: {
       title: 'Agenda',
