@@ -108,7 +108,8 @@ plugin-new:
 build-temporal:
 	cd workflows/devserver && $(GO) build -o ../../bin/temporal-dev .
 
-## bench-web: Lighthouse 12.8.2 (mobile profile, Debian's Chromium) on the built PWA served by the real server
+## bench-web: Lighthouse 12.8.2 (mobile profile, Debian's Chromium) on the built PWA served by the real server,
+## LIGHTHOUSE_RUNS (5) runs of each page, median and every run printed
 .PHONY: bench-web
 bench-web: deps build-go build-web
 	cd web && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} node scripts/lighthouse.mjs
