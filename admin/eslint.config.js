@@ -21,4 +21,23 @@ export default tseslint.config(
   },
   { files: ['src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   { files: ['scripts/**', 'e2e/**', '*.config.{js,ts}'], languageOptions: { globals: globals.node } },
+  {
+    // The session client shared with web/ (../session-client, linted by web's
+    // npm run lint) is wrapped by the HTTP client; everything else calls that.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/providers/httpClient.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@vetclube/session-client', '**/session-client', '**/session-client/**'],
+              message: 'Use providers/httpClient: it wraps the shared session client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 )

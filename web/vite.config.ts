@@ -1,14 +1,20 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url'
-import { defineConfig } from 'vite'
+import { defineConfig, searchForWorkspaceRoot } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { signedInPreload } from './build-plugins/signedInPreload'
 
+// The session client web/ shares with admin/ (CSRF cookie, refresh and retry).
+const sessionClient = fileURLToPath(new URL('../session-client', import.meta.url))
+
 export default defineConfig({
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      '@vetclube/session-client': `${sessionClient}/index.ts`,
+    },
   },
   plugins: [
     react(),
@@ -18,7 +24,8 @@ export default defineConfig({
       ['/api/auth/session', '/api/profile', '/api/profile/completeness'],
     ),
     VitePWA({
-      // The spec (§7) names the worker /sw-unified.js; the Go server serves it no-cache.
+      // A fixed worker URL: browsers find an installed service worker by its URL,
+      // so /sw-unified.js must never change; the Go server serves it no-cache.
       filename: 'sw-unified.js',
       strategies: 'generateSW',
       registerType: 'autoUpdate',
@@ -66,13 +73,15 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
-            { name: 'ui', test: /src[\\/](components|lib)[\\/]/ },
+            { name: 'ui', test: /(src[\\/](components|lib)|session-client)[\\/]/ },
           ],
         },
       },
     },
   },
   server: {
+    // The dev server serves files outside web/ only when allowed.
+    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sessionClient] },
     proxy: {
       '/api': 'http://127.0.0.1:8080',
       '/uploads': 'http://127.0.0.1:8080',
@@ -81,7 +90,7 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', '../session-client/**/*.test.ts'],
     setupFiles: ['./src/test/setup.ts'],
     css: false,
   },

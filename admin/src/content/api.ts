@@ -1,5 +1,4 @@
-import { HttpError } from 'ra-core'
-import { httpClient, readCsrfCookie } from '../providers/httpClient'
+import { httpClient } from '../providers/httpClient'
 import type { AdminItem, ContentType } from './types'
 
 const BASE = '/api/admin/content'
@@ -132,16 +131,11 @@ export interface Upload {
   size: number
 }
 
-/** Uploads an image or a material; multipart, so it bypasses the JSON client's body handling. */
+/** Uploads an image or a material as multipart; the client adds the CSRF header and refreshes an expired session. */
 export async function upload(kind: 'image' | 'file', file: File): Promise<Upload> {
   const form = new FormData()
   form.append('file', file)
-  const headers: Record<string, string> = { Accept: 'application/json' }
-  const csrf = readCsrfCookie()
-  if (csrf) headers['X-CSRF-Token'] = csrf
-  const res = await fetch(`${BASE}/uploads?kind=${kind}`, { method: 'POST', body: form, headers, credentials: 'same-origin' })
-  const json = await res.json().catch(() => undefined)
-  if (!res.ok) throw new HttpError(json?.error?.message ?? `HTTP ${res.status}`, res.status, json)
+  const { json } = await httpClient(`${BASE}/uploads?kind=${kind}`, { method: 'POST', body: form })
   return json as Upload
 }
 

@@ -9,6 +9,9 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+// The CSRF header rules, the single-flight refresh and the paths that never
+// refresh are tested once for both apps in session-client/index.test.ts; these
+// cover the react-admin shapes and that httpClient goes through the shared core.
 describe('httpClient', () => {
   it('sends the vc_csrf cookie as X-CSRF-Token on writes only', async () => {
     setCookie('vc_csrf=token%2Fabc; path=/')
@@ -57,53 +60,33 @@ describe('httpClient', () => {
     expect(calls.map((c) => c.path)).toEqual(['/api/admin/users', '/api/auth/refresh'])
   })
 
-  it('does not try to refresh without the vc_csrf cookie (no session to revive)', async () => {
-    const calls = scriptFetch(() => ({ status: 401, json: { error: { message: 'Usuário não autenticado' } } }))
-    await expect(httpClient('/api/admin/users')).rejects.toMatchObject({ status: 401 })
-    expect(calls.map((c) => c.path)).toEqual(['/api/admin/users'])
-  })
-
-  it('shares one refresh among parallel requests', async () => {
+  it('sends FormData as multipart, with the CSRF header and without a JSON content type', async () => {
     setCookie('vc_csrf=c; path=/')
-    let refreshed = false
-    const calls = scriptFetch((call) => {
-      if (call.path === '/api/auth/refresh') {
-        refreshed = true
-        return { status: 200, json: {} }
-      }
-      return refreshed ? { status: 200, json: [] } : { status: 401, json: {} }
-    })
-    await Promise.all([httpClient('/api/admin/users'), httpClient('/api/admin/users?x=1')])
-    expect(calls.filter((c) => c.path === '/api/auth/refresh')).toHaveLength(1)
+    const calls = scriptFetch(() => ({ status: 201, json: { key: 'k' } }))
+    const form = new FormData()
+    form.append('file', new Blob(['x']), 'a.txt')
+    const res = await httpClient('/api/admin/content/uploads?kind=file', { method: 'POST', body: form })
+    expect(res.json).toEqual({ key: 'k' })
+    expect(calls[0].headers.get('Content-Type')).not.toBe('application/json')
+    expect(calls[0].headers.get('X-CSRF-Token')).toBe('c')
   })
 
-  it('never tries to refresh a failed login', async () => {
-    const calls = scriptFetch(() => ({ status: 401, json: { error: { message: 'Email ou senha incorretos' } } }))
-    await expect(httpClient('/api/auth/login', { method: 'POST', body: {} })).rejects.toThrow('Email ou senha incorretos')
-    expect(calls).toHaveLength(1)
+  it('answers react-admin shapes: status, headers, raw body and parsed JSON', async () => {
+    scriptFetch(() => ({ status: 200, json: [{ id: 1 }] }))
+    const res = await httpClient('/api/admin/users')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Type')).toBe('application/json')
+    expect(res.body).toBe('[{"id":1}]')
+    expect(res.json).toEqual([{ id: 1 }])
   })
-})
 
-describe('the CSRF cookie on a secure origin', () => {
-  afterEach(() => vi.restoreAllMocks())
-
-  it('echoes __Host-vc_csrf, preferring it over a plain vc_csrf, and refreshes with it', async () => {
-    // jsdom runs on http://, where a browser refuses to store "__Host-" cookies: read them as a secure page would.
-    vi.spyOn(document, 'cookie', 'get').mockReturnValue('vc_csrf=planted; __Host-vc_csrf=host%2Ftok')
-    let first = true
-    const calls = scriptFetch((call) => {
-      if (call.path === '/api/auth/refresh') return { status: 200, json: { user: {} } }
-      if (first) {
-        first = false
-        return { status: 401, json: {} }
-      }
-      return { status: 200, json: {} }
+  it('throws an HttpError with the status and body when the server has no message', async () => {
+    scriptFetch(() => ({ status: 409, json: { message: 'Versão desatualizada' } }))
+    await expect(httpClient('/api/admin/content/noticias/1', { method: 'PUT', body: {} })).rejects.toMatchObject({
+      name: 'HttpError',
+      status: 409,
+      message: 'Versão desatualizada',
+      body: { message: 'Versão desatualizada' },
     })
-    await httpClient('/api/admin/users/1/roles/editor', { method: 'POST' })
-    expect(calls.map((c) => [c.method, c.path, c.headers.get('X-CSRF-Token')])).toEqual([
-      ['POST', '/api/admin/users/1/roles/editor', 'host/tok'],
-      ['POST', '/api/auth/refresh', 'host/tok'],
-      ['POST', '/api/admin/users/1/roles/editor', 'host/tok'],
-    ])
   })
 })

@@ -1,33 +1,10 @@
 import { HttpError } from 'ra-core'
+import { csrfHeaders, readCsrfCookie, sendWithSession } from '@vetclube/session-client'
 
-/**
- * The CSRF cookie the core sets next to the session cookies: "__Host-vc_csrf"
- * on a secure origin, plain "vc_csrf" on http://127.0.0.1 in development.
- */
-export const CSRF_COOKIE = 'vc_csrf'
-export const CSRF_COOKIE_NAMES = ['__Host-' + CSRF_COOKIE, CSRF_COOKIE] as const
-export const CSRF_HEADER = 'X-CSRF-Token'
-
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-// These answer 401 as a result, not because the access cookie expired.
-const NO_REFRESH_PATHS = ['/api/auth/login', '/api/auth/refresh', '/api/auth/logout']
-
-export function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...rest] = part.trim().split('=')
-    if (key === name) return decodeURIComponent(rest.join('='))
-  }
-  return undefined
-}
-
-/** The session's CSRF token under either name (the prefixed one wins), or undefined. */
-export function readCsrfCookie(): string | undefined {
-  for (const name of CSRF_COOKIE_NAMES) {
-    const value = readCookie(name)
-    if (value) return value
-  }
-  return undefined
-}
+// The CSRF cookie and header, the single-flight refresh and the retry live in
+// session-client/ (shared with the PWA); this module owns the transport and
+// react-admin's answer and error shapes.
+export { readCsrfCookie }
 
 export interface JsonResponse {
   status: number
@@ -38,6 +15,7 @@ export interface JsonResponse {
 
 export interface RequestOptions {
   method?: string
+  /** Sent as JSON, or as it is when a string or FormData (multipart: the browser sets the boundary). */
   body?: unknown
   headers?: HeadersInit
 }
@@ -47,29 +25,14 @@ function buildRequest(url: string, options: RequestOptions): Request {
   const headers = new Headers(options.headers)
   headers.set('Accept', 'application/json')
   let body: BodyInit | undefined
-  if (options.body !== undefined) {
+  if (options.body instanceof FormData) {
+    body = options.body
+  } else if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json')
   }
-  if (UNSAFE_METHODS.has(method)) {
-    const csrf = readCsrfCookie()
-    if (csrf) headers.set(CSRF_HEADER, csrf)
-  }
+  for (const [name, value] of Object.entries(csrfHeaders(method))) headers.set(name, value)
   return new Request(new URL(url, window.location.origin), { method, headers, body, credentials: 'same-origin' })
-}
-
-// Parallel requests that all meet an expired access cookie share one refresh:
-// the refresh token rotates, so a second concurrent refresh would fail.
-let refreshing: Promise<boolean> | null = null
-
-export function refreshSession(): Promise<boolean> {
-  refreshing ??= fetch(buildRequest('/api/auth/refresh', { method: 'POST' }))
-    .then((res) => res.ok)
-    .catch(() => false)
-    .finally(() => {
-      refreshing = null
-    })
-  return refreshing
 }
 
 function errorMessage(json: any, status: number, statusText: string): string {
@@ -83,14 +46,8 @@ function errorMessage(json: any, status: number, statusText: string): string {
  * server's pt-BR message.
  */
 export async function httpClient(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
-  let res = await fetch(buildRequest(url, options))
-  const path = new URL(url, window.location.origin).pathname
-  // Without the CSRF cookie there is no refresh cookie either (both share one
-  // lifetime), and the server would refuse the refresh anyway.
-  if (res.status === 401 && !NO_REFRESH_PATHS.includes(path) && readCsrfCookie() && (await refreshSession())) {
-    // Rebuilt so the retry carries the rotated CSRF cookie.
-    res = await fetch(buildRequest(url, options))
-  }
+  // Built on every send, so the retry carries the rotated CSRF cookie.
+  const res = await sendWithSession(url, () => fetch(buildRequest(url, options)))
   const body = await res.text()
   let json: any
   try {

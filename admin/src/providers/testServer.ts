@@ -17,7 +17,9 @@ export function scriptFetch(handler: Handler) {
   const calls: Call[] = []
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: Request) => {
+    // httpClient sends Request objects; the shared session refresh sends (path, init).
+    vi.fn(async (request: RequestInfo | URL, init?: RequestInit) => {
+      const input = request instanceof Request ? request : new Request(new URL(String(request), window.location.origin), init)
       const call: Call = {
         method: input.method,
         path: new URL(input.url).pathname,

@@ -15,6 +15,10 @@ function mockFetch(responses: Array<{ status: number; body?: unknown }>) {
   return calls
 }
 
+// The CSRF header rules, the single-flight refresh and the paths that never
+// refresh are tested once for both apps in session-client/index.test.ts; these
+// cover how apiFetch sends requests and shapes answers, and that it goes
+// through the shared refresh.
 describe('apiFetch', () => {
   beforeEach(() => {
     document.cookie = 'vc_csrf=tok123; Path=/'
@@ -53,19 +57,9 @@ describe('apiFetch', () => {
     expect(calls).toHaveLength(2)
   })
 
-  it('never refreshes for a refused login', async () => {
-    const calls = mockFetch([{ status: 401, body: { error: { code: 'EUNAUTHORIZED', message: 'Email ou senha incorretos' } } }])
-    await expect(apiFetch('/api/auth/login', { body: { email: 'a@b.c', password: 'x' } })).rejects.toMatchObject({
-      status: 401,
-      message: 'Email ou senha incorretos',
-    })
-    expect(calls).toHaveLength(1)
-  })
-
-  it('does not try to refresh without a session cookie', async () => {
-    document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
+  it('passes noRefresh through: the auth screens get the raw 401', async () => {
     const calls = mockFetch([{ status: 401, body: { error: { code: 'EUNAUTHORIZED', message: 'Usuário não autenticado' } } }])
-    await expect(apiFetch('/api/profile')).rejects.toMatchObject({ status: 401 })
+    await expect(apiFetch('/api/auth/session', { noRefresh: true })).rejects.toMatchObject({ status: 401, code: 'EUNAUTHORIZED' })
     expect(calls).toHaveLength(1)
   })
 
@@ -84,21 +78,5 @@ describe('apiFetch', () => {
   it('resolves undefined for 204', async () => {
     mockFetch([{ status: 204 }])
     await expect(apiFetch('/api/auth/sessions/1', { method: 'DELETE' })).resolves.toBeUndefined()
-  })
-})
-
-describe('the CSRF cookie on a secure origin', () => {
-  afterEach(() => {
-    vi.unstubAllGlobals()
-    vi.restoreAllMocks()
-  })
-
-  it('echoes __Host-vc_csrf, preferring it over a plain vc_csrf', async () => {
-    // jsdom runs on http://, where a browser refuses to store "__Host-" cookies: read them as a secure page would.
-    vi.spyOn(document, 'cookie', 'get').mockReturnValue('vc_csrf=planted; __Host-vc_csrf=host%2Ftok')
-    const calls = mockFetch([{ status: 401 }, { status: 200, body: { user: {} } }, { status: 200, body: {} }])
-    await apiFetch('/api/profile', { method: 'PUT', body: {} })
-    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual(['PUT /api/profile', 'POST /api/auth/refresh', 'PUT /api/profile'])
-    for (const c of calls) expect((c.init.headers as Record<string, string>)['X-CSRF-Token']).toBe('host/tok')
   })
 })

@@ -1,4 +1,9 @@
-import { readCsrfCookie } from './cookies'
+import { csrfHeaders, refreshSession, sendWithSession } from '@vetclube/session-client'
+
+// The CSRF header, the single-flight refresh and the retry live in
+// session-client/ (shared with the backoffice); this module owns the
+// transport (fetch, or XMLHttpRequest for upload progress) and the pt-BR errors.
+export { refreshSession }
 
 /**
  * An error answered by the API ({"error":{code,message,fields}}) or a failure to
@@ -36,36 +41,9 @@ export interface ApiFetchOptions {
   noRefresh?: boolean
 }
 
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
-// These answer 401 for a reason other than an expired access token (wrong
-// password, spent refresh token); refreshing and retrying would be wrong, and
-// for login it would count a second failed attempt.
-const NO_REFRESH_PATHS = [
-  '/api/auth/login',
-  '/api/auth/refresh',
-  '/api/auth/logout',
-  '/api/auth/signup',
-  '/api/auth/confirm',
-  '/api/auth/password/',
-]
-
 interface RawResponse {
   status: number
   text: string
-}
-
-let refreshInFlight: Promise<boolean> | null = null
-
-/** POST /api/auth/refresh once for all concurrent 401s; true when cookies were rotated. */
-export function refreshSession(): Promise<boolean> {
-  refreshInFlight ??= send('/api/auth/refresh', { method: 'POST' })
-    .then((res) => res.status >= 200 && res.status < 300)
-    .catch(() => false)
-    .finally(() => {
-      refreshInFlight = null
-    })
-  return refreshInFlight
 }
 
 /**
@@ -73,22 +51,13 @@ export function refreshSession(): Promise<boolean> {
  * methods, one transparent session refresh on 401, and pt-BR errors as ApiError.
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  let res = await send(path, options)
-  // No CSRF cookie means no session (the server sets both together): nothing to refresh.
-  const mayRefresh = !options.noRefresh && !NO_REFRESH_PATHS.some((p) => path.startsWith(p)) && readCsrfCookie() !== undefined
-  if (res.status === 401 && mayRefresh && (await refreshSession())) {
-    res = await send(path, options)
-  }
+  const res = await sendWithSession(path, () => send(path, options), { noRefresh: options.noRefresh })
   return parse<T>(res)
 }
 
 function buildHeaders(method: string, hasJsonBody: boolean): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders(method) }
   if (hasJsonBody) headers['Content-Type'] = 'application/json'
-  if (UNSAFE_METHODS.has(method)) {
-    const csrf = readCsrfCookie()
-    if (csrf) headers['X-CSRF-Token'] = csrf
-  }
   return headers
 }
 

@@ -1,18 +1,22 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readCsrfCookie } from './cookies'
+import { afterEach, describe, expect, it } from 'vitest'
+import { readCookie, writeCookie } from './cookies'
 
-describe('readCsrfCookie', () => {
-  afterEach(() => vi.restoreAllMocks())
+// Reading the CSRF cookie is tested with the rest of the shared session
+// client (session-client/index.test.ts).
+describe('writeCookie', () => {
+  afterEach(() => {
+    document.cookie = 'vc_test=; Path=/; Max-Age=0'
+  })
 
-  it('finds the session token under either name, the __Host- one first', () => {
-    const cookie = vi.spyOn(document, 'cookie', 'get')
-    cookie.mockReturnValue('theme=dark; vc_csrf=plain')
-    expect(readCsrfCookie()).toBe('plain')
-    cookie.mockReturnValue('__Host-vc_csrf=a%2Fb; theme=dark')
-    expect(readCsrfCookie()).toBe('a/b')
-    cookie.mockReturnValue('vc_csrf=planted; __Host-vc_csrf=real')
-    expect(readCsrfCookie()).toBe('real')
-    cookie.mockReturnValue('theme=dark; x_vc_csrf=no')
-    expect(readCsrfCookie()).toBeUndefined()
+  it('stores an encoded value readCookie gives back', () => {
+    writeCookie('vc_test', 'a b;c', 60)
+    expect(document.cookie).toContain('vc_test=a%20b%3Bc')
+    expect(readCookie('vc_test')).toBe('a b;c')
+  })
+
+  it('removes the cookie with a zero lifetime', () => {
+    writeCookie('vc_test', 'x', 60)
+    writeCookie('vc_test', 'x', 0)
+    expect(readCookie('vc_test')).toBeUndefined()
   })
 })
