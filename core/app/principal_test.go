@@ -30,8 +30,11 @@ func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
 // second (the cache would otherwise serve the old one for PrincipalTTL).
 func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 	url := pgtest.NewURL(t)
-	a := apptest.StartOn(t, url, nil)
-	b := apptest.StartOn(t, url, nil)
+	// One clock for both instances, moved by hand only to pass the refresh
+	// grace period (refresh-token reuse below).
+	clk := apptest.NewClock(time.Now())
+	a := apptest.StartOn(t, url, nil, apptest.WithClock(clk.Now))
+	b := apptest.StartOn(t, url, nil, apptest.WithClock(clk.Now))
 	ctx := context.Background()
 	_, userID := a.SignedIn(t, "leitora@example.com")
 	session := func() (access, refresh, id string) {
@@ -85,13 +88,31 @@ func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 	})
 
 	// Refresh rotation on A: the old access token stops working on B.
-	if _, _, err := a.App.Auth.Refresh(ctx, refresh); err != nil {
+	_, rotated, err := a.App.Auth.Refresh(ctx, refresh)
+	if err != nil {
 		t.Fatal(err)
 	}
 	eventually(t, time.Second, "rotated access token on the other instance", func() bool {
 		_, ok := principalOnB(access)
 		return !ok
 	})
+
+	// Refresh-token reuse: the spent refresh token presented again on A
+	// after the grace period revokes the whole session, so the access token
+	// the rotation issued (now cached on B) stops working on B.
+	if got := status(b, rotated.Access, "/api/points/balance"); got != http.StatusOK {
+		t.Fatalf("the rotated session on B: %d", got)
+	}
+	clk.Advance(11 * time.Second) // past the 10 s grace for concurrent refreshes
+	if _, _, err := a.App.Auth.Refresh(ctx, refresh); core.ErrorCode(err) != core.EUNAUTHORIZED {
+		t.Fatalf("reused refresh token: %v, want %s", err, core.EUNAUTHORIZED)
+	}
+	eventually(t, time.Second, "refresh-token reuse on the other instance", func() bool {
+		return status(b, rotated.Access, "/api/points/balance") == http.StatusUnauthorized
+	})
+	if _, _, err := a.App.Auth.Refresh(ctx, rotated.Refresh); core.ErrorCode(err) != core.EUNAUTHORIZED {
+		t.Errorf("the session's newest refresh token after the reuse: %v, want %s", err, core.EUNAUTHORIZED)
+	}
 
 	// Logout (the session ended on A).
 	access, _, sessionID := session()

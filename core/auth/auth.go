@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -85,7 +86,7 @@ type Service struct {
 	mailer  mail.Mailer
 	limiter *ratelimit.Limiter
 	log     *slog.Logger
-	now     func() time.Time
+	clock   atomic.Pointer[func() time.Time] // opts.Now until SetClock
 	opts    Options
 
 	secureCookies bool
@@ -148,9 +149,7 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 	s := &Service{
 		pool:          pool,
 		mailer:        mailer,
-		limiter:       ratelimit.New(pool, opts.Now),
 		log:           opts.Log,
-		now:           opts.Now,
 		opts:          opts,
 		secureCookies: secureCookies(opts.PublicURL),
 		dummyHash:     dummy,
@@ -159,6 +158,8 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 		onConfirmed:   slices.Clone(opts.OnEmailConfirmed),
 		mailKick:      make(chan struct{}, 1),
 	}
+	s.clock.Store(&opts.Now)
+	s.limiter = ratelimit.New(pool, s.now)
 	if opts.Google != nil {
 		s.google = newGoogle(*opts.Google, opts.PublicURL)
 	}
@@ -168,6 +169,20 @@ func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error)
 		return nil, err
 	}
 	return s, nil
+}
+
+// now is the service's clock: sessions, tokens, lockouts and rate limits.
+func (s *Service) now() time.Time { return (*s.clock.Load())() }
+
+// SetClock replaces the clock Options.Now set, rate limits included, for a
+// service already built into an app (tests only: apptest.WithClock). Cached
+// principals, whose lifetimes were reckoned on the old clock, are dropped.
+func (s *Service) SetClock(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	s.clock.Store(&now)
+	s.cache.flush()
 }
 
 // AddRoleSource registers fn; call it while wiring, before serving.

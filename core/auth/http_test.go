@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -375,47 +374,36 @@ func TestHTTPPasswordReset(t *testing.T) {
 	}
 }
 
-// inOneWindow runs attempt (with a fresh suffix) until it ran entirely within
-// one fixed rate-limit window of the real clock; limits count per window, so
-// a run straddling a boundary proves nothing and is repeated.
-func inOneWindow(t *testing.T, window time.Duration, attempt func(suffix string) error) {
-	t.Helper()
-	for i := range 3 {
-		start := time.Now().Truncate(window)
-		err := attempt(fmt.Sprintf("%d%d", i, time.Now().UnixNano()))
-		// Judged only when every request fell in one window: across a
-		// boundary the counters restart and the statuses prove nothing.
-		if time.Now().Truncate(window).Equal(start) {
-			if err != nil {
-				t.Error(err)
-			}
-			return
-		}
-		t.Logf("attempt %d crossed a %s window boundary (%v); repeating", i, window, err)
-	}
-	t.Fatal("could not run within one rate-limit window")
-}
-
-// TestHTTPRateLimitsAcrossInstances: two servers on one database share the counters.
+// TestHTTPRateLimitsAcrossInstances: two servers on one database share the
+// counters. Both run on one test clock that stands still, so every request
+// falls in the same window (the limits count per window); moving the clock a
+// window on frees the key again.
 func TestHTTPRateLimitsAcrossInstances(t *testing.T) {
-	a := apptest.Start(t, nil)
-	b := apptest.StartOn(t, a.DBURL, nil)
+	clk := apptest.NewClock(time.Now().UTC().Truncate(time.Hour))
+	a := apptest.Start(t, nil, apptest.WithClock(clk.Now))
+	b := apptest.StartOn(t, a.DBURL, nil, apptest.WithClock(clk.Now))
 	ca, cb := a.Client(t), b.Client(t)
 
-	inOneWindow(t, 60*time.Second, func(suffix string) error {
-		body := map[string]string{"first_name": "X", "last_name": "Y", "email": "twice" + suffix + "@example.com", "password": goodPass}
-		statuses := []int{ca.Do("POST", "/api/auth/signup", body).Status, cb.Do("POST", "/api/auth/signup", body).Status}
-		third := ca.Do("POST", "/api/auth/signup", body)
-		statuses = append(statuses, third.Status)
-		if statuses[0] != 201 || statuses[1] != 201 || third.Status != http.StatusTooManyRequests || third.ErrorMessage() != auth.MsgSignupLimited {
-			return fmt.Errorf("signup statuses %v %q", statuses, third.ErrorMessage())
-		}
-		return nil
-	})
+	// Sign-ups: 2 per address per 60 s, counted across both instances.
+	body := map[string]string{"first_name": "X", "last_name": "Y", "email": "twice@example.com", "password": goodPass}
+	statuses := []int{ca.Do("POST", "/api/auth/signup", body).Status, cb.Do("POST", "/api/auth/signup", body).Status}
+	third := ca.Do("POST", "/api/auth/signup", body)
+	if statuses[0] != http.StatusCreated || statuses[1] != http.StatusCreated ||
+		third.Status != http.StatusTooManyRequests || third.ErrorMessage() != auth.MsgSignupLimited {
+		t.Errorf("signup statuses %v then %d %q", statuses, third.Status, third.ErrorMessage())
+	}
+	clk.Advance(59 * time.Second)
+	if res := cb.Do("POST", "/api/auth/signup", body); res.Status != http.StatusTooManyRequests {
+		t.Errorf("signup at the window's last second: %d, want %d", res.Status, http.StatusTooManyRequests)
+	}
+	clk.Advance(time.Second)
+	if res := cb.Do("POST", "/api/auth/signup", body); res.Status != http.StatusCreated {
+		t.Errorf("signup in the next window: %d %s", res.Status, res.Body)
+	}
 
 	// The same address signed up at once on both instances: one account.
 	var wg sync.WaitGroup
-	statuses := make([]int, 6)
+	statuses = make([]int, 6)
 	for i := range statuses {
 		c := ca
 		if i%2 == 1 {
@@ -433,32 +421,43 @@ func TestHTTPRateLimitsAcrossInstances(t *testing.T) {
 	if accounts != 1 {
 		t.Errorf("%d accounts after concurrent sign-ups on two instances (statuses %v)", accounts, statuses)
 	}
+	created := 0
 	for _, st := range statuses {
-		if st != http.StatusCreated && st != http.StatusTooManyRequests {
+		switch st {
+		case http.StatusCreated:
+			created++
+		case http.StatusTooManyRequests:
+		default:
 			t.Errorf("concurrent sign-up answered %d", st)
 		}
 	}
+	if created != 2 {
+		t.Errorf("%d concurrent sign-ups let through in one window, want 2 (statuses %v)", created, statuses)
+	}
 
-	inOneWindow(t, 10*time.Second, func(suffix string) error {
-		email := "limit" + suffix + "@example.com"
-		if _, _, err := a.App.Auth.CreateConfirmedUser(t.Context(), auth.NewUser{Email: email, Password: goodPass}); err != nil {
-			t.Fatal(err)
+	// Sign-ins: 3 per address per 10 s, across both instances.
+	email := "limit@example.com"
+	if _, _, err := a.App.Auth.CreateConfirmedUser(t.Context(), auth.NewUser{Email: email, Password: goodPass}); err != nil {
+		t.Fatal(err)
+	}
+	login := map[string]string{"email": email, "password": goodPass}
+	statuses = nil
+	for i := range 3 {
+		c := ca
+		if i%2 == 1 {
+			c = cb
 		}
-		body := map[string]string{"email": email, "password": goodPass}
-		var statuses []int
-		for i := range 3 {
-			c := ca
-			if i%2 == 1 {
-				c = cb
-			}
-			statuses = append(statuses, c.Do("POST", "/api/auth/login", body).Status)
-		}
-		fourth := cb.Do("POST", "/api/auth/login", body)
-		if statuses[0] != 200 || statuses[1] != 200 || statuses[2] != 200 || fourth.Status != http.StatusTooManyRequests || fourth.ErrorMessage() != auth.MsgLoginLimited {
-			return fmt.Errorf("login statuses %v then %d %q", statuses, fourth.Status, fourth.ErrorMessage())
-		}
-		return nil
-	})
+		statuses = append(statuses, c.Do("POST", "/api/auth/login", login).Status)
+	}
+	fourth := cb.Do("POST", "/api/auth/login", login)
+	if statuses[0] != http.StatusOK || statuses[1] != http.StatusOK || statuses[2] != http.StatusOK ||
+		fourth.Status != http.StatusTooManyRequests || fourth.ErrorMessage() != auth.MsgLoginLimited {
+		t.Errorf("login statuses %v then %d %q", statuses, fourth.Status, fourth.ErrorMessage())
+	}
+	clk.Advance(10 * time.Second)
+	if res := ca.Do("POST", "/api/auth/login", login); res.Status != http.StatusOK {
+		t.Errorf("login in the next window: %d %s", res.Status, res.Body)
+	}
 }
 
 func TestHTTPDevMailboxOnlyInDevelopment(t *testing.T) {

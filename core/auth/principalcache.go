@@ -31,20 +31,52 @@ const maxCachedPrincipals = 200_000
 
 const principalChannel = "vc_principal"
 
+// recentInvalidations is how many invalidations the cache remembers for the
+// fills under way: a fill that started more invalidations ago than this is
+// discarded unchecked (a fill lasts milliseconds; this is a burst of them).
+const recentInvalidations = 1024
+
 type cachedPrincipal struct {
 	p     core.Principal
 	until time.Time
 }
 
+// invalidation is one drop the cache applied: kind "s" (a session), "u" (a
+// user) or anything else (everything).
+type invalidation struct{ kind, id string }
+
+// A principal is filled in three steps: begin (the generation), the database
+// read, put. An invalidation that lands between the first and the last would
+// otherwise be lost (it found nothing to drop, and put then stores what the
+// read saw before the change), so every drop and flush bumps gen and is
+// remembered in recent, and put discards a fill that one of them, since its
+// begin, concerns: its session, its user, or everything.
 type principalCache struct {
 	listening atomic.Bool
 
-	mu      sync.RWMutex
-	byToken map[string]cachedPrincipal // token hash → principal
+	mu        sync.RWMutex
+	byToken   map[string]cachedPrincipal     // token hash → principal
+	byUser    map[string]map[string]struct{} // user id → token hashes
+	bySession map[string]map[string]struct{} // session id → token hashes
+	gen       atomic.Uint64                  // invalidations so far; written under mu
+	recent    [recentInvalidations]invalidation
+
+	// beforePut, when set (tests only), runs between a fill's database read
+	// and its put.
+	beforePut func(core.Principal)
 }
 
 func newPrincipalCache() *principalCache {
-	return &principalCache{byToken: map[string]cachedPrincipal{}}
+	c := &principalCache{}
+	c.reset()
+	return c
+}
+
+// reset empties the cache; mu is held (or c is not shared yet).
+func (c *principalCache) reset() {
+	c.byToken = map[string]cachedPrincipal{}
+	c.byUser = map[string]map[string]struct{}{}
+	c.bySession = map[string]map[string]struct{}{}
 }
 
 func (c *principalCache) get(hash []byte, now time.Time) (core.Principal, bool) {
@@ -60,35 +92,119 @@ func (c *principalCache) get(hash []byte, now time.Time) (core.Principal, bool) 
 	return e.p, true
 }
 
-func (c *principalCache) put(hash []byte, p core.Principal, until time.Time) {
+// begin returns the generation a fill quotes to put; take it before reading
+// the database.
+func (c *principalCache) begin() uint64 { return c.gen.Load() }
+
+// put stores p for hash until until, unless an invalidation since the fill's
+// begin (generation since) concerns it; it reports whether it stored.
+func (c *principalCache) put(hash []byte, p core.Principal, until time.Time, since uint64) bool {
 	if !c.listening.Load() {
-		return
+		return false
 	}
 	c.mu.Lock()
-	if len(c.byToken) >= maxCachedPrincipals {
-		c.byToken = map[string]cachedPrincipal{}
+	defer c.mu.Unlock()
+	if c.invalidatedSince(since, p) {
+		return false
 	}
-	c.byToken[string(hash)] = cachedPrincipal{p: p, until: until}
-	c.mu.Unlock()
+	if len(c.byToken) >= maxCachedPrincipals {
+		c.reset()
+	}
+	h := string(hash)
+	c.remove(h) // a concurrent fill of the same token
+	c.byToken[h] = cachedPrincipal{p: p, until: until}
+	index(c.byUser, p.UserID, h)
+	index(c.bySession, p.SessionID, h)
+	return true
+}
+
+// invalidatedSince reports whether a drop or flush after generation since
+// concerns p; mu is held.
+func (c *principalCache) invalidatedSince(since uint64, p core.Principal) bool {
+	now := c.gen.Load()
+	if now-since > recentInvalidations {
+		return true // forgotten: assume it did
+	}
+	for g := since + 1; g <= now; g++ {
+		switch inv := c.recent[g%recentInvalidations]; inv.kind {
+		case "s":
+			if inv.id == p.SessionID {
+				return true
+			}
+		case "u":
+			if inv.id == p.UserID {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // drop removes the entries a notification names: "s:<session id>" or
-// "u:<user id>"; anything else flushes everything.
+// "u:<user id>"; anything else flushes everything. It costs the named
+// session's or user's entries, not the cache's.
 func (c *principalCache) drop(payload string) {
 	kind, id, _ := strings.Cut(payload, ":")
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, e := range c.byToken {
-		if (kind == "s" && e.p.SessionID == id) || (kind == "u" && e.p.UserID == id) || (kind != "s" && kind != "u") {
-			delete(c.byToken, k)
-		}
+	c.record(invalidation{kind: kind, id: id})
+	var hashes map[string]struct{}
+	switch kind {
+	case "s":
+		hashes = c.bySession[id]
+	case "u":
+		hashes = c.byUser[id]
+	default:
+		c.reset()
+		return
+	}
+	for h := range hashes {
+		c.remove(h)
 	}
 }
 
 func (c *principalCache) flush() {
 	c.mu.Lock()
-	c.byToken = map[string]cachedPrincipal{}
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	c.record(invalidation{kind: "*"})
+	c.reset()
+}
+
+// record bumps the generation for inv; mu is held.
+func (c *principalCache) record(inv invalidation) {
+	g := c.gen.Load() + 1
+	c.recent[g%recentInvalidations] = inv
+	c.gen.Store(g)
+}
+
+// remove deletes one entry and its index references; mu is held.
+func (c *principalCache) remove(hash string) {
+	e, ok := c.byToken[hash]
+	if !ok {
+		return
+	}
+	delete(c.byToken, hash)
+	unindex(c.byUser, e.p.UserID, hash)
+	unindex(c.bySession, e.p.SessionID, hash)
+}
+
+func index(m map[string]map[string]struct{}, key, hash string) {
+	set := m[key]
+	if set == nil {
+		set = map[string]struct{}{}
+		m[key] = set
+	}
+	set[hash] = struct{}{}
+}
+
+func unindex(m map[string]map[string]struct{}, key, hash string) {
+	set := m[key]
+	delete(set, hash)
+	if len(set) == 0 {
+		delete(m, key)
+	}
 }
 
 // WatchPrincipalInvalidations listens to vc_principal on a connection of

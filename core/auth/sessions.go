@@ -100,6 +100,8 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	if p, ok := s.cache.get(hash, now); ok {
 		return p, true, nil
 	}
+	// Taken before the read: an invalidation after it voids the fill (put).
+	gen := s.cache.begin()
 	var p core.Principal
 	var stored []string
 	var lastUsed, tokenExpires, sessionExpires, started time.Time
@@ -127,7 +129,10 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 			s.log.WarnContext(ctx, "session last_used_at", "err", err)
 		}
 	}
-	s.cache.put(hash, p, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)))
+	if s.cache.beforePut != nil {
+		s.cache.beforePut(p)
+	}
+	s.cache.put(hash, p, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)), gen)
 	return p, true, nil
 }
 

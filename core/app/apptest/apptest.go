@@ -33,15 +33,19 @@ type Server struct {
 
 // Start runs a new instance on a fresh database. env overrides configuration
 // variables (APP_ENV defaults to development, DATA_DIR to a temp dir).
-func Start(t testing.TB, env map[string]string) *Server {
+func Start(t testing.TB, env map[string]string, opts ...Option) *Server {
 	t.Helper()
-	return StartOn(t, pgtest.NewURL(t), env)
+	return StartOn(t, pgtest.NewURL(t), env, opts...)
 }
 
 // StartOn runs an instance on an existing database (shared with another
 // instance, for cross-instance tests).
-func StartOn(t testing.TB, dbURL string, env map[string]string) *Server {
+func StartOn(t testing.TB, dbURL string, env map[string]string, opts ...Option) *Server {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	vars := map[string]string{
 		"APP_ENV":   "development",
 		"DATA_DIR":  t.TempDir(),
@@ -78,6 +82,9 @@ func StartOn(t testing.TB, dbURL string, env map[string]string) *Server {
 	a, err := app.Build(ctx, cfg, pool, log)
 	if err != nil {
 		t.Fatalf("apptest: build: %v", err)
+	}
+	if o.now != nil {
+		a.Auth.SetClock(o.now)
 	}
 	srv.Config.Handler = a.Handler
 	srv.Start()
