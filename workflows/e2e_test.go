@@ -137,6 +137,23 @@ func startWorkerProcess(t *testing.T, dbURL, temporalAddr string) *exec.Cmd {
 	return cmd
 }
 
+// historyHas reports whether workflow id's current run has an event of
+// type typ in its history.
+func historyHas(t *testing.T, c client.Client, id string, typ enumspb.EventType) bool {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatalf("history of %s: %v", id, err)
+		}
+		if e.GetEventType() == typ {
+			return true
+		}
+	}
+	return false
+}
+
 func eventually(t *testing.T, within time.Duration, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(within)
@@ -167,28 +184,38 @@ func TestE2ETrialCompletesAfterWorkerIsKilled(t *testing.T) {
 	defer c.Close()
 
 	worker := startWorkerProcess(t, dbURL, dev.Addr)
-	subs := subscriptions.New(pool, subscriptions.Options{Workflows: workflows.Engine{Client: c}, TrialDuration: 3 * time.Second})
+	const trial = 3 * time.Second
+	subs := subscriptions.New(pool, subscriptions.Options{Workflows: workflows.Engine{Client: c}, TrialDuration: trial})
 	user := newUser(t, pool)
+	started := time.Now()
 	if err := subs.StartTrial(ctx, user); err != nil {
 		t.Fatal(err)
 	}
-	// The workflow has started and is waiting on its timer.
-	eventually(t, 10*time.Second, "the trial workflow to start", func() bool {
-		d, err := c.DescribeWorkflowExecution(ctx, workflows.TrialID(user), "")
-		return err == nil && d.WorkflowExecutionInfo.GetHistoryLength() >= 3
+	id := workflows.TrialID(user)
+	// The worker has run the workflow's first task: the end's timer waits
+	// on the server.
+	eventually(t, 10*time.Second, "the trial's timer to start", func() bool {
+		return historyHas(t, c, id, enumspb.EVENT_TYPE_TIMER_STARTED)
 	})
 	if err := worker.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = worker.Wait()
+	if time.Since(started) >= trial {
+		t.Fatalf("setup took over %s: the trial may have ended before the worker was killed", trial)
+	}
 
-	time.Sleep(4 * time.Second) // the trial's end passes with no worker running
+	// The server fires the timer at the trial's end; with no worker the task
+	// that would expire the trial stays pending.
+	eventually(t, 30*time.Second, "the trial's timer to fire", func() bool {
+		return historyHas(t, c, id, enumspb.EVENT_TYPE_TIMER_FIRED)
+	})
 	var expiredAt *time.Time
 	if err := pool.QueryRow(ctx, `SELECT trial_expired_at FROM subscribers WHERE user_id = $1`, user).Scan(&expiredAt); err != nil {
 		t.Fatal(err)
 	}
-	if expiredAt != nil {
-		t.Fatal("the trial expired although no worker was running")
+	if expiredAt != nil || historyHas(t, c, id, enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+		t.Fatalf("the trial's end was acted on with no worker running (expired at %v)", expiredAt)
 	}
 
 	startWorkerProcess(t, dbURL, dev.Addr)

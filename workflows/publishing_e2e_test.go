@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -30,13 +32,14 @@ func publishingOnDevServer(t *testing.T) (client.Client, *pgxpool.Pool, *content
 	return c, pool, store, wf
 }
 
-func startPublishingWorker(t *testing.T, c client.Client, store *content.Store, wf *editorial.Workflow) {
+func startPublishingWorker(t *testing.T, c client.Client, store *content.Store, wf *editorial.Workflow) worker.Worker {
 	t.Helper()
 	w := workflows.NewPublishingWorker(c, &workflows.PublishingActivities{Store: store, Editorial: wf})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Stop)
+	return w
 }
 
 // An item scheduled a few seconds ahead on the real server is published
@@ -102,28 +105,66 @@ func TestE2EOverdueItemsPublishAfterWorkerOutage(t *testing.T) {
 	ctx := context.Background()
 	c, pool, store, wf := publishingOnDevServer(t)
 	sched := workflows.NewPublishingScheduler(c, "")
+	w := startPublishingWorker(t, c, store, wf)
 
 	const n = 20
-	// Each moment is 2 s after its own scheduling, so a slow setup never
-	// schedules in the past.
-	items := scheduleItems(t, pool, store, wf, n, func(int) time.Time { return time.Now().Add(2 * time.Second) })
-	last := time.Time{}
-	for _, it := range items {
-		last = maxTime(last, *it.PublishAt)
-	}
+	// Each moment is margin after its own scheduling: time for the first
+	// half's timers to start and the worker to stop before any comes.
+	const margin = 3 * time.Second
+	items := scheduleItems(t, pool, store, wf, n, func(int) time.Time { return time.Now().Add(margin) })
+	first := *items[0].PublishAt
 	for _, it := range items[:n/2] {
 		if err := sched.SchedulePublish(ctx, it.ID, *it.PublishAt); err != nil {
 			t.Fatal(err)
 		}
+		first = minTime(first, *it.PublishAt)
 	}
-	time.Sleep(time.Until(last) + time.Second) // every moment passes with no worker
+	for _, it := range items[:n/2] {
+		eventually(t, 10*time.Second, "a timer to start", func() bool {
+			return historyHas(t, c, workflows.ContentScheduleID(it.ID), enumspb.EVENT_TYPE_TIMER_STARTED)
+		})
+	}
+	w.Stop()
+	if !time.Now().Before(first) {
+		t.Fatalf("setup took over %s: a moment may have come before the worker stopped", margin)
+	}
+
+	// The server fires each waiting timer, and the catch-up's own query
+	// finds every moment overdue; no worker acts on either.
+	for _, it := range items[:n/2] {
+		eventually(t, 30*time.Second, "a timer to fire", func() bool {
+			return historyHas(t, c, workflows.ContentScheduleID(it.ID), enumspb.EVENT_TYPE_TIMER_FIRED)
+		})
+	}
+	eventually(t, 30*time.Second, "every moment to be overdue", func() bool {
+		overdue, err := store.Scheduled(ctx, time.Time{}, time.Now())
+		if err != nil {
+			return false
+		}
+		if len(overdue) == n {
+			return true
+		}
+		// An item no longer agendado ends the wait: the check below names it.
+		for _, p := range publications(t, pool) {
+			if p.status != content.StatusScheduled {
+				return true
+			}
+		}
+		return false
+	})
 	for id, p := range publications(t, pool) {
 		if p.events != 0 || p.status != content.StatusScheduled {
 			t.Fatalf("item %s published with no worker: %+v", id, p)
 		}
 	}
+	for _, it := range items[:n/2] {
+		if historyHas(t, c, workflows.ContentScheduleID(it.ID), enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+			t.Fatalf("item %s: publication activity scheduled with no worker", it.ID)
+		}
+	}
 
-	startPublishingWorker(t, c, store, wf)
+	// The catch-up runs before the worker is back, so what it counts does
+	// not race the timers the worker then fires.
 	if signalled, err := sched.ResyncOverdue(ctx, store, time.Hour); err != nil || signalled != 0 {
 		t.Fatalf("overdue by an hour: %d err %v", signalled, err)
 	}
@@ -131,6 +172,7 @@ func TestE2EOverdueItemsPublishAfterWorkerOutage(t *testing.T) {
 	if err != nil || signalled != n {
 		t.Fatalf("resync signalled %d err %v, want %d", signalled, err, n)
 	}
+	startPublishingWorker(t, c, store, wf)
 	eventually(t, 60*time.Second, "every overdue item to be published", func() bool {
 		for _, p := range publications(t, pool) {
 			if p.status != content.StatusPublished {
@@ -158,8 +200,8 @@ func TestE2EOverdueItemsPublishAfterWorkerOutage(t *testing.T) {
 	}
 }
 
-func maxTime(a, b time.Time) time.Time {
-	if b.After(a) {
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
 		return b
 	}
 	return a

@@ -34,18 +34,6 @@ type Config struct {
 	TemporalWorker    bool   // TEMPORAL_WORKER: "false" serves HTTP without running the workflow worker in-process
 	TemporalDevBin    string // TEMPORAL_DEV_BIN: the embedded dev server binary `serve` starts when TEMPORAL_ADDRESS is empty
 
-	StripeSecretKey     string // STRIPE_SECRET_KEY
-	StripeWebhookSecret string // STRIPE_WEBHOOK_SECRET
-	StripeAPIURL        string // STRIPE_API_URL: stripe-mock in tests
-
-	OpenAIBaseURL string // OPENAI_BASE_URL: any OpenAI-compatible endpoint
-	OpenAIAPIKey  string // OPENAI_API_KEY
-	OpenAIModel   string // OPENAI_MODEL
-
-	VAPIDPublicKey  string // VAPID_PUBLIC_KEY
-	VAPIDPrivateKey string // VAPID_PRIVATE_KEY
-	VAPIDSubject    string // VAPID_SUBJECT
-
 	PluginsDir string // PLUGINS_DIR
 	WebDist    string // WEB_DIST: built PWA served at /
 	AdminDist  string // ADMIN_DIST: built backoffice served at /backoffice/
@@ -81,31 +69,22 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Env:                 get("APP_ENV", "production"),
-		HTTPAddr:            get("HTTP_ADDR", "127.0.0.1:8080"),
-		DataDir:             get("DATA_DIR", ".data"),
-		DatabaseURL:         getenv("DATABASE_URL"),
-		SMTPURL:             getenv("SMTP_URL"),
-		MailFrom:            get("MAIL_FROM", "VetClube <nao-responda@vetclube.com.br>"),
-		GoogleClientID:      getenv("GOOGLE_CLIENT_ID"),
-		GoogleClientSecret:  getenv("GOOGLE_CLIENT_SECRET"),
-		GoogleIssuer:        get("GOOGLE_ISSUER", "https://accounts.google.com"),
-		TemporalAddress:     getenv("TEMPORAL_ADDRESS"),
-		TemporalNamespace:   get("TEMPORAL_NAMESPACE", "default"),
-		TemporalWorker:      get("TEMPORAL_WORKER", "true") != "false",
-		TemporalDevBin:      get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
-		StripeSecretKey:     getenv("STRIPE_SECRET_KEY"),
-		StripeWebhookSecret: getenv("STRIPE_WEBHOOK_SECRET"),
-		StripeAPIURL:        getenv("STRIPE_API_URL"),
-		OpenAIBaseURL:       getenv("OPENAI_BASE_URL"),
-		OpenAIAPIKey:        getenv("OPENAI_API_KEY"),
-		OpenAIModel:         get("OPENAI_MODEL", "gpt-4o-mini"),
-		VAPIDPublicKey:      getenv("VAPID_PUBLIC_KEY"),
-		VAPIDPrivateKey:     getenv("VAPID_PRIVATE_KEY"),
-		VAPIDSubject:        get("VAPID_SUBJECT", "mailto:suporte@vetclube.com.br"),
-		PluginsDir:          get("PLUGINS_DIR", "bin/plugins"),
-		WebDist:             get("WEB_DIST", "web/dist"),
-		AdminDist:           get("ADMIN_DIST", "admin/dist"),
+		Env:                get("APP_ENV", "production"),
+		HTTPAddr:           get("HTTP_ADDR", "127.0.0.1:8080"),
+		DataDir:            get("DATA_DIR", ".data"),
+		DatabaseURL:        getenv("DATABASE_URL"),
+		SMTPURL:            getenv("SMTP_URL"),
+		MailFrom:           get("MAIL_FROM", "VetClube <nao-responda@vetclube.com.br>"),
+		GoogleClientID:     getenv("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret: getenv("GOOGLE_CLIENT_SECRET"),
+		GoogleIssuer:       get("GOOGLE_ISSUER", "https://accounts.google.com"),
+		TemporalAddress:    getenv("TEMPORAL_ADDRESS"),
+		TemporalNamespace:  get("TEMPORAL_NAMESPACE", "default"),
+		TemporalWorker:     get("TEMPORAL_WORKER", "true") != "false",
+		TemporalDevBin:     get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
+		PluginsDir:         get("PLUGINS_DIR", "bin/plugins"),
+		WebDist:            get("WEB_DIST", "web/dist"),
+		AdminDist:          get("ADMIN_DIST", "admin/dist"),
 	}
 	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
 

@@ -1,12 +1,18 @@
 package content_test
 
 import (
+	"bytes"
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
 )
 
 func TestPreviewLinkShowsTheDraftFor15Minutes(t *testing.T) {
@@ -51,5 +57,45 @@ func TestPreviewLinkShowsTheDraftFor15Minutes(t *testing.T) {
 		if _, err := previews.Verify(bad); core.ErrorCode(err) != core.EFORBIDDEN || core.ErrorMessage(err) != content.MsgPreviewInvalid {
 			t.Fatalf("%s: %v", name, err)
 		}
+	}
+}
+
+// Instances starting together on one database agree on one stored secret,
+// and it signs links the others verify.
+func TestPreviewSecretIsSharedByEveryInstance(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	const instances = 8
+	secrets := make([][]byte, instances)
+	errs := make([]error, instances)
+	var wg sync.WaitGroup
+	for i := range instances {
+		wg.Go(func() { secrets[i], errs[i] = content.PreviewSecret(ctx, pool) })
+	}
+	wg.Wait()
+	for i := range instances {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if len(secrets[i]) < 32 || !bytes.Equal(secrets[i], secrets[0]) {
+			t.Fatalf("instance %d got a %d-byte secret different from the first", i, len(secrets[i]))
+		}
+	}
+	again, err := content.PreviewSecret(ctx, pool)
+	if err != nil || !bytes.Equal(again, secrets[0]) {
+		t.Fatalf("a later start got another secret (%v)", err)
+	}
+	signer, err := content.NewPreviews(secrets[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier, err := content.NewPreviews(again, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := uuid.NewString()
+	token, _ := signer.Sign(id)
+	if got, err := verifier.Verify(token); err != nil || got != id {
+		t.Fatalf("verify on another instance: %q %v", got, err)
 	}
 }

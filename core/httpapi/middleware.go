@@ -107,13 +107,9 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 	}
 }
 
-// contentSecurityPolicy allows the app's own origin, the AI endpoint and the
-// video hosts the app embeds (YouTube, Vimeo, Cloudflare Stream); nothing may frame the app.
-func contentSecurityPolicy(aiOrigin string) string {
-	connect := "'self'"
-	if aiOrigin != "" {
-		connect += " " + aiOrigin
-	}
+// contentSecurityPolicy allows the app's own origin and the video hosts the
+// app embeds (YouTube, Vimeo, Cloudflare Stream); nothing may frame the app.
+func contentSecurityPolicy() string {
 	return strings.Join([]string{
 		"default-src 'self'",
 		"script-src 'self'",
@@ -122,7 +118,7 @@ func contentSecurityPolicy(aiOrigin string) string {
 		"font-src 'self' data:",
 		"media-src 'self' blob: https://*.cloudflarestream.com https://videodelivery.net",
 		"frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com https://iframe.videodelivery.net https://*.cloudflarestream.com",
-		"connect-src " + connect,
+		"connect-src 'self'",
 		"worker-src 'self'",
 		"manifest-src 'self'",
 		"object-src 'none'",

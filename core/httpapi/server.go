@@ -7,7 +7,6 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -73,7 +72,7 @@ func New(d Deps) http.Handler {
 		httpx.WithRequestID,
 		accessLog(d.Log),
 		recoverPanics(d.Log),
-		securityHeaders(contentSecurityPolicy(originOf(d.Config.OpenAIBaseURL))),
+		securityHeaders(contentSecurityPolicy()),
 		noStoreAPI,
 		httpx.CheckURL(d.Log),
 		limitBodies,
@@ -150,12 +149,4 @@ func authenticate(d Deps) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(core.WithPrincipal(r.Context(), p)))
 		})
 	}
-}
-
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host
 }

@@ -98,15 +98,13 @@ func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoins
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('plugin-award:' || $1 || ':' || $2))`, id, user); err != nil {
 			return err
 		}
-		var seen bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM points_ledger WHERE idempotency_key = $1)`, key).Scan(&seen); err != nil {
+		seen, err := points.UsedTx(ctx, tx, key)
+		if err != nil {
 			return err
 		}
 		if !seen {
-			var today int64
-			if err := tx.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger
-				WHERE user_id = $1 AND kind = 'plugin' AND metadata->>'plugin' = $2
-				  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, user, id).Scan(&today); err != nil {
+			today, err := points.AwardedTodayTx(ctx, tx, user, points.KindPlugin, "plugin", id)
+			if err != nil {
 				return err
 			}
 			if today+req.Amount > int64(budget) {

@@ -154,6 +154,32 @@ func AwardTx(ctx context.Context, tx Querier, userID string, amount int, kind Ki
 	return existing, false, nil
 }
 
+// UsedTx reports, inside the caller's transaction, whether idempotencyKey
+// already has an entry: an award with it would be a duplicate.
+func UsedTx(ctx context.Context, tx Querier, idempotencyKey string) (bool, error) {
+	var used bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM points_ledger WHERE idempotency_key = $1)`, idempotencyKey).Scan(&used); err != nil {
+		return false, fmt.Errorf("ledger key used: %w", err)
+	}
+	return used, nil
+}
+
+// AwardedTodayTx is the sum of userID's entries of kind made since midnight
+// UTC whose metadata field is value (the plugin, for KindPlugin), read
+// inside the caller's transaction so a daily budget can be checked and
+// spent under the caller's lock.
+func AwardedTodayTx(ctx context.Context, tx Querier, userID string, kind Kind, field, value string) (int64, error) {
+	var total int64
+	err := tx.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger
+		WHERE user_id = $1 AND kind = $2 AND metadata->>$3 = $4
+		  AND created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+		userID, kind, field, value).Scan(&total)
+	if err != nil {
+		return 0, fmt.Errorf("awarded today: %w", err)
+	}
+	return total, nil
+}
+
 // Querier runs statements inside an open transaction: a pgx.Tx, or a
 // connection on which the caller began one.
 type Querier interface {

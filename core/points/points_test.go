@@ -7,10 +7,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
 )
 
@@ -128,5 +130,66 @@ func TestConcurrentAwardsKeepBalanceEqualToLedgerSum(t *testing.T) {
 		if sum == 0 {
 			t.Errorf("user %s got no awards; the mix did not exercise anything", user)
 		}
+	}
+}
+
+// A daily budget's inputs, read inside the caller's transaction: whether a
+// key was used, and what one source (a plugin, named in the metadata) gave a
+// user of one kind since midnight UTC — not other sources, kinds, users or
+// days.
+func TestUsedAndAwardedTodayInsideATransaction(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	l := points.New(pool)
+	user, other := newUser(t, pool), newUser(t, pool)
+	award := func(user string, amount int, kind points.Kind, key, plugin string) {
+		t.Helper()
+		if _, _, err := l.Award(ctx, user, amount, kind, key, map[string]any{"plugin": plugin}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	award(user, 30, points.KindPlugin, "a:1", "a")
+	award(user, 12, points.KindPlugin, "a:2", "a")
+	award(user, 50, points.KindPlugin, "b:1", "b")
+	award(user, 7, points.KindReferral, "a:3", "a")
+	award(other, 9, points.KindPlugin, "a:4", "a")
+	// Yesterday's (UTC) award no longer counts.
+	if _, err := pool.Exec(ctx, `INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata, created_at)
+		VALUES ($1, 100, 'plugin', 'a:old', '{"plugin": "a"}', date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '1 second')`, user); err != nil {
+		t.Fatal(err)
+	}
+
+	err := postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
+		for key, want := range map[string]bool{"a:1": true, "a:old": true, "a:9": false} {
+			if used, err := points.UsedTx(ctx, tx, key); err != nil || used != want {
+				t.Errorf("UsedTx(%s) = %v, %v; want %v", key, used, err, want)
+			}
+		}
+		for _, c := range []struct {
+			user, plugin string
+			kind         points.Kind
+			want         int64
+		}{
+			{user, "a", points.KindPlugin, 42},
+			{user, "b", points.KindPlugin, 50},
+			{user, "c", points.KindPlugin, 0},
+			{user, "a", points.KindReferral, 7},
+			{other, "a", points.KindPlugin, 9},
+		} {
+			if got, err := points.AwardedTodayTx(ctx, tx, c.user, c.kind, "plugin", c.plugin); err != nil || got != c.want {
+				t.Errorf("AwardedTodayTx(%s, %s) = %d, %v; want %d", c.kind, c.plugin, got, err, c.want)
+			}
+		}
+		// What the transaction itself awarded counts at once.
+		if _, _, err := points.AwardTx(ctx, tx, user, 8, points.KindPlugin, "a:5", map[string]any{"plugin": "a"}); err != nil {
+			return err
+		}
+		if got, err := points.AwardedTodayTx(ctx, tx, user, points.KindPlugin, "plugin", "a"); err != nil || got != 50 {
+			t.Errorf("after an award in the transaction: %d, %v; want 50", got, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

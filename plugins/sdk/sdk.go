@@ -30,17 +30,10 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-
-	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 // Version is the SDK's version, reported to the host at handshake.
 const Version = "1.1.0"
-
-// PluginName is the go-plugin dispense name of the tool service.
-//
-// Deprecated: host-side glue; use hostside.PluginName.
-const PluginName = hostside.PluginName
 
 // Kinds, access levels and UI kinds a manifest may declare.
 const (

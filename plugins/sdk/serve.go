@@ -20,12 +20,6 @@ import (
 	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
-// Handshake returns the go-plugin handshake shared with the host.
-//
-// Deprecated: host-side glue; use hostside.Handshake. Kept until the core
-// imports package hostside.
-func Handshake() plugin.HandshakeConfig { return hostside.Handshake() }
-
 // Serve runs the plugin until the host stops it. It never returns normally.
 // It also exits when the host process disappears (even after SIGKILL, when
 // the host cannot stop it): an orphaned plugin is reparented, so its parent
@@ -51,33 +45,6 @@ func exitWhenOrphaned(parent int, every time.Duration) {
 		}
 	}
 }
-
-// GRPCPlugin is the go-plugin glue for both ends: Tool set serves a plugin,
-// HostServer set is the host's side.
-//
-// Deprecated: host-side glue; plugins call Serve, and the host uses
-// hostside.Plugin. Kept until the core imports package hostside.
-type GRPCPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	Tool *Tool
-	// Client-side only: builds the Host API server for this plugin.
-	HostServer func() pluginpb.HostServer
-}
-
-// GRPCServer registers the plugin side.
-func (p *GRPCPlugin) GRPCServer(broker *plugin.GRPCBroker, s *grpc.Server) error {
-	return pluginSide(p.Tool).GRPCServer(broker, s)
-}
-
-// GRPCClient returns the host side (a *hostside.Client).
-func (p *GRPCPlugin) GRPCClient(ctx context.Context, broker *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return (&hostside.Plugin{HostServer: p.HostServer}).GRPCClient(ctx, broker, c)
-}
-
-// Client is what the host gets from Dispense.
-//
-// Deprecated: host-side glue; use hostside.Client.
-type Client = hostside.Client
 
 // pluginSide is the go-plugin glue serving t.
 func pluginSide(t *Tool) *hostside.Plugin {

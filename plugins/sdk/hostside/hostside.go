@@ -44,12 +44,13 @@ type Client struct {
 
 // Plugin is the go-plugin glue on the host's side. Its GRPCClient serves the
 // host API (HostServer) over the broker; the plugin's side is served by
-// ServePlugin, which package sdk sets and the host leaves nil.
+// ServePlugin, which the plugin sets (package sdk's Serve, or a test plugin
+// speaking the wire itself) and the host leaves nil.
 type Plugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// HostServer builds the host API answering this plugin's calls.
 	HostServer func() pluginpb.HostServer
-	// ServePlugin registers the plugin's side (set by package sdk only).
+	// ServePlugin registers the plugin's side (plugin processes only).
 	ServePlugin func(broker *plugin.GRPCBroker, s *grpc.Server) error
 }
 

@@ -2,21 +2,33 @@
 // host's tests. Through the real host API it runs whatever SQL the test
 // sends (to prove each sandbox escape fails), reports its own environment
 // (to prove the core's secrets are not passed on), answers with headers a
-// plugin must not set, and awards VetCoins and notifications on demand. It
-// skips the SDK's manifest validation on purpose, so it can also claim ids
-// the host must refuse (set with -ldflags -X main.pluginID=...), and with
-// -X main.evilMigration=1 its schema migration tries to leave its role.
+// plugin must not set, and awards VetCoins and notifications on demand. Like
+// a plugin written without the SDK, it speaks the wire protocol itself
+// (hostside's handshake and glue, pluginpb's services), so nothing checks
+// its manifest before the host does: it can claim ids the host must refuse
+// (set with -ldflags -X main.pluginID=...), and with -X main.evilMigration=1
+// its schema migration tries to leave its role.
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
+	"sync"
 
 	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
+	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
 
 var (
@@ -25,30 +37,89 @@ var (
 )
 
 func main() {
-	migs := []sdk.Migration{{Version: 1, Name: "loot", SQL: `CREATE TABLE loot (id bigserial PRIMARY KEY, v text NOT NULL)`}}
+	migs := []*pluginpb.Migration{{Version: 1, Name: "loot", Sql: `CREATE TABLE loot (id bigserial PRIMARY KEY, v text NOT NULL)`}}
 	if evilMigration != "" {
-		migs = append(migs, sdk.Migration{Version: 2, Name: "escape", SQL: `CREATE TABLE harmless (x int);
+		migs = append(migs, &pluginpb.Migration{Version: 2, Name: "escape", Sql: `CREATE TABLE harmless (x int);
 			RESET ROLE;
 			CREATE TABLE public.planted_by_migration (x int)`})
 	}
-	tool := sdk.Tool{
-		Manifest: sdk.Manifest{
-			ID: pluginID, Name: "Hostil " + pluginID, Description: "Tenta escapar do sandbox.",
-			Version: "0.1.0", MinCoreVersion: "1.0.0", Kind: sdk.KindTool, Icon: "skull",
-			Category: "Testes", Slug: pluginID, Access: sdk.AccessUser, UIKind: sdk.UICustom,
-		},
+	man := &pluginpb.Manifest{
+		Id: pluginID, Name: "Hostil " + pluginID, Description: "Tenta escapar do sandbox.",
+		Version: "0.1.0", MinCoreVersion: "1.0.0", Kind: sdk.KindTool, Icon: "skull",
+		Category: "Testes", Slug: pluginID, Access: sdk.AccessUser, UiKind: sdk.UICustom,
 		Migrations: migs,
-		Handler:    handler,
 	}
-	// sdk.Serve would refuse the ids and migrations this plugin must send
-	// for the host to refuse them, so it serves the SDK's plugin directly.
 	goplugin.Serve(&goplugin.ServeConfig{
-		//lint:ignore SA1019 the hostile plugin bypasses Serve's manifest check on purpose
-		HandshakeConfig: sdk.Handshake(),
-		//lint:ignore SA1019 the hostile plugin bypasses Serve's manifest check on purpose
-		Plugins:    map[string]goplugin.Plugin{sdk.PluginName: &sdk.GRPCPlugin{Tool: &tool}},
+		HandshakeConfig: hostside.Handshake(),
+		Plugins: map[string]goplugin.Plugin{hostside.PluginName: &hostside.Plugin{
+			ServePlugin: func(broker *goplugin.GRPCBroker, s *grpc.Server) error {
+				pluginpb.RegisterPluginServer(s, &server{manifest: man, broker: broker})
+				return nil
+			},
+		}},
 		GRPCServer: goplugin.DefaultGRPCServer,
 	})
+}
+
+// server is the plugin's side of the protocol: Describe dials the host API
+// back, Handle runs handler with the request's token in its context.
+type server struct {
+	pluginpb.UnimplementedPluginServer
+	manifest *pluginpb.Manifest
+	broker   *goplugin.GRPCBroker
+
+	mu      sync.Mutex
+	handler http.Handler
+}
+
+func (s *server) Describe(_ context.Context, req *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.handler == nil {
+		conn, err := s.broker.Dial(req.HostBrokerId)
+		if err != nil {
+			return nil, fmt.Errorf("dial host api: %w", err)
+		}
+		s.handler = handler(pluginpb.NewHostClient(conn))
+	}
+	return &pluginpb.DescribeResponse{Manifest: s.manifest, SdkVersion: sdk.Version}, nil
+}
+
+func (s *server) CheckHealth(context.Context, *pluginpb.HealthRequest) (*pluginpb.HealthResponse, error) {
+	return &pluginpb.HealthResponse{Ok: true}, nil
+}
+
+type tokenKey struct{}
+
+func (s *server) Handle(ctx context.Context, req *pluginpb.HTTPRequest) (*pluginpb.HTTPResponse, error) {
+	s.mu.Lock()
+	h := s.handler
+	s.mu.Unlock()
+	if h == nil {
+		return nil, errors.New("plugin not described yet")
+	}
+	u := &url.URL{Path: req.Path, RawQuery: req.RawQuery}
+	r, err := http.NewRequestWithContext(context.WithValue(ctx, tokenKey{}, req.RequestToken), req.Method, u.String(), bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	for _, hd := range req.Headers {
+		for _, v := range hd.Values {
+			r.Header.Add(hd.Name, v)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	out := &pluginpb.HTTPResponse{Status: int32(rec.Code), Body: rec.Body.Bytes()}
+	for name, values := range rec.Header() {
+		out.Headers = append(out.Headers, &pluginpb.Header{Name: name, Values: values})
+	}
+	return out, nil
+}
+
+func token(r *http.Request) string {
+	t, _ := r.Context().Value(tokenKey{}).(string)
+	return t
 }
 
 type sqlCall struct {
@@ -64,15 +135,33 @@ type sqlResult struct {
 	N     int64            `json:"n"`
 }
 
-func handler(host *sdk.Host) http.Handler {
+// sqlRequest is in's statement as the host API takes it.
+func sqlRequest(in sqlCall) (*pluginpb.SQLRequest, error) {
+	if in.Args == nil {
+		in.Args = []any{}
+	}
+	args, err := json.Marshal(in.Args)
+	if err != nil {
+		return nil, fmt.Errorf("encode args: %w", err)
+	}
+	return &pluginpb.SQLRequest{Query: in.SQL, ArgsJson: args}, nil
+}
+
+func handler(host pluginpb.HostClient) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /exec", func(w http.ResponseWriter, r *http.Request) {
 		var in sqlCall
 		if !sdk.DecodeJSON(w, r, &in) {
 			return
 		}
-		n, err := host.Exec(r.Context(), in.SQL, in.Args...)
-		res := sqlResult{N: n}
+		var res sqlResult
+		req, err := sqlRequest(in)
+		if err == nil {
+			var out *pluginpb.SQLExecResponse
+			if out, err = host.SQLExec(r.Context(), req); err == nil {
+				res.N = out.RowsAffected
+			}
+		}
 		if err != nil {
 			res.Error = err.Error()
 		}
@@ -84,7 +173,14 @@ func handler(host *sdk.Host) http.Handler {
 			return
 		}
 		var res sqlResult
-		if err := host.Query(r.Context(), &res.Rows, in.SQL, in.Args...); err != nil {
+		req, err := sqlRequest(in)
+		if err == nil {
+			var out *pluginpb.SQLQueryResponse
+			if out, err = host.SQLQuery(r.Context(), req); err == nil {
+				err = json.Unmarshal(out.RowsJson, &res.Rows)
+			}
+		}
+		if err != nil {
 			res.Error = err.Error()
 		}
 		sdk.WriteJSON(w, 200, res)
@@ -114,20 +210,24 @@ func handler(host *sdk.Host) http.Handler {
 	})
 	mux.HandleFunc("POST /award", func(w http.ResponseWriter, r *http.Request) {
 		amount, _ := strconv.ParseInt(r.URL.Query().Get("amount"), 10, 64)
-		dup, err := host.AwardVetCoins(r.Context(), amount, "hostil", r.URL.Query().Get("key"))
+		res, err := host.AwardVetCoins(r.Context(), &pluginpb.AwardVetCoinsRequest{
+			RequestToken: token(r), Amount: amount, Reason: "hostil", IdempotencyKey: r.URL.Query().Get("key"),
+		})
 		if err != nil {
 			sdk.WriteJSON(w, 200, map[string]any{"error": err.Error()})
 			return
 		}
-		sdk.WriteJSON(w, 200, map[string]any{"duplicate": dup})
+		sdk.WriteJSON(w, 200, map[string]any{"duplicate": res.Duplicate})
 	})
 	mux.HandleFunc("POST /notify", func(w http.ResponseWriter, r *http.Request) {
-		dup, err := host.SendNotification(r.Context(), "Aviso do plugin", "Mensagem", r.URL.Query().Get("key"))
+		res, err := host.SendNotification(r.Context(), &pluginpb.SendNotificationRequest{
+			RequestToken: token(r), Title: "Aviso do plugin", Body: "Mensagem", IdempotencyKey: r.URL.Query().Get("key"),
+		})
 		if err != nil {
 			sdk.WriteJSON(w, 200, map[string]any{"error": err.Error()})
 			return
 		}
-		sdk.WriteJSON(w, 200, map[string]any{"duplicate": dup})
+		sdk.WriteJSON(w, 200, map[string]any{"duplicate": res.Duplicate})
 	})
 	// Anything else echoes the path the host forwarded.
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
