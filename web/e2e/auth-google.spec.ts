@@ -58,7 +58,7 @@ test.describe('Google sign-in through the local OIDC provider', () => {
 
     await google.click()
     await expect(page).toHaveURL(`${server!.baseURL}/profile`)
-    // given_name / family_name became the profile's names (spec §3 auto-create).
+    // given_name / family_name became the profile's names (a first Google sign-in creates the profile from the claims).
     await expect(page.getByRole('heading', { level: 1, name: /Gabriela Google/ })).toBeVisible()
     await expect(page.getByText('gabriela.google@exemplo.com.br')).toBeVisible()
     const session = await page.request.get(`${server!.baseURL}/api/auth/session`)

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { startServer, type RunningServer } from './support/server'
 
-// The trial-expired dialog (spec §2, issue 5) against a server whose trials
+// The trial-expired dialog (shown at most once per session) against a server whose trials
 // last one second (TRIAL_DURATION=1s): the seeded demo account's trial has
 // ended by the time it signs in, with no clock tricks in the browser or the database.
 const DEMO = { email: 'demo@vetclube.dev', password: 'Consulta#2026' } // dev seed, core/app/seed.go
@@ -21,7 +21,7 @@ test.describe('trial expired', () => {
   })
 
   // Each test signs the demo account in once; sign-in allows 3 per 10 s per
-  // email (spec §4), so a fourth test here would need another account.
+  // email, so a fourth test here would need another account.
   async function signIn(page: Page) {
     await page.goto(`${server!.baseURL}/login`)
     await page.getByLabel('Email').fill(DEMO.email)
@@ -38,7 +38,7 @@ test.describe('trial expired', () => {
     const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
     await expect(dialog).toBeVisible()
     await expect(dialog).toContainText('Seu período de teste terminou.')
-    // Spec §2's four benefits, exactly these and in this order.
+    // The dialog's four Premium benefits, exactly these and in this order.
     await expect(dialog.getByRole('listitem')).toHaveText([
       'Pacientes ilimitados',
       'Todos os desafios profissionais',

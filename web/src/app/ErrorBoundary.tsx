@@ -54,7 +54,7 @@ export function RouteErrorPage() {
   return <GenericErrorCard onRetry={() => navigate(location.pathname + location.search + location.hash, { replace: true })} />
 }
 
-/** errorElement of lazily loaded admin screens (spec §2). */
+/** errorElement of lazily loaded admin screens: a failed chunk load offers a retry instead of a blank page. */
 export function PageLoadErrorPage() {
   const navigate = useNavigate()
   const location = useLocation()

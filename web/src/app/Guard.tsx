@@ -5,7 +5,7 @@ import { useAuth } from '@/features/auth/AuthProvider'
 import { loginPathFor } from '@/features/auth/returnPath'
 import { isStandalone } from '@/features/pwa/standalone'
 
-/** Extra wait in the installed app (spec §2) so a cold start does not flash the login screen. */
+/** Extra wait in the installed app so a cold start does not flash the login screen. */
 export const STANDALONE_AUTH_DELAY_MS = 200
 
 /**

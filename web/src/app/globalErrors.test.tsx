@@ -8,7 +8,7 @@ import { ERROR_QUEUE_MAX, isCriticalError, recordError, recordedErrors, reportUn
 describe('global error handling', () => {
   afterEach(() => act(() => dismissToast()))
 
-  it('classifies critical errors (spec §8 Global)', () => {
+  it('classifies critical errors', () => {
     expect(isCriticalError(new TypeError('Failed to fetch dynamically imported module: /assets/x.js'))).toBe(true)
     expect(isCriticalError(new Error('Loading chunk 12 failed'))).toBe(true)
     expect(isCriticalError(new Error('NetworkError when attempting to fetch resource.'))).toBe(true)

@@ -1,7 +1,7 @@
 import { toast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api'
 
-/** Newest errors kept for diagnosis (spec §9: at most 50). */
+/** Newest errors kept for diagnosis: at most 50, so a loop of errors cannot grow memory. */
 export const ERROR_QUEUE_MAX = 50
 
 export interface RecordedError {
@@ -33,7 +33,7 @@ export function recordError(error: unknown, detail?: string): void {
 
 const CRITICAL = /chunk|failed to fetch|network ?error|script error|out of memory|dynamically imported module|importing a module script/i
 
-/** Spec §8 Global: chunk, failed to fetch, network error, script error, out of memory. */
+/** Errors only a reload fixes (the user is offered one): chunk, failed to fetch, network error, script error, out of memory. */
 export function isCriticalError(error: unknown): boolean {
   if (error instanceof ApiError) return false
   return CRITICAL.test(messageOf(error))

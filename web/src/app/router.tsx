@@ -25,9 +25,10 @@ function soon(path: string, title: string): RouteObject {
 
 // Feature teams: replace a `soon(...)` line with
 //   { path: 'x', lazy: lazyPage(() => import('@/features/<feature>/pages/XPage')) }
-// (default export = the page component). Keep every path of spec §2.
+// (default export = the page component). Never drop or rename a path: links
+// already shared and installed shortcuts point at them.
 
-/** Tools under /ferramentas/ (spec §2). */
+/** Tools under /ferramentas/. */
 const toolRoutes: RouteObject[] = [
   // Plugin tools (issue 4): the catalogue, and any tool by slug (form tools
   // through the generic renderer, custom ones through web/src/plugins/<id>/).
@@ -45,7 +46,7 @@ const toolRoutes: RouteObject[] = [
   soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
 ]
 
-/** Admin screens (spec §2); the full backoffice lives at /backoffice/. */
+/** Admin screens under /admin; the full backoffice lives at /backoffice/. */
 const adminRoutes: RouteObject[] = [
   {
     path: '/admin',

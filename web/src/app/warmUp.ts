@@ -1,7 +1,7 @@
-import { apiFetch } from '@/lib/api'
+import { dashboardCardsQuery } from '@/features/home/queries'
+import { myProfileQuery, profileCompletenessQuery } from '@/features/profile/queries'
 import { readCsrfCookie } from '@/lib/cookies'
 import { queryClient } from '@/lib/queryClient'
-import { queryKeys } from '@/lib/queryKeys'
 
 /**
  * A returning user (the CSRF cookie exists only with a session) would
@@ -15,6 +15,8 @@ export function warmUpSignedInStart(): void {
   void import('@/features/home/HomePage').catch(() => {})
   // The home's check-in card (features/checkin) when that feature is present.
   for (const load of Object.values(import.meta.glob('/src/features/checkin/CheckinCard.tsx'))) void load().catch(() => {})
-  void queryClient.prefetchQuery({ queryKey: queryKeys.myProfile, queryFn: () => apiFetch('/api/profile') })
-  void queryClient.prefetchQuery({ queryKey: queryKeys.profileCompleteness, queryFn: () => apiFetch('/api/profile/completeness') })
+  // The same query options the pages use, so each key keeps one fetcher and one type.
+  void queryClient.prefetchQuery(myProfileQuery)
+  void queryClient.prefetchQuery(profileCompletenessQuery)
+  void queryClient.prefetchQuery(dashboardCardsQuery)
 }

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 
-/** Waits before the 2nd and 3rd tries (spec §9: 3 tries, 1 s then 2 s). */
+/** Waits before the 2nd and 3rd tries: 3 tries in all, 1 s then 2 s apart. */
 export const RETRY_DELAYS_MS = [1000, 2000]
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

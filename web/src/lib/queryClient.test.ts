@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError } from './api'
 import { createQueryClient, retryDelay } from './queryClient'
 
-describe('query client settings (spec §9)', () => {
+describe('query client settings', () => {
   const defaults = createQueryClient().getDefaultOptions()
 
   it('keeps data fresh 5 min, cached 10 min, no refetch on focus', () => {

@@ -3,13 +3,13 @@ import { isRetryable } from './api'
 
 const MINUTE = 60_000
 
-/** Exponential backoff (1 s, 2 s, 4 s…) capped at 30 s, as spec §9 says. */
+/** Exponential backoff (1 s, 2 s, 4 s…) capped at 30 s. */
 export function retryDelay(attempt: number): number {
   return Math.min(1000 * 2 ** attempt, 30_000)
 }
 
 /**
- * Cache settings of spec §9: fresh 5 min, kept 10 min, 1 query retry, 2
+ * Cache settings: fresh 5 min, kept 10 min, 1 query retry, 2
  * mutation retries, no refetch on window focus. 4xx answers are never retried:
  * repeating a refused login or a 404 cannot succeed and would trip rate limits.
  */

@@ -1,6 +1,9 @@
 /**
- * Query keys shared across features. After changing the profile, invalidate
- * `queryKeys.profile` so the sidebar, home and banner follow.
+ * Query keys shared across features. Each key is read by exactly one hook, in
+ * the feature that owns it (profile: myProfile and profileCompleteness;
+ * subscription: subscription; pontos: pointsBalance), so it always holds one
+ * type; other code only writes or invalidates it. After changing the profile,
+ * invalidate `queryKeys.profile` so the sidebar, home and banner follow.
  */
 export const queryKeys = {
   profile: ['profile'] as const,

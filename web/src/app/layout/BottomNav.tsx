@@ -2,7 +2,7 @@ import { NavLink, useLocation } from 'react-router'
 import { cn } from '@/lib/cn'
 import { BOTTOM_NAV_ENTRIES, isEntryActive } from './nav'
 
-/** Below 1024 px: Início, Feed, VetClube IA, Cursos, Perfil (spec §2). */
+/** Below 1024 px: Início, Feed, VetClube IA, Cursos, Perfil. */
 export function BottomNav() {
   const { pathname } = useLocation()
   return (

@@ -5,13 +5,15 @@ import { Avatar } from '@/components/ui/Avatar'
 import { Logo } from '@/components/Logo'
 import { useAuth, hasRole } from '@/features/auth/AuthProvider'
 import { useSignOut } from '@/features/auth/useSignOut'
-import { fullName, useIsPremium, useMyProfile } from '@/lib/account'
+import { useMyProfile } from '@/features/profile/api'
+import { displayName, fullName } from '@/features/profile/names'
+import { useIsPremium } from '@/features/subscription/api'
 import { cn } from '@/lib/cn'
 import { isEntryActive, visibleSidebarEntries } from './nav'
 import { useSidebar } from './SidebarContext'
 import { ThemeToggle } from './ThemeToggle'
 
-/** 'Carregando...' while the profile loads, the full name, else 'Usuário' (spec §2). */
+/** 'Carregando...' while the profile loads, then the full name, else 'Usuário'. */
 export function sidebarDisplayName(loading: boolean, name: string): string {
   if (loading) return 'Carregando...'
   return name || 'Usuário'
@@ -61,7 +63,7 @@ function SidebarFooter({ collapsed, showSignOut, onNavigate }: { collapsed: bool
   return (
     <div className="flex flex-col gap-2 border-t border-border p-2">
       <div className={cn('flex items-center gap-3 px-1 py-1', collapsed && 'justify-center px-0')}>
-        <Avatar src={profile.data?.avatar_url} name={fullName(profile.data) || 'Usuário'} />
+        <Avatar src={profile.data?.avatar_url} name={displayName(profile.data)} />
         {!collapsed && (
           <div className="flex min-w-0 flex-col">
             <span className="truncate text-sm font-semibold">{name}</span>

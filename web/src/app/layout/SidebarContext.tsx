@@ -42,7 +42,7 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKeyDown)
   }, [toggle])
 
-  // The drawer closes on every navigation (spec §2) and when the screen grows past 1024 px.
+  // The drawer closes on every navigation and when the screen grows past 1024 px.
   useEffect(() => setOpenMobile(false), [pathname, isMobile])
 
   const value = useMemo(() => ({ isMobile, open, setOpen, openMobile, setOpenMobile, toggle }), [isMobile, open, setOpen, openMobile, toggle])

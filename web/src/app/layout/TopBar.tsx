@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router'
 import { Bell, Coins, LogOut, Menu } from 'lucide-react'
 import { Logo } from '@/components/Logo'
 import { useSignOut } from '@/features/auth/useSignOut'
-import { usePointsBalance } from '@/lib/account'
+import { usePointsBalance } from '@/features/pontos/api'
 import { cn } from '@/lib/cn'
 import { useSidebar } from './SidebarContext'
 import { ThemeToggle } from './ThemeToggle'
@@ -49,11 +49,12 @@ function NotificationBell() {
   )
 }
 
-/** Fixed top bar; hidden on the AI route below 1024 px (spec §2). */
+/** Fixed top bar; hidden on the AI route below 1024 px, where the chat needs the whole height. */
 export function TopBar() {
   const { toggle, openMobile, isMobile } = useSidebar()
   const { pathname } = useLocation()
-  const balance = usePointsBalance()
+  // 0 until the balance arrives, and when it cannot be read: the badge never shows an error.
+  const balance = usePointsBalance().data?.total_points ?? 0
   const signOut = useSignOut()
   const onAiRoute = pathname.startsWith('/vetclube-ia')
   return (

@@ -26,7 +26,7 @@ describe('sidebar active entry', () => {
 describe('sidebar entries', () => {
   const labels = (opts: { isPremium: boolean; isSuperAdmin: boolean }) => visibleSidebarEntries(opts).map((e) => e.to)
 
-  it('has the ten routes of spec §2 in order', () => {
+  it('has the ten routes in menu order', () => {
     expect(SIDEBAR_ENTRIES.map((e) => e.to)).toEqual([
       '/',
       '/vetclube-ia',

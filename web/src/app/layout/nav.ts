@@ -11,7 +11,7 @@ export interface NavEntry {
   superAdminOnly?: boolean
 }
 
-/** Sidebar entries in spec §2 order. */
+/** Sidebar entries, in menu order. */
 export const SIDEBAR_ENTRIES: NavEntry[] = [
   { label: 'Início', to: '/', icon: Home },
   { label: 'VetClube IA', to: '/vetclube-ia', icon: Sparkles },
@@ -25,7 +25,7 @@ export const SIDEBAR_ENTRIES: NavEntry[] = [
   { label: 'Admin', to: '/admin', icon: Shield, superAdminOnly: true },
 ]
 
-/** Bottom navigation below 1024 px (spec §2). */
+/** Bottom navigation below 1024 px: the five most used destinations. */
 export const BOTTOM_NAV_ENTRIES: NavEntry[] = [
   { label: 'Início', to: '/', icon: Home },
   { label: 'Feed', to: '/community', icon: Users },
@@ -34,7 +34,7 @@ export const BOTTOM_NAV_ENTRIES: NavEntry[] = [
   { label: 'Perfil', to: '/profile', icon: User },
 ]
 
-/** Spec §2: an entry is active when the path starts with its route; Home only on exactly '/'. */
+/** An entry is active when the path starts with its route; Home only on exactly '/'. */
 export function isEntryActive(entryPath: string, pathname: string): boolean {
   if (entryPath === '/') return pathname === '/'
   return pathname.startsWith(entryPath)

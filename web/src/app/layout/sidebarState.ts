@@ -2,7 +2,7 @@ import { readCookie, writeCookie } from '@/lib/cookies'
 
 export const SIDEBAR_COOKIE = 'sidebar_state'
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7
-/** Below this width the sidebar becomes a drawer (spec §9 layout). */
+/** Below this width the sidebar becomes a drawer and the bottom navigation shows. */
 export const MOBILE_BREAKPOINT = 1024
 
 /** Desktop open/collapsed state from the cookie; open when never set. */

@@ -7,7 +7,7 @@ export interface ToastOptions {
   description?: string
   variant?: ToastVariant
   action?: { label: string; onClick: () => void }
-  /** Milliseconds; spec §9 says 4 s. */
+  /** Milliseconds; 4 s unless given. */
   duration?: number
 }
 
@@ -18,7 +18,7 @@ export interface ToastItem extends ToastOptions {
 
 export const TOAST_DURATION_MS = 4000
 
-// One toast at a time (spec §9): a new toast replaces the one on screen.
+// One toast at a time: a new toast replaces the one on screen, so they never pile up.
 let current: ToastItem | null = null
 let nextId = 1
 let timer: ReturnType<typeof setTimeout> | undefined

@@ -11,7 +11,7 @@ export function backofficeContentURL(typeId: string): string {
 export const BACKOFFICE_USERS_URL = `${BACKOFFICE_URL}#/users`
 
 /**
- * The admin areas of spec §2 and where each one is managed today. Areas with
+ * The admin areas under /admin and where each one is managed today. Areas with
  * an `href` already work in the react-admin backoffice; the others arrive
  * with their feature issues.
  */

@@ -4,7 +4,7 @@ import { googleErrorMessage, googleStartUrl } from './googleErrors'
 import { loginErrorMessage, signupErrorMessage } from './loginMessages'
 import { captureReferralCode, clearReferralCode, REFERRAL_STORAGE_KEY, storedReferralCode } from './referral'
 
-describe('googleErrorMessage (spec §8)', () => {
+describe('googleErrorMessage', () => {
   it('maps the known provider codes to the spec texts', () => {
     expect(googleErrorMessage('?google_error=unauthorized_client')).toBe('Configuração OAuth incorreta...')
     expect(googleErrorMessage('?google_error=redirect_uri_mismatch')).toBe('URL de redirecionamento não autorizada...')
@@ -44,7 +44,7 @@ describe('login and sign-up error texts', () => {
   })
 })
 
-describe('referral code capture (spec §4)', () => {
+describe('referral code capture', () => {
   afterEach(() => localStorage.clear())
 
   it('stores ?ref or ?referral and keeps it across pages without one', () => {

@@ -1,4 +1,4 @@
-// Spec §8 Google messages. The server's callback redirects to
+// What a failed Google sign-in says, by error code. The server's callback redirects to
 // /login?google_error=<code>&message=<text>; the text is shown only when it is
 // one of these forms, so a crafted link cannot put arbitrary words on the page.
 

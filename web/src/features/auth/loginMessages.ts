@@ -5,7 +5,7 @@ export const LOGIN_UNEXPECTED_MESSAGE = 'Erro ao fazer login'
 export const SIGNUP_FAILED_MESSAGE = 'Erro ao criar conta'
 
 /**
- * Spec §8: refused logins show the server's message (wrong credentials,
+ * Refused logins show the server's message (wrong credentials,
  * unconfirmed email, lockout, rate limit); anything without a usable answer
  * (no connection, server failure) shows the generic text.
  */

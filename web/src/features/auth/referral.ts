@@ -1,4 +1,4 @@
-// Spec §4: a referral code from ?ref or ?referral is kept locally until sign-up
+// A referral code from ?ref or ?referral is kept locally until sign-up
 // sends it, so a visitor who browses around first still gets credited.
 
 export const REFERRAL_STORAGE_KEY = 'vetclube_referral_code'

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router'
 import { toast } from '@/components/ui/toast'
 import { useAuth } from './AuthProvider'
 
-/** Signs out with the spec's toasts (§8) and goes to /login (§4). */
+/** Signs out, tells the user with a toast whether it worked, and goes to /login. */
 export function useSignOut(): () => Promise<void> {
   const { signOut } = useAuth()
   const navigate = useNavigate()

@@ -14,7 +14,7 @@ import { playSound } from './sounds'
 export const CHECKIN_ERROR = 'Erro ao realizar check-in. Tente novamente.'
 export const BONUS_LABEL = 'Progresso para bônus semanal (+100 VetCoins)'
 
-/** Re-renders every 60 s (spec §4: the countdown refreshes each minute). */
+/** Re-renders every 60 s: the countdown to the next check-in shows minutes, not seconds. */
 function useMinuteClock(): Date {
   const [now, setNow] = useState(() => new Date())
   useEffect(() => {

@@ -1,4 +1,4 @@
-// Confetti presets of spec §9: basic 50 pieces, stars 30, celebration 40 and
+// Confetti presets: basic 50 pieces, stars 30, celebration 40 and
 // another 100 after 200 ms. Pieces are DOM nodes animated with the Web
 // Animations API, removed when they land; nothing runs when the user asks
 // for reduced motion.

@@ -6,7 +6,7 @@ export function formatCountdown(target: Date, now: Date): string {
   return `${h}h ${m}m`
 }
 
-/** Week strip (spec §4): 7 slots, done up to the sequence, the next one clickable when a check-in is possible. */
+/** Week strip: 7 slots, done up to the sequence, the next one clickable when a check-in is possible. */
 export interface WeekSlot {
   day: number
   done: boolean

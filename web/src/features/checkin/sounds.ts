@@ -1,4 +1,4 @@
-// Static sounds of spec §8/§9, played at volume 0.4. Autoplay rules may
+// Static sounds for a check-in and a completed streak, played at volume 0.4. Autoplay rules may
 // refuse playback; a check-in never fails because of a sound.
 export const SOUND_VOLUME = 0.4
 

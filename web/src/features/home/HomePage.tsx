@@ -21,8 +21,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { usePageTitle } from '@/lib/usePageTitle'
 import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
-import { fullName, useMyProfile, useProfileCompleteness } from '@/lib/account'
+import { useMyProfile, useProfileCompleteness } from '@/features/profile/api'
+import { displayName } from '@/features/profile/names'
 import { useCheckinCard } from './CheckinSlot'
+import { DashboardCards } from './DashboardCards'
 import { ProfileCompletenessBanner } from './ProfileCompletenessBanner'
 import { pickQuote } from './quotes'
 
@@ -41,11 +43,6 @@ const QUICK_ACCESS: Tile[] = [
   { label: 'Exclusivos', to: '/conteudos-exclusivos', icon: Lock, tone: 'bg-rose-100 text-rose-800 dark:bg-rose-900/50 dark:text-rose-100' },
   { label: 'Eventos', to: '/eventos', icon: CalendarDays, tone: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900/50 dark:text-emerald-100' },
 ]
-
-/** Welcome text: first and last name, 'Usuário' when neither is known (spec §2). */
-export function welcomeName(profile: { first_name?: string; last_name?: string } | null | undefined): string {
-  return fullName(profile ? { first_name: profile.first_name ?? '', last_name: profile.last_name ?? '' } : null) || 'Usuário'
-}
 
 function QuickAccessGrid() {
   return (
@@ -173,7 +170,7 @@ export default function HomePage() {
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
         <Badge variant="secondary" className="self-start px-3 py-1 text-sm">
-          Bem-vindo(a), {welcomeName(profile.data)}!
+          Bem-vindo(a), {displayName(profile.data)}!
         </Badge>
         <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
       </header>
@@ -195,6 +192,8 @@ export default function HomePage() {
         />
         <EmptyCard title="Próximo Evento" icon={CalendarDays} text="Nenhum evento próximo" />
       </div>
+      {/* Below the fold on most screens: cards arriving after the first render push nothing the user is reading. */}
+      <DashboardCards />
       <QuoteCard />
       <InstallSection />
     </div>

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { UserRoundPen } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
-import { useProfileCompleteness } from '@/lib/account'
+import { useProfileCompleteness } from '@/features/profile/api'
 
 const FIELD_LABELS: Record<string, string> = {
   first_name: 'nome',
@@ -19,7 +19,7 @@ export function describeMissing(missing: readonly string[]): string {
   return `${labels.slice(0, -1).join(', ')} e ${labels[labels.length - 1]}`
 }
 
-/** Shown until the profile is complete (spec §2, §5). */
+/** Shown on the home page until the server says the profile is complete. */
 export function ProfileCompletenessBanner() {
   const { data } = useProfileCompleteness()
   if (!data || data.complete) return null

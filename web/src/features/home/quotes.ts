@@ -3,7 +3,7 @@ export interface Quote {
   author?: string
 }
 
-/** Motivational quotes for veterinary professionals (spec §2, about 100), shown one at random on the home page. */
+/** About 100 motivational quotes for veterinary professionals, shown one at random on the home page. */
 export const QUOTES: Quote[] = [
   { text: 'A grandeza de uma nação e seu progresso moral podem ser julgados pela forma como seus animais são tratados.', author: 'Mahatma Gandhi' },
   { text: 'Até que tenha amado um animal, uma parte da sua alma permanecerá adormecida.', author: 'Anatole France' },

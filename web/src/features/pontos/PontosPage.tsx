@@ -3,7 +3,7 @@ import { usePageTitle } from '@/lib/usePageTitle'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
-import { KIND_LABELS, useBalance, useHistory, type PointsBalance } from './api'
+import { KIND_LABELS, useHistory, usePointsBalance, type PointsBalance } from './api'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
 const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
@@ -20,7 +20,7 @@ const BREAKDOWN: { key: keyof PointsBalance; label: string; negative?: boolean }
 /** /pontos: VetCoins balance, its breakdown by kind and the paged history. */
 export default function PontosPage() {
   usePageTitle('VetCoins')
-  const balance = useBalance()
+  const balance = usePointsBalance()
   const history = useHistory()
   const entries = history.data?.pages.flatMap((p) => p.entries) ?? []
 

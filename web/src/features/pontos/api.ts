@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
 
-/** GET /api/points/balance (spec §3 Points). */
+/** GET /api/points/balance: the total and where it came from (spent points are counted positive). */
 export interface PointsBalance {
   challenge_points: number
   course_points: number
@@ -41,7 +41,11 @@ export const KIND_LABELS: Record<PointsKind, string> = {
   redemption: 'Resgate de recompensa',
 }
 
-export function useBalance() {
+/**
+ * The only reader of queryKeys.pointsBalance: the top bar's VetCoins badge and
+ * /pontos. The live stream writes new balances straight into this entry.
+ */
+export function usePointsBalance() {
   return useQuery({
     queryKey: queryKeys.pointsBalance,
     queryFn: ({ signal }) => apiFetch<PointsBalance>('/api/points/balance', { signal }),

@@ -1,14 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
+import { myProfileQuery, profileCompletenessQuery } from './queries'
 import type { Profile, ProfileUpdate, PublicProfile, Specialty } from './types'
 
-export function useMyProfile(enabled = true) {
-  return useQuery({
-    queryKey: queryKeys.myProfile,
-    queryFn: () => apiFetch<Profile>('/api/profile'),
-    enabled,
-  })
+/**
+ * The signed-in user's own profile: the only hook on queryKeys.myProfile, used
+ * by the shell (sidebar), the home page and the profile pages.
+ */
+export function useMyProfile() {
+  return useQuery(myProfileQuery)
+}
+
+/** What the own profile still lacks, as the server sees it (the home page's banner). */
+export function useProfileCompleteness() {
+  return useQuery(profileCompletenessQuery)
 }
 
 export function usePublicProfile(userId: string) {
@@ -19,7 +25,7 @@ export function usePublicProfile(userId: string) {
   })
 }
 
-/** The fixed list of spec §3, with pt-BR labels, from the server. */
+/** The fixed list of veterinary specialties, with pt-BR labels, from the server. */
 export function useSpecialties() {
   return useQuery({
     queryKey: ['specialties'],

@@ -11,7 +11,7 @@ const complete = {
   crmv: 'CRMV-SP 12345',
 }
 
-describe('missingProfileFields (spec §5)', () => {
+describe('missingProfileFields', () => {
   it('is empty for a complete profile', () => {
     expect(missingProfileFields(complete)).toEqual([])
     expect(isProfileComplete(complete)).toBe(true)

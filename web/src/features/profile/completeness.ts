@@ -1,6 +1,6 @@
 import type { CompletenessField } from './types'
 
-// Spec §5: a profile is complete when first and last name are non-blank, the title has
+// A profile is complete when first and last name are non-blank, the title has
 // at least 3 characters, the biography at least 10, there is at least one specialty,
 // and the CRMV is non-blank when the user says they have one. The server answers the
 // same question at GET /api/profile/completeness; this copy lets the edit form show

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Wifi, WifiOff } from 'lucide-react'
 import { RESTORED_BANNER_MS, useOnlineStatus } from './connectivity'
 
-/** Red banner while offline; green 'restored' banner for 5 s after coming back (spec §2). */
+/** Red banner while offline; green 'restored' banner for 5 s after coming back. */
 export function ConnectivityBanner() {
   const online = useOnlineStatus()
   const [showRestored, setShowRestored] = useState(false)

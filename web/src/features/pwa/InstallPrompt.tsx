@@ -11,7 +11,7 @@ import {
   useInstallState,
 } from './install'
 
-/** Bottom card 'Instalar VetClube' on Android and Windows (spec §2, §4). */
+/** Bottom card 'Instalar VetClube' on Android and Windows, the platforms with an install event. */
 export function InstallPrompt() {
   const install = useInstallState()
   const platform = detectPlatform(navigator.userAgent)

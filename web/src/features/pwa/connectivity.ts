@@ -16,7 +16,7 @@ export async function probeOnline(fetchImpl: typeof fetch = fetch): Promise<bool
   }
 }
 
-/** Online state from browser events plus a probe every 30 s (spec §4 Other). */
+/** Online state from browser events plus a probe every 30 s (navigator.onLine alone misses a dead network). */
 export function useOnlineStatus(): boolean {
   const [online, setOnline] = useState(() => (typeof navigator === 'undefined' ? true : navigator.onLine))
   useEffect(() => {

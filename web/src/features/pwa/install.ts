@@ -22,7 +22,7 @@ export function detectPlatform(userAgent: string): InstallPlatform {
   return 'other'
 }
 
-/** Card title by device (spec §2). */
+/** Card title by device. */
 export function installPromptTitle(platform: InstallPlatform): string {
   if (platform === 'android') return 'Instale no seu Android'
   if (platform === 'windows') return 'Instale no seu PC'
@@ -39,7 +39,7 @@ export interface InstallPromptConditions {
 }
 
 /**
- * Spec §4 Install prompt: only on Android or Windows, only when the browser's
+ * The install card shows only on Android or Windows, only when the browser's
  * install event was captured, never when installed, and hidden for 7 days after
  * a dismissal.
  */
@@ -129,7 +129,7 @@ export function dismissInstallPrompt(now = Date.now()): void {
   update({ dismissedAt: now })
 }
 
-/** Opens the browser's install dialog with the spec's toasts (§8 PWA). */
+/** Opens the browser's install dialog; a toast says when it is unavailable or fails. */
 export async function promptInstall(): Promise<void> {
   const event = state.event
   if (!event) {

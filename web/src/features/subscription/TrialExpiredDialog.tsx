@@ -1,22 +1,9 @@
 import { useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
 import { Check } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
-import { apiFetch } from '@/lib/api'
-import { queryKeys } from '@/lib/queryKeys'
-
-/** GET /api/subscription (spec §4). */
-export interface SubscriptionView {
-  subscription_status: string | null
-  subscription_tier: string | null
-  trial_ends_at: string | null
-  is_premium: boolean
-  trial_active: boolean
-  trial_expired: boolean
-  days_left: number
-}
+import { useSubscription } from './api'
 
 const SHOWN_KEY = 'vc_trial_expired_dialog_shown'
 
@@ -38,15 +25,11 @@ function markShown(): void {
 
 const BENEFITS = ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']
 
-/** Spec §2: shown at most once per session when the trial has expired. */
+/** Shown at most once per browser session, when the trial has expired and the user is not premium. */
 export function TrialExpiredDialog() {
   const navigate = useNavigate()
   const [dismissed, setDismissed] = useState(alreadyShown)
-  const { data } = useQuery({
-    queryKey: queryKeys.subscription,
-    queryFn: ({ signal }) => apiFetch<SubscriptionView>('/api/subscription', { signal }),
-    retry: false,
-  })
+  const { data } = useSubscription()
   const open = !dismissed && data?.trial_expired === true && data.is_premium !== true
   if (open) markShown()
   const close = () => setDismissed(true)

@@ -8,7 +8,7 @@ import { BACKOFFICE_USERS_URL } from '../sections'
 // Module-level so the effect below sees the same function on every render.
 const leaveTo = (url: string) => window.location.assign(url)
 
-/** /admin/usuarios (spec §2): user management lives in the backoffice, so go there. */
+/** /admin/usuarios: user management lives in the backoffice, so go there. */
 export default function AdminUsersPage({ navigate = leaveTo }: { navigate?: (url: string) => void }) {
   usePageTitle('Usuários')
   const { user } = useAuth()

@@ -43,7 +43,7 @@ export default function RegisterPage() {
     if (form.first_name.trim() === '') next.first_name = 'Informe seu nome.'
     if (form.last_name.trim() === '') next.last_name = 'Informe seu sobrenome.'
     if (!emailShape.test(form.email.trim())) next.email = 'Informe um email válido.'
-    // Spec §5: the shared validator runs first and an invalid password stops sign-up.
+    // The password validator shared with the server runs first; an invalid password stops sign-up.
     const password = passwordError(form.password, form.email)
     if (password) next.password = password
     return next

@@ -5,7 +5,7 @@ import { Dialog } from '@/components/ui/Dialog'
 import { cropToBlob } from '../cropImage'
 
 /**
- * The image-crop modal of spec §2: a round square-aspect crop with drag, pinch,
+ * The avatar's image-crop modal: a round square-aspect crop with drag, pinch,
  * wheel or arrow keys to move and a zoom slider; "Salvar foto" hands back the
  * cropped JPEG.
  */

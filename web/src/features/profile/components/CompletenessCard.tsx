@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/Card'
 import { completenessFieldLabel, completenessPercent } from '../completeness'
 import type { CompletenessField, Profile } from '../types'
 
-/** How complete the own profile is (spec §5), with what is missing and a way to fix it. */
+/** How complete the own profile is, with what is missing and a way to fix it. */
 export function CompletenessCard({ profile, missing }: { profile: Profile; missing: CompletenessField[] }) {
   const percent = completenessPercent(profile)
   const complete = missing.length === 0

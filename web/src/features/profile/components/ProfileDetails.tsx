@@ -4,17 +4,14 @@ import { Avatar } from '@/components/ui/Avatar'
 import { Badge } from '@/components/ui/Badge'
 import { Card } from '@/components/ui/Card'
 import { useSpecialties } from '../api'
+import { displayName } from '../names'
 import type { PublicProfile } from '../types'
-
-export function fullName(p: { first_name?: string | null; last_name?: string | null }): string {
-  return [p.first_name, p.last_name].map((s) => (s ?? '').trim()).filter(Boolean).join(' ') || 'Usuário'
-}
 
 /** The part of a profile everyone may see; the own profile page adds private fields below it. */
 export function ProfileDetails({ profile, children }: { profile: PublicProfile; children?: ReactNode }) {
   const specialties = useSpecialties()
   const labelOf = (value: string) => specialties.data?.find((s) => s.value === value)?.label ?? value
-  const name = fullName(profile)
+  const name = displayName(profile)
   return (
     <Card className="flex flex-col gap-5 p-5 md:p-6">
       <div className="flex flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">

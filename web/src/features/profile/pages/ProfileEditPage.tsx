@@ -13,9 +13,9 @@ import { useMyProfile, useSpecialties, useUpdateProfile, useUploadAvatar } from 
 import { completenessFieldLabel, missingProfileFields } from '../completeness'
 import { AvatarCropDialog } from '../components/AvatarCropDialog'
 import { CheckboxField, TextareaField } from '../components/FormControls'
-import { fullName } from '../components/ProfileDetails'
 import { SpecialtiesSelect } from '../components/SpecialtiesSelect'
 import { ACCEPTED_AVATAR_TYPES, avatarFileError } from '../cropImage'
+import { displayName } from '../names'
 import type { Profile, ProfileUpdate } from '../types'
 import { formatCpf, formatPhone, MAX_BIOGRAPHY_LENGTH, validateProfile, type ProfileFieldErrors } from '../validators'
 import { PROFILE_LOAD_ERROR } from './ProfilePage'
@@ -263,7 +263,7 @@ function AvatarSection({ profile }: { profile: Profile }) {
     }
   }
 
-  const name = fullName(profile)
+  const name = displayName(profile)
   return (
     <Card className="flex flex-col items-center gap-4 p-5 sm:flex-row">
       <Avatar src={profile.avatar_url || null} name={name} className="h-20 w-20 text-xl" />

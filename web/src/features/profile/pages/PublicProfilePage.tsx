@@ -5,14 +5,15 @@ import { usePageTitle } from '@/lib/usePageTitle'
 import { ApiError } from '@/lib/api'
 import { useAuth } from '@/features/auth/AuthProvider'
 import { usePublicProfile } from '../api'
-import { fullName, ProfileDetails } from '../components/ProfileDetails'
+import { ProfileDetails } from '../components/ProfileDetails'
+import { displayName } from '../names'
 
 /** /profile/:userId — public to everyone, never shows email, phone or CPF (the API omits them). */
 export default function PublicProfilePage() {
   const { userId = '' } = useParams()
   const { user } = useAuth()
   const profile = usePublicProfile(userId)
-  usePageTitle(profile.data ? fullName(profile.data) : 'Perfil')
+  usePageTitle(profile.data ? displayName(profile.data) : 'Perfil')
 
   let content
   if (profile.isPending) {

@@ -1,0 +1,19 @@
+import { useAuth } from '@/features/auth/AuthProvider'
+import { pointsLiveEvents } from '@/features/pontos/liveEvents'
+import { subscriptionLiveEvents } from '@/features/subscription/liveEvents'
+import { useLiveEvents, type LiveEventHandlers } from '@/lib/liveEvents'
+
+// Built once: a new map would reopen the stream.
+const handlers: LiveEventHandlers = {
+  ...pointsLiveEvents,
+  ...subscriptionLiveEvents,
+  // The top bar's notification panel will read ['notifications'] once notifications exist.
+  'notification.created': (_data, queryClient) => void queryClient.invalidateQueries({ queryKey: ['notifications'] }),
+}
+
+/** Mounted once in the signed-in layout: the live event stream, with each feature's reactions. */
+export function LiveEvents() {
+  const { isAuthenticated } = useAuth()
+  useLiveEvents(isAuthenticated, handlers)
+  return null
+}
