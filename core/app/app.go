@@ -155,6 +155,8 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		Log:         log,
 		SignupPerIP: ratelimit.Rule{Max: cfg.SignupsPerIPPerMinute, Window: time.Minute},
 		LoginPerIP:  ratelimit.Rule{Max: cfg.LoginsPerIPPerMinute, Window: time.Minute},
+		// Whole days, rounded up: a trial shorter than a day (tests) is "1 dia".
+		TrialDays: int((cfg.TrialDuration + 24*time.Hour - 1) / (24 * time.Hour)),
 	}
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}

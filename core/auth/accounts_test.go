@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -532,5 +533,34 @@ func TestResetClearsLockout(t *testing.T) {
 	}
 	if _, err := f.svc.Login(ctx, "locked@example.com", "Nova#Senha2026", "ip", "ua"); err != nil {
 		t.Errorf("after reset: %v", err)
+	}
+}
+
+// TestConfirmationEmailAnnouncesTheTrial: the email that starts an account
+// says what confirming it gives, in whole days, and says nothing of a trial
+// when there is none.
+func TestConfirmationEmailAnnouncesTheTrial(t *testing.T) {
+	for _, tc := range []struct {
+		days int
+		want string
+	}{
+		{7, "Ao confirmar, você ganha 7 dias de Premium grátis"},
+		{1, "Ao confirmar, você ganha 1 dia de Premium grátis"},
+		{0, ""},
+	} {
+		f := newFixture(t, func(o *auth.Options) { o.TrialDays = tc.days })
+		ctx := context.Background()
+		email := fmt.Sprintf("trial%d@example.com", tc.days)
+		if err := f.svc.Signup(ctx, auth.SignupInput{FirstName: "Ana", LastName: "Lima", Email: email, Password: goodPass}, "ip"); err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		msgs, err := f.box.List(ctx, email, 10)
+		if err != nil || len(msgs) != 1 {
+			t.Fatalf("%d days: %d messages, %v", tc.days, len(msgs), err)
+		}
+		if tc.want == "" && strings.Contains(msgs[0].Text, "Premium") || tc.want != "" && !strings.Contains(msgs[0].Text, tc.want) {
+			t.Errorf("%d days: confirmation text %q, want %q", tc.days, msgs[0].Text, tc.want)
+		}
 	}
 }

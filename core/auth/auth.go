@@ -57,6 +57,10 @@ type Options struct {
 	OnEmailConfirmed []EmailConfirmedHook
 
 	Google *GoogleConfig // nil: Google sign-in is off
+
+	// TrialDays is the Premium trial a newly confirmed account gets, which the
+	// confirmation email announces; 0 says nothing of a trial.
+	TrialDays int
 }
 
 // Lockout policy: 5 consecutive failures lock the account 30 min.

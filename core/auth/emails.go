@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"strings"
 
@@ -41,9 +42,13 @@ func (s *Service) send(ctx context.Context, to, subject string, c emailContent) 
 }
 
 func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) {
+	intro := "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo."
+	if days := s.opts.TrialDays; days > 0 {
+		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de Premium grátis: cursos, desafios e consultas à VetClube IA sem limites.", days, plural(days, "dia", "dias"))
+	}
 	s.send(ctx, to, "Confirme seu email no VetClube", emailContent{
 		Name:   name,
-		Intro:  "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo.",
+		Intro:  intro,
 		Action: "Confirmar email",
 		Link:   s.link("/confirmar-email", token),
 		Footer: "O link vale por 24 horas e pode ser usado uma única vez. Se você não criou uma conta, ignore este email.",
@@ -71,4 +76,11 @@ func (s *Service) sendAlreadyRegistered(ctx context.Context, to, name string) {
 		Link:   s.opts.PublicURL + "/login",
 		Footer: "Se não foi você, ignore este email: nenhuma conta nova foi criada e sua senha continua a mesma. Esqueceu a senha? Redefina em: " + s.opts.PublicURL + "/forgot-password",
 	})
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
