@@ -213,6 +213,9 @@ func (s *Service) RunEmailConfirmedHooks(ctx context.Context, userID string) {
 			s.log.ErrorContext(ctx, "email-confirmed hook failed", "user_id", userID, "err", err)
 		}
 	}
+	// The hooks give roles (the trial): the confirming browser's next request
+	// on this instance already has them.
+	s.InvalidatePrincipalsOf(userID)
 }
 
 // rolesOf returns the effective roles: "user", user_roles rows, then role sources.
