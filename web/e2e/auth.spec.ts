@@ -103,6 +103,8 @@ test.describe('auth screens', () => {
     expect(signup.status()).toBe(201)
 
     await page.goto('/login')
+    // The cursor starts in the email field.
+    await expect(page.getByRole('textbox', { name: 'Email' })).toBeFocused()
     await expectNoSeriousA11yViolations(page)
     await fillLogin(page, unconfirmed.email, 'Errada#123')
     await expect(page.getByRole('alert').getByText('Email ou senha incorretos')).toBeVisible()

@@ -138,6 +138,65 @@ test.describe('signed-in shell at 390 px', () => {
   })
 })
 
+test.describe('the header at a phone width', () => {
+  for (const width of [390, 320]) {
+    test(`offline at ${width} px, the banner covers no button of the top bar, and 'Sair' fits`, async ({ page, context, request }) => {
+      await page.setViewportSize({ width, height: 800 })
+      await signedInUser(context, request, { firstName: 'Davi', lastName: 'Souza' })
+      await page.goto('/')
+      await expect(page.getByText('Bem-vindo(a), Davi Souza!')).toBeVisible()
+      const header = page.getByRole('banner')
+      const controls = [
+        header.getByRole('button', { name: 'Alternar menu lateral' }),
+        header.getByRole('link', { name: /VetCoins/ }),
+        header.getByRole('button', { name: 'Notificações' }),
+        header.getByRole('button', { name: 'Sair' }),
+      ]
+      const reachable = async () => {
+        for (const control of controls) {
+          const box = (await control.boundingBox())!
+          expect(box.x, 'inside the screen on the left').toBeGreaterThanOrEqual(0)
+          expect(box.x + box.width, 'inside the screen on the right').toBeLessThanOrEqual(width)
+          // What a tap at the control's centre reaches is the control itself.
+          const hit = await page.evaluate(
+            ({ x, y }) => document.elementFromPoint(x, y)?.closest('a,button')?.textContent ?? null,
+            { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+          )
+          expect(hit).toBe(await control.textContent())
+        }
+      }
+      await reachable()
+      await context.setOffline(true)
+      await expect(page.getByText('Você está offline. Algumas funcionalidades podem não estar disponíveis.')).toBeVisible()
+      await reachable()
+      const banner = (await page.getByText('Você está offline.', { exact: false }).boundingBox())!
+      expect((await header.boundingBox())!.y).toBeGreaterThanOrEqual(banner.y + banner.height - 1)
+      await header.getByRole('button', { name: 'Alternar menu lateral' }).click()
+      await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Fechar menu' })).toBeVisible()
+      const close = (await page.getByRole('button', { name: 'Fechar menu' }).boundingBox())!
+      expect(close.y).toBeGreaterThanOrEqual(banner.y + banner.height - 1)
+      await context.setOffline(false)
+    })
+  }
+})
+
+test.describe('the Premium trial', () => {
+  test.use({ viewport: { width: 1280, height: 800 } })
+
+  test('a new account sees its trial days in the top bar and on /pricing', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.goto('/')
+    const badge = page.getByRole('banner').getByRole('link', { name: 'Premium grátis: 7 dias restantes' })
+    await expect(badge).toBeVisible()
+    await badge.click()
+    await expect(page).toHaveURL(/\/pricing$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Planos' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name: 'Premium grátis: 7 dias restantes' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'O que o Premium inclui' }).getByRole('listitem')).toHaveText(['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados'])
+    await expectNoSeriousA11yViolations(page, 'pricing')
+  })
+})
+
 test.describe('connectivity and service worker', () => {
   test('offline banner, then the restored banner for 5 s', async ({ page, context }) => {
     await page.goto('/landing')

@@ -92,7 +92,7 @@ const guardedRoutes: RouteObject[] = [
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,
   soon('/indique-e-ganhe', 'Indique e Ganhe'),
-  soon('/pricing', 'Planos'),
+  { path: '/pricing', handle: { title: 'Planos' }, lazy: lazyPage(() => import('@/features/subscription/pages/PricingPage')) },
   soon('/subscription', 'Minha Assinatura'),
   soon('/subscription-management', 'Minha Assinatura'),
   soon('/payment-monitoring', 'Monitoramento de Pagamentos'),

@@ -1,7 +1,7 @@
 import { cn } from '@/lib/cn'
 
 /** Paw-print mark plus the wordmark; decorative when used inside a labelled link. */
-export function Logo({ className, compact = false }: { className?: string; compact?: boolean }) {
+export function Logo({ className, compact = false, wordmarkClassName }: { className?: string; compact?: boolean; wordmarkClassName?: string }) {
   return (
     <span className={cn('inline-flex items-center gap-2 font-bold tracking-tight', className)}>
       <svg aria-hidden="true" viewBox="0 0 64 64" className="h-8 w-8 shrink-0">
@@ -14,7 +14,7 @@ export function Logo({ className, compact = false }: { className?: string; compa
         </g>
       </svg>
       {!compact && (
-        <span className="text-lg">
+        <span className={cn('text-lg', wordmarkClassName)}>
           Vet<span className="text-primary">Clube</span>
         </span>
       )}

@@ -8,6 +8,7 @@ import { useSignOut } from '@/features/auth/useSignOut'
 import { useMyProfile } from '@/features/profile/api'
 import { displayName, fullName } from '@/features/profile/names'
 import { useIsPremium } from '@/features/subscription/api'
+import { TrialBadge } from '@/features/subscription/TrialBadge'
 import { cn } from '@/lib/cn'
 import { isEntryActive, visibleSidebarEntries } from './nav'
 import { useSidebar } from './SidebarContext'
@@ -73,6 +74,7 @@ function SidebarFooter({ collapsed, showSignOut, onNavigate }: { collapsed: bool
           </div>
         )}
       </div>
+      {!collapsed && <TrialBadge className="self-start" onNavigate={onNavigate} />}
       <ThemeToggle showLabel={!collapsed} className={collapsed ? 'mx-auto' : undefined} />
       {showSignOut && (
         <button
@@ -96,7 +98,7 @@ export function DesktopSidebar() {
     <aside
       aria-label="Barra lateral"
       className={cn(
-        'fixed bottom-0 left-0 top-14 z-30 hidden flex-col border-r border-border bg-sidebar text-sidebar-foreground transition-[width] duration-200 lg:flex',
+        'fixed bottom-0 left-0 top-[calc(3.5rem+var(--banner-h,0px))] z-30 hidden flex-col border-r border-border bg-sidebar text-sidebar-foreground transition-[width] duration-200 lg:flex',
         collapsed ? 'w-12' : 'w-64',
       )}
     >
@@ -146,7 +148,7 @@ export function MobileSidebar() {
         role="dialog"
         aria-modal="true"
         aria-label="Menu"
-        className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col bg-sidebar text-sidebar-foreground shadow-xl"
+        className="fixed bottom-0 left-0 top-[var(--banner-h,0px)] z-50 flex w-72 max-w-[85vw] flex-col bg-sidebar text-sidebar-foreground shadow-xl"
       >
         <div className="flex h-14 items-center justify-between border-b border-border px-3">
           <Link to="/" onClick={close} aria-label="VetClube — início">

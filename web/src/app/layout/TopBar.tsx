@@ -4,6 +4,7 @@ import { Bell, Coins, LogOut, Menu } from 'lucide-react'
 import { Logo } from '@/components/Logo'
 import { useSignOut } from '@/features/auth/useSignOut'
 import { usePointsBalance } from '@/features/pontos/api'
+import { TrialBadge } from '@/features/subscription/TrialBadge'
 import { cn } from '@/lib/cn'
 import { useSidebar } from './SidebarContext'
 import { ThemeToggle } from './ThemeToggle'
@@ -60,7 +61,7 @@ export function TopBar() {
   return (
     <header
       className={cn(
-        'fixed inset-x-0 top-0 z-40 h-14 items-center gap-2 border-b border-border bg-card/95 px-2 backdrop-blur sm:px-4',
+        'fixed inset-x-0 top-[var(--banner-h,0px)] z-40 h-14 items-center gap-2 border-b border-border bg-card/95 px-2 backdrop-blur sm:px-4',
         onAiRoute ? 'hidden lg:flex' : 'flex',
       )}
     >
@@ -74,9 +75,14 @@ export function TopBar() {
         <Menu aria-hidden="true" className="h-5 w-5" />
       </button>
       <Link to="/" aria-label="VetClube — início" className="rounded-lg">
-        <Logo />
+        {/* Below 360 px the mark alone: the bar keeps room for every control. */}
+        <Logo wordmarkClassName="hidden min-[360px]:inline" />
       </Link>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
+        {/* Phones read it in the menu drawer: the bar keeps room for 'Sair'. */}
+        <div className="hidden md:block">
+          <TrialBadge />
+        </div>
         <Link
           to="/pontos"
           className="inline-flex h-9 items-center gap-1.5 rounded-full bg-amber-100 px-3 text-sm font-semibold text-amber-900 hover:bg-amber-200 dark:bg-amber-900/40 dark:text-amber-100"
@@ -94,7 +100,8 @@ export function TopBar() {
           className="inline-flex h-10 items-center gap-2 rounded-lg px-2 text-sm font-medium hover:bg-muted sm:px-3"
         >
           <LogOut aria-hidden="true" className="h-5 w-5" />
-          <span>Sair</span>
+          {/* The icon alone on phones, still named 'Sair' for screen readers. */}
+          <span className="sr-only sm:not-sr-only">Sair</span>
         </button>
       </div>
     </header>

@@ -1,8 +1,14 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Wifi, WifiOff } from 'lucide-react'
 import { RESTORED_BANNER_MS, useOnlineStatus } from './connectivity'
 
-/** Red banner while offline; green 'restored' banner for 5 s after coming back. */
+/**
+ * Red banner while offline; green 'restored' banner for 5 s after coming
+ * back. It sits in the page's flow above everything (public pages move down
+ * under it) and publishes its height as --banner-h, so the signed-in layout's
+ * fixed top bar, sidebar and drawer start below it: no button is ever
+ * covered.
+ */
 export function ConnectivityBanner() {
   const online = useOnlineStatus()
   const [showRestored, setShowRestored] = useState(false)
@@ -21,16 +27,31 @@ export function ConnectivityBanner() {
     return () => clearTimeout(timer)
   }, [online])
 
+  const ref = useRef<HTMLDivElement>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const root = document.documentElement
+    const publish = () => root.style.setProperty('--banner-h', `${el.offsetHeight}px`)
+    publish()
+    const observer = new ResizeObserver(publish)
+    observer.observe(el)
+    return () => {
+      observer.disconnect()
+      root.style.removeProperty('--banner-h')
+    }
+  }, [])
+
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed inset-x-0 top-0 z-[90] flex justify-center">
+    <div ref={ref} role="status" aria-live="polite" className="sticky inset-x-0 top-0 z-[90] flex justify-center">
       {!online && (
-        <p className="pointer-events-auto flex w-full items-center justify-center gap-2 bg-red-700 px-4 py-2 text-center text-sm font-medium text-white">
+        <p className="flex w-full items-center justify-center gap-2 bg-red-700 px-4 py-2 text-center text-sm font-medium text-white">
           <WifiOff aria-hidden="true" className="h-4 w-4 shrink-0" />
           Você está offline. Algumas funcionalidades podem não estar disponíveis.
         </p>
       )}
       {online && showRestored && (
-        <p className="pointer-events-auto flex w-full items-center justify-center gap-2 bg-green-700 px-4 py-2 text-center text-sm font-medium text-white">
+        <p className="flex w-full items-center justify-center gap-2 bg-green-700 px-4 py-2 text-center text-sm font-medium text-white">
           <Wifi aria-hidden="true" className="h-4 w-4 shrink-0" />
           Conexão restaurada! Você está online novamente.
         </p>

@@ -4,6 +4,7 @@ import { Check } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
 import { useSubscription } from './api'
+import { PREMIUM_BENEFITS as BENEFITS } from './benefits'
 
 const SHOWN_KEY = 'vc_trial_expired_dialog_shown'
 
@@ -23,7 +24,6 @@ function markShown(): void {
   }
 }
 
-const BENEFITS = ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']
 
 /** Shown at most once per browser session, when the trial has expired and the user is not premium. */
 export function TrialExpiredDialog() {

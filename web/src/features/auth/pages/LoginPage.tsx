@@ -86,6 +86,8 @@ export default function LoginPage() {
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           required
+          // The page has one job: the cursor waits where it starts.
+          autoFocus
         />
         <Input
           label="Senha"
