@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { signedInUser } from './support/users'
 
 const ANDROID_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36'
+const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1'
 const LINUX_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36'
 
 // Headless Chromium never offers installation by itself, so the test fires the
@@ -66,6 +67,21 @@ test.describe('install prompt on Android', () => {
     await page.reload()
     await offerInstall(page, 'dismissed')
     await expect(card).toBeVisible()
+  })
+})
+
+test.describe('installing on an iPhone', () => {
+  test.use({ userAgent: IPHONE_UA, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+
+  test('the home install section explains Compartilhar → Adicionar à Tela de Início instead of a disabled button', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.goto('/')
+    await expect(page.getByRole('button', { name: 'Instalação Indisponível' })).toHaveCount(0)
+    await page.getByRole('button', { name: 'Instalar no iPhone' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Instale o VetClube no iPhone' })
+    await expect(dialog.getByRole('listitem')).toHaveText([/Toque em Compartilhar/, /Adicionar à Tela de Início/])
+    await dialog.getByRole('button', { name: 'Entendi' }).click()
+    await expect(dialog).toBeHidden()
   })
 })
 

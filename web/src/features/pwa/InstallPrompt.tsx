@@ -1,4 +1,6 @@
-import { Download, X } from 'lucide-react'
+import { useState } from 'react'
+import { Download, Share, SquarePlus, X } from 'lucide-react'
+import { Dialog } from '@/components/ui/Dialog'
 import { Button } from '@/components/ui/Button'
 import {
   INSTALL_BUTTON_LABELS,
@@ -41,10 +43,45 @@ export function InstallPrompt() {
   )
 }
 
-/** 'Instalar App' / 'App Instalado' / 'Instalação Indisponível'. */
+/**
+ * iPhone and iPad browsers have no install event: Safari installs from its
+ * Share menu. The steps, where other browsers get the install button.
+ */
+function IosInstallHelp({ className }: { className?: string }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <Button className={className} variant="outline" onClick={() => setOpen(true)}>
+        <Download aria-hidden="true" className="h-4 w-4" />
+        Instalar no iPhone
+      </Button>
+      <Dialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Instale o VetClube no iPhone"
+        description="No Safari, são dois toques:"
+        footer={<Button onClick={() => setOpen(false)}>Entendi</Button>}
+      >
+        <ol className="flex list-decimal flex-col gap-3 pl-5 text-sm">
+          <li>
+            Toque em <strong>Compartilhar</strong> <Share aria-hidden="true" className="inline h-4 w-4 align-text-bottom" /> na barra do Safari.
+          </li>
+          <li>
+            Escolha <strong>Adicionar à Tela de Início</strong> <SquarePlus aria-hidden="true" className="inline h-4 w-4 align-text-bottom" /> e
+            confirme em <strong>Adicionar</strong>.
+          </li>
+        </ol>
+        <p className="mt-3 text-sm text-muted-foreground">Em outro navegador do iPhone, abra esta página no Safari primeiro.</p>
+      </Dialog>
+    </>
+  )
+}
+
+/** 'Instalar App' / 'App Instalado' / 'Instalação Indisponível', or the iPhone steps. */
 export function InstallButton({ className }: { className?: string }) {
   const install = useInstallState()
   const state = installButtonState(install)
+  if (state === 'unavailable' && detectPlatform(navigator.userAgent) === 'ios') return <IosInstallHelp className={className} />
   return (
     <Button
       className={className}
