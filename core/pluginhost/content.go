@@ -3,8 +3,12 @@ package pluginhost
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
@@ -53,29 +57,35 @@ func (m *Manager) registerContentTypes(man *pluginpb.Manifest) error {
 
 // ContentHooks returns the content store's hooks: each call goes to the
 // plugin that declared the item's type, when it implements that hook. Types
-// no plugin declared (the core's tests) accept every write.
+// no plugin declared (the core's tests) accept every write. The hooks fail
+// closed: a plugin that cannot answer (not loaded, crashed, hung) refuses
+// the write or the move with a pt-BR message rather than let it through
+// unchecked; only AfterPublish, told after the fact, just logs.
 func (m *Manager) ContentHooks() content.Hooks { return contentHooks{m} }
 
 type contentHooks struct{ m *Manager }
 
-// owner returns the client of the plugin serving typeID when it implements
-// hook; ok is false when there is nothing to call.
-func (h contentHooks) owner(ctx context.Context, typeID string, hook pluginpb.Hook) (*plugin, bool) {
+// owner returns the plugin serving typeID; call is false when there is
+// nothing to call (no plugin declared the type, or its plugin does not
+// implement hook). A type whose plugin is not loaded — refused after it
+// declared the type, say — answers an unavailable error: its plugin's
+// rules cannot be checked, so nothing is written.
+func (h contentHooks) owner(typeID string, hook pluginpb.Hook) (p *plugin, call bool, err error) {
 	if h.m.opts.ContentTypes == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	id := h.m.opts.ContentTypes.Owner(typeID)
 	if id == "" {
-		return nil, false
+		return nil, false, nil
 	}
 	p, ok := h.m.plugin(id)
 	if !ok {
-		return nil, false
+		return nil, false, unavailable(fmt.Errorf("content type %s: plugin %s is not loaded", typeID, id))
 	}
 	p.mu.Lock()
 	implemented := p.hooks[hook]
 	p.mu.Unlock()
-	return p, implemented
+	return p, implemented, nil
 }
 
 func itemPB(it content.Item) *pluginpb.ContentItem {
@@ -87,10 +97,20 @@ func unavailable(err error) error {
 	return &core.Error{Code: core.EUNAVAILABLE, Message: msgContentUnavailable, Err: err}
 }
 
+// hookFailed logs a failed hook call and, when the plugin hung past the
+// call's deadline or its process went away, asks for a restart, as a tool
+// call does (Handle); a stuck plugin would otherwise fail every later write.
+func hookFailed(ctx context.Context, p *plugin, hook string, err error, attrs ...any) {
+	p.log.Warn(hook+" hook failed", append(attrs, "err", err)...)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded || status.Code(err) == codes.Unavailable {
+		p.requestRestart()
+	}
+}
+
 func (h contentHooks) ValidateContent(ctx context.Context, t *content.Type, in content.Input) (content.Check, error) {
-	p, ok := h.owner(ctx, t.ID, pluginpb.Hook_HOOK_VALIDATE_CONTENT)
-	if !ok {
-		return content.Check{}, nil
+	p, call, err := h.owner(t.ID, pluginpb.Hook_HOOK_VALIDATE_CONTENT)
+	if err != nil || !call {
+		return content.Check{}, err
 	}
 	fields, err := json.Marshal(in.Fields)
 	if err != nil {
@@ -105,7 +125,7 @@ func (h contentHooks) ValidateContent(ctx context.Context, t *content.Type, in c
 	res, err := c.ValidateContent(ctx, &pluginpb.ValidateContentRequest{Type: t.ID, Item: &pluginpb.ContentItem{
 		Type: t.ID, Slug: in.Slug, Title: in.Title, Summary: in.Summary, Fields: fields}})
 	if err != nil {
-		p.log.Warn("validate content hook failed", "type", t.ID, "err", err)
+		hookFailed(ctx, p, "validate content", err, "type", t.ID)
 		return content.Check{}, unavailable(err)
 	}
 	check := content.Check{}
@@ -120,10 +140,14 @@ func (h contentHooks) ValidateContent(ctx context.Context, t *content.Type, in c
 	return check, nil
 }
 
+// BeforeTransition asks the plugin whether it may move to the state to. A
+// plugin that cannot answer refuses the move (503, pt-BR message): this is
+// a gate, and letting a move through unchecked could publish what the
+// plugin would have held back.
 func (h contentHooks) BeforeTransition(ctx context.Context, it content.Item, to content.Status) error {
-	p, ok := h.owner(ctx, it.Type, pluginpb.Hook_HOOK_BEFORE_TRANSITION)
-	if !ok {
-		return nil
+	p, call, err := h.owner(it.Type, pluginpb.Hook_HOOK_BEFORE_TRANSITION)
+	if err != nil || !call {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.m.opts.CallTimeout)
 	defer cancel()
@@ -133,7 +157,7 @@ func (h contentHooks) BeforeTransition(ctx context.Context, it content.Item, to 
 	}
 	res, err := c.BeforeTransition(ctx, &pluginpb.BeforeTransitionRequest{Item: itemPB(it), To: string(to)})
 	if err != nil {
-		p.log.Warn("before transition hook failed", "type", it.Type, "item", it.ID, "err", err)
+		hookFailed(ctx, p, "before transition", err, "type", it.Type, "item", it.ID, "to", to)
 		return unavailable(err)
 	}
 	if res.Refusal != "" {
@@ -145,17 +169,22 @@ func (h contentHooks) BeforeTransition(ctx context.Context, it content.Item, to 
 // AfterPublish tells the plugin after the publish committed; a failure is
 // logged (the publish stands).
 func (h contentHooks) AfterPublish(ctx context.Context, it content.Item) {
-	p, ok := h.owner(ctx, it.Type, pluginpb.Hook_HOOK_AFTER_PUBLISH)
-	if !ok {
+	p, call, err := h.owner(it.Type, pluginpb.Hook_HOOK_AFTER_PUBLISH)
+	if err != nil {
+		h.m.log.Warn("after publish hook not called", "type", it.Type, "item", it.ID, "err", err)
+		return
+	}
+	if !call {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.m.opts.CallTimeout)
 	defer cancel()
 	c, err := p.waitClient(ctx)
-	if err == nil {
-		_, err = c.AfterPublish(ctx, &pluginpb.AfterPublishRequest{Item: itemPB(it)})
-	}
 	if err != nil {
-		p.log.Warn("after publish hook failed", "type", it.Type, "item", it.ID, "err", err)
+		p.log.Warn("after publish hook not called: plugin unavailable", "type", it.Type, "item", it.ID, "version", it.Version, "err", err)
+		return
+	}
+	if _, err := c.AfterPublish(ctx, &pluginpb.AfterPublishRequest{Item: itemPB(it)}); err != nil {
+		hookFailed(ctx, p, "after publish", err, "type", it.Type, "item", it.ID, "version", it.Version)
 	}
 }

@@ -53,6 +53,14 @@ func TestMain(m *testing.M) {
 		"hostile_under": {"./internal/hostile", "-X main.pluginID=hostile_under"},
 		// The real news plugin, for the content hooks over gRPC.
 		"noticias": {"../../plugins/noticias", ""},
+		// The content fixture (internal/contentfixture) implements every
+		// content hook; its clash variant declares a second type at a route
+		// the tests take first, so it is refused after its first type was
+		// registered. The hostile content variant answers hooks it never
+		// announced.
+		"fixture-content":       {"./internal/contentfixture", ""},
+		"fixture-content-clash": {"./internal/contentfixture", "-X main.pluginID=fixture-content-clash -X main.clashRoute=/rota-ocupada"},
+		"hostile-content":       {"./internal/hostile", "-X main.pluginID=hostile-content -X main.contentMode=1"},
 	}
 	for name, v := range variants {
 		cmd := exec.Command("go", "build", "-ldflags", v[1], "-o", filepath.Join(dir, name), v[0])

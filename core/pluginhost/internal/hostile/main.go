@@ -7,7 +7,10 @@
 // (hostside's handshake and glue, pluginpb's services), so nothing checks
 // its manifest before the host does: it can claim ids the host must refuse
 // (set with -ldflags -X main.pluginID=...), and with -X main.evilMigration=1
-// its schema migration tries to leave its role.
+// its schema migration tries to leave its role. With -X main.contentMode=1
+// it is a content plugin that answers every content hook without announcing
+// any in Describe (each answer would be visible: a field error, a refusal,
+// a key-value entry), to prove the host never calls a hook not announced.
 package main
 
 import (
@@ -34,6 +37,7 @@ import (
 var (
 	pluginID      = "hostile"
 	evilMigration = ""
+	contentMode   = ""
 )
 
 func main() {
@@ -48,6 +52,12 @@ func main() {
 		Version: "0.1.0", MinCoreVersion: "1.0.0", Kind: sdk.KindTool, Icon: "skull",
 		Category: "Testes", Slug: pluginID, Access: sdk.AccessUser, UiKind: sdk.UICustom,
 		Migrations: migs,
+	}
+	if contentMode != "" {
+		man.Kind = sdk.KindContent
+		man.ContentTypes = []byte(`[{"id":"` + pluginID + `","singular":"Item hostil","plural":"Itens hostis","icon":"skull",
+			"fields":[{"name":"body","label":"Texto","kind":"long_text"}],
+			"list":{"default_sort":{"field":"published_at","desc":true}}}]`)
 	}
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: hostside.Handshake(),
@@ -70,6 +80,7 @@ type server struct {
 
 	mu      sync.Mutex
 	handler http.Handler
+	host    pluginpb.HostClient
 }
 
 func (s *server) Describe(_ context.Context, req *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
@@ -80,9 +91,40 @@ func (s *server) Describe(_ context.Context, req *pluginpb.DescribeRequest) (*pl
 		if err != nil {
 			return nil, fmt.Errorf("dial host api: %w", err)
 		}
-		s.handler = handler(pluginpb.NewHostClient(conn))
+		s.host = pluginpb.NewHostClient(conn)
+		s.handler = handler(s.host)
 	}
+	// No hooks announced, whatever the methods below answer.
 	return &pluginpb.DescribeResponse{Manifest: s.manifest, SdkVersion: sdk.Version}, nil
+}
+
+// What the content hooks answer if the host calls them,
+// although they were never announced.
+const (
+	msgValidateUnannounced   = "Validação chamada sem ter sido anunciada."
+	msgTransitionUnannounced = "Transição recusada por um gancho não anunciado."
+	keyAfterPublishCalled    = "after-publish-called"
+)
+
+func (s *server) ValidateContent(context.Context, *pluginpb.ValidateContentRequest) (*pluginpb.ValidateContentResponse, error) {
+	return &pluginpb.ValidateContentResponse{FieldErrors: map[string]string{"body": msgValidateUnannounced}}, nil
+}
+
+func (s *server) BeforeTransition(context.Context, *pluginpb.BeforeTransitionRequest) (*pluginpb.BeforeTransitionResponse, error) {
+	return &pluginpb.BeforeTransitionResponse{Refusal: msgTransitionUnannounced}, nil
+}
+
+func (s *server) AfterPublish(ctx context.Context, req *pluginpb.AfterPublishRequest) (*pluginpb.AfterPublishResponse, error) {
+	s.mu.Lock()
+	host := s.host
+	s.mu.Unlock()
+	if host == nil {
+		return nil, errors.New("plugin not described yet")
+	}
+	if _, err := host.KVSet(ctx, &pluginpb.KVSetRequest{Key: keyAfterPublishCalled, Value: []byte(req.GetItem().GetId())}); err != nil {
+		return nil, err
+	}
+	return &pluginpb.AfterPublishResponse{}, nil
 }
 
 func (s *server) CheckHealth(context.Context, *pluginpb.HealthRequest) (*pluginpb.HealthResponse, error) {
