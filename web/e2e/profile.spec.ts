@@ -56,6 +56,14 @@ test.describe('profile screens', () => {
     await expectNoSeriousA11yViolations(page)
 
     // Avatar: choose a wide image, move and zoom the crop, upload.
+    // A file that only claims to be a PNG is refused with a message, no broken crop dialog.
+    await page.locator('input[type="file"][name="avatar"]').setInputFiles({
+      name: 'corrompida.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(512, 7)]),
+    })
+    await expect(page.getByRole('alert')).toHaveText('Não foi possível ler esta imagem: o arquivo pode estar corrompido. Escolha outra foto.')
+    await expect(page.getByRole('dialog', { name: 'Recortar foto de perfil' })).toBeHidden()
     await page.locator('input[type="file"][name="avatar"]').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: await widePng(page) })
     const dialog = page.getByRole('dialog', { name: 'Recortar foto de perfil' })
     await expect(dialog).toBeVisible()

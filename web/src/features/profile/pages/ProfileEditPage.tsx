@@ -229,6 +229,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
   )
 }
 
+const UNREADABLE_IMAGE_MESSAGE = 'Não foi possível ler esta imagem: o arquivo pode estar corrompido. Escolha outra foto.'
+
 function AvatarSection({ profile }: { profile: Profile }) {
   const upload = useUploadAvatar()
   const inputRef = useRef<HTMLInputElement>(null)
@@ -241,15 +243,27 @@ function AvatarSection({ profile }: { profile: Profile }) {
     if (source) URL.revokeObjectURL(source)
   }, [source])
 
-  function onFile(e: ChangeEvent<HTMLInputElement>) {
+  async function onFile(e: ChangeEvent<HTMLInputElement>) {
     const file = e.target.files?.[0]
     e.target.value = '' // choosing the same file again must fire change again
     if (!file) return
     const problem = avatarFileError(file)
     setFileError(problem)
     if (problem) return
+    // A file named .png may hold anything: decode it before opening the crop
+    // dialog, which would otherwise show an empty, broken frame.
+    const url = URL.createObjectURL(file)
+    const image = new Image()
+    image.src = url
+    try {
+      await image.decode()
+    } catch {
+      URL.revokeObjectURL(url)
+      setFileError(UNREADABLE_IMAGE_MESSAGE)
+      return
+    }
     setProgress(0)
-    setSource(URL.createObjectURL(file))
+    setSource(url)
   }
 
   async function onCropped(blob: Blob) {
@@ -275,7 +289,7 @@ function AvatarSection({ profile }: { profile: Profile }) {
           name="avatar"
           type="file"
           accept={ACCEPTED_AVATAR_TYPES.join(',')}
-          onChange={onFile}
+          onChange={(e) => void onFile(e)}
           className="sr-only"
           tabIndex={-1}
           aria-hidden="true"
