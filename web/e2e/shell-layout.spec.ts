@@ -213,6 +213,42 @@ test.describe('connectivity and service worker', () => {
     await expect(restored).toBeHidden({ timeout: 3000 })
   })
 
+  test('a reload without signal keeps a signed-in user in the app with the last data; back online it checks again', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Elisa', lastName: 'Ramos' })
+    await page.goto('/')
+    await expect(page.getByText('Bem-vindo(a), Elisa Ramos!')).toBeVisible()
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready))
+    // The cache snapshot is written a second after the page settles.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('vc-query-cache')?.includes('Elisa') ?? false)).toBe(true)
+
+    await context.setOffline(true)
+    await page.reload()
+    await expect(page.getByText('Você está offline. Algumas funcionalidades podem não estar disponíveis.')).toBeVisible()
+    await expect(page.getByText('Bem-vindo(a), Elisa Ramos!')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Sair' })).toBeVisible()
+
+    const checked = page.waitForResponse((r) => r.url().endsWith('/api/auth/session'))
+    await context.setOffline(false)
+    expect((await checked).status()).toBe(200)
+    await expect(page.getByText('Conexão restaurada! Você está online novamente.')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test('after a sign-out the next reload without signal does not open the app', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Fabio', lastName: 'Lins' })
+    await page.goto('/')
+    await expect(page.getByText('Bem-vindo(a), Fabio Lins!')).toBeVisible()
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready))
+    await page.getByRole('banner').getByRole('button', { name: 'Sair' }).click()
+    await expect(page).toHaveURL(/\/login/)
+    await context.setOffline(true)
+    await page.goto('/').catch(() => undefined)
+    await expect(page.getByText('Bem-vindo(a), Fabio Lins!')).toHaveCount(0)
+    expect(await page.evaluate(() => localStorage.getItem('vc-last-session-user'))).toBeNull()
+    await context.setOffline(false)
+  })
+
   test('the service worker /sw-unified.js is registered and controls the page', async ({ page }) => {
     await page.goto('/landing')
     const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { QueryClientProvider } from '@tanstack/react-query'
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client'
 import { RouterProvider } from 'react-router/dom'
 import { AppErrorBoundary } from '@/app/ErrorBoundary'
 import { installGlobalErrorHandlers } from '@/app/globalErrors'
@@ -9,6 +9,7 @@ import { Toaster } from '@/components/ui/Toaster'
 import { AuthProvider } from '@/features/auth/AuthProvider'
 import { captureInstallEvents } from '@/features/pwa/install'
 import { registerServiceWorker } from '@/features/pwa/registerServiceWorker'
+import { PERSISTED_MAX_AGE_MS, localStoragePersister, shouldPersistQuery } from '@/lib/persistence'
 import { queryClient } from '@/lib/queryClient'
 import { warmUpSignedInStart } from '@/app/warmUp'
 import { applyTheme, getTheme } from '@/lib/theme'
@@ -26,11 +27,21 @@ const router = createAppRouter()
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AppErrorBoundary>
-      <QueryClientProvider client={queryClient}>
+      <PersistQueryClientProvider
+        client={queryClient}
+        persistOptions={{
+          persister: localStoragePersister(),
+          maxAge: PERSISTED_MAX_AGE_MS,
+          // This module's hashed file name changes with every build: data
+          // shaped by an older build is never restored into a newer one.
+          buster: new URL(import.meta.url).pathname,
+          dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
+        }}
+      >
         <AuthProvider>
           <RouterProvider router={router} />
         </AuthProvider>
-      </QueryClientProvider>
+      </PersistQueryClientProvider>
       <Toaster />
     </AppErrorBoundary>
   </StrictMode>,

@@ -22,6 +22,30 @@ export interface AuthContextValue {
 
 const AuthContext = createContext<AuthContextValue | null>(null)
 
+// The last user the server confirmed, kept on this device so that a reload
+// without signal opens the app (with its cached data) instead of /landing.
+// The server stays the authority: the session is checked again as soon as the
+// network answers, and a 401 or a sign-out forgets it.
+const LAST_USER_KEY = 'vc-last-session-user'
+
+function readLastUser(): SessionUser | null {
+  try {
+    const raw = localStorage.getItem(LAST_USER_KEY)
+    return raw ? (JSON.parse(raw) as SessionUser) : null
+  } catch {
+    return null
+  }
+}
+
+function storeLastUser(user: SessionUser | null) {
+  try {
+    if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user))
+    else localStorage.removeItem(LAST_USER_KEY)
+  } catch {
+    // Storage disabled: only the offline reload is lost.
+  }
+}
+
 async function fetchSession(): Promise<SessionUser | null> {
   // The server sets the CSRF cookie with every session and clears it on logout: without
   // it there is no session to find, so visitors skip the round trip (and its 401).
@@ -42,41 +66,59 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [signedOut, setSignedOut] = useState(false)
   const checkId = useRef(0)
 
+  // Another account's cached data never shows: a different user clears it.
+  const adopt = useCallback(
+    (next: SessionUser | null) => {
+      const previous = readLastUser()
+      if (previous && next && previous.id !== next.id) queryClient.clear()
+      if (!next) queryClient.clear()
+      storeLastUser(next)
+      setUserState(next)
+      if (next) setSignedOut(false)
+    },
+    [queryClient],
+  )
+
   const refresh = useCallback(async () => {
     const id = ++checkId.current
     try {
       const next = await fetchSession()
-      if (id === checkId.current) {
-        setUserState(next)
-        if (next) setSignedOut(false)
-      }
+      if (id === checkId.current) adopt(next)
       return next
     } catch {
-      // Unreachable server: keep whatever we knew; the offline banner explains.
-      return null
+      // Unreachable server: that is not a sign-out. Keep the user we knew,
+      // or the last one this device saw (a reload without signal); the
+      // offline banner explains, and coming back online checks again.
+      const known = readLastUser()
+      if (id === checkId.current) setUserState((current) => current ?? known)
+      return known
     } finally {
       if (id === checkId.current) setLoading(false)
     }
-  }, [])
+  }, [adopt])
 
   useEffect(() => {
     void refresh()
+    const onOnline = () => void refresh()
+    window.addEventListener('online', onOnline)
+    return () => window.removeEventListener('online', onOnline)
   }, [refresh])
 
-  const setUser = useCallback((next: SessionUser | null) => {
-    checkId.current++
-    setUserState(next)
-    setLoading(false)
-    if (next) setSignedOut(false)
-  }, [])
+  const setUser = useCallback(
+    (next: SessionUser | null) => {
+      checkId.current++
+      adopt(next)
+      setLoading(false)
+    },
+    [adopt],
+  )
 
   const signOut = useCallback(async () => {
     await apiFetch('/api/auth/logout', { method: 'POST' })
     checkId.current++
     setSignedOut(true)
-    setUserState(null)
-    queryClient.clear()
-  }, [queryClient])
+    adopt(null)
+  }, [adopt])
 
   const value = useMemo<AuthContextValue>(
     () => ({

@@ -1,0 +1,64 @@
+import type { Query } from '@tanstack/react-query'
+import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client'
+
+/**
+ * The query cache kept in localStorage, so a reload without signal still
+ * shows the last profile, balance, plan, specialties, news and tools instead
+ * of an empty app. Restored data is shown as it was and revalidated as soon as
+ * the network answers; it is dropped after a day, with every new build, and
+ * on sign-out (the cache is cleared then, and the empty cache saved).
+ */
+export const PERSISTED_CACHE_KEY = 'vc-query-cache'
+export const PERSISTED_MAX_AGE_MS = 24 * 60 * 60 * 1000
+
+// Never kept: single-use preview tokens and the sign-in options (they must
+// be read fresh).
+const NOT_PERSISTED = new Set(['auth'])
+
+export function shouldPersistQuery(query: Query): boolean {
+  if (query.state.status !== 'success') return false
+  const [root, second] = query.queryKey as unknown[]
+  if (typeof root === 'string' && NOT_PERSISTED.has(root)) return false
+  return !(root === 'content' && second === 'preview')
+}
+
+/**
+ * A localStorage persister. Writes are gathered for a second (a page load
+ * settles a dozen queries); a full or unavailable storage just means nothing
+ * is kept.
+ */
+export function localStoragePersister(storage: Storage | undefined = globalThis.localStorage, key = PERSISTED_CACHE_KEY, delayMs = 1000): Persister {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let pending: PersistedClient | undefined
+  const write = () => {
+    timer = undefined
+    if (!pending) return
+    try {
+      storage?.setItem(key, JSON.stringify(pending))
+    } catch {
+      // Quota exceeded or storage disabled: nothing is kept this time.
+      storage?.removeItem(key)
+    }
+    pending = undefined
+  }
+  return {
+    persistClient(client) {
+      pending = client
+      timer ??= setTimeout(write, delayMs)
+    },
+    restoreClient() {
+      try {
+        const raw = storage?.getItem(key)
+        return raw ? (JSON.parse(raw) as PersistedClient) : undefined
+      } catch {
+        return undefined
+      }
+    },
+    removeClient() {
+      clearTimeout(timer)
+      timer = undefined
+      pending = undefined
+      storage?.removeItem(key)
+    },
+  }
+}
