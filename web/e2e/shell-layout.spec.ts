@@ -235,6 +235,26 @@ test.describe('connectivity and service worker', () => {
     await expect(page).toHaveURL(/\/$/)
   })
 
+  test('without signal the profile names its specialties, never their codes', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Gina', lastName: 'Melo' })
+    const csrf = (await context.cookies()).find((c) => c.name === 'vc_csrf')!.value
+    const saved = await context.request.put('/api/profile', { data: { first_name: 'Gina', last_name: 'Melo', specialties: ['clinica_geral', 'animais_silvestres'] }, headers: { 'X-CSRF-Token': csrf } })
+    expect(saved.status(), await saved.text()).toBe(200)
+    await page.goto('/')
+    await expect(page.getByText('Bem-vindo(a), Gina Melo!')).toBeVisible()
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready))
+    // The start prefetches the labels a few seconds in; the snapshot follows.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('vc-query-cache')?.includes('Clínica Geral') ?? false), { timeout: 15_000 }).toBe(true)
+    await context.setOffline(true)
+    await page.reload()
+    await page.getByRole('link', { name: 'Ver Perfil' }).first().click().catch(async () => page.goto('/profile'))
+    await expect(page).toHaveURL(/\/profile$/)
+    await expect(page.getByText('Clínica Geral')).toBeVisible()
+    await expect(page.getByText('Animais Silvestres')).toBeVisible()
+    await expect(page.getByText('clinica_geral')).toHaveCount(0)
+    await context.setOffline(false)
+  })
+
   test('after a sign-out the next reload without signal does not open the app', async ({ page, context, request }) => {
     await signedInUser(context, request, { firstName: 'Fabio', lastName: 'Lins' })
     await page.goto('/')

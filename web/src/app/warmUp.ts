@@ -1,5 +1,5 @@
 import { dashboardCardsQuery } from '@/features/home/queries'
-import { myProfileQuery, profileCompletenessQuery } from '@/features/profile/queries'
+import { myProfileQuery, profileCompletenessQuery, specialtiesQuery } from '@/features/profile/queries'
 import { readCsrfCookie } from '@/lib/cookies'
 import { queryClient } from '@/lib/queryClient'
 
@@ -11,6 +11,9 @@ import { queryClient } from '@/lib/queryClient'
 export function warmUpSignedInStart(): void {
   if (!readCsrfCookie()) return
   void import('./layout/AppLayout').catch(() => {})
+  // The specialties' labels, once the start has settled, so a profile opened
+  // later without signal can name them (kept a day; fetched at most once).
+  setTimeout(() => void queryClient.prefetchQuery(specialtiesQuery), 5_000)
   if (window.location.pathname !== '/') return
   void import('@/features/home/HomePage').catch(() => {})
   // The home's check-in card (features/checkin) when that feature is present.

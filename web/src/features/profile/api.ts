@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
-import { myProfileQuery, profileCompletenessQuery } from './queries'
-import type { Profile, ProfileUpdate, PublicProfile, Specialty } from './types'
+import { myProfileQuery, profileCompletenessQuery, specialtiesQuery } from './queries'
+import type { Profile, ProfileUpdate, PublicProfile } from './types'
 
 /**
  * The signed-in user's own profile: the only hook on queryKeys.myProfile, used
@@ -27,11 +27,7 @@ export function usePublicProfile(userId: string) {
 
 /** The fixed list of veterinary specialties, with pt-BR labels, from the server. */
 export function useSpecialties() {
-  return useQuery({
-    queryKey: ['specialties'],
-    queryFn: () => apiFetch<{ specialties: Specialty[] }>('/api/specialties').then((r) => r.specialties),
-    staleTime: Infinity,
-  })
+  return useQuery(specialtiesQuery)
 }
 
 export function useUpdateProfile() {

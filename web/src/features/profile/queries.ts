@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
-import type { Completeness, Profile } from './types'
+import type { Completeness, Profile, Specialty } from './types'
 
 // The query options behind the own-profile hooks (./api), apart so the
 // start-up warm-up can prefetch them without pulling the hooks' code into the
@@ -17,4 +17,17 @@ export const myProfileQuery = queryOptions({
 export const profileCompletenessQuery = queryOptions({
   queryKey: queryKeys.profileCompleteness,
   queryFn: ({ signal }) => apiFetch<Completeness>('/api/profile/completeness', { signal }),
+})
+
+/**
+ * GET /api/specialties: the fixed list with its pt-BR labels. It never
+ * changes while the app runs, so it is read once and kept (and persisted) for
+ * a day: a profile opened without signal still shows 'Clínica Geral', never
+ * the code 'clinica_geral'.
+ */
+export const specialtiesQuery = queryOptions({
+  queryKey: ['specialties'],
+  queryFn: ({ signal }) => apiFetch<{ specialties: Specialty[] }>('/api/specialties', { signal }).then((r) => r.specialties),
+  staleTime: Infinity,
+  gcTime: 24 * 60 * 60 * 1000,
 })
