@@ -1,17 +1,93 @@
 package main
 
 import (
+	"math"
 	"net/http"
+	"strings"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
 var speciesField = sdk.Field{Name: "especie", Label: "Espécie", Noun: "a espécie", Type: sdk.FieldSelect, Required: true, Default: Dog,
-	Options: []sdk.Option{{Value: Dog, Label: "Cão"}, {Value: Cat, Label: "Gato"}}}
+	Options: speciesOptions()}
 
-func weightField() sdk.Field {
-	return sdk.Field{Name: "peso", Label: "Peso", Noun: "o peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.01), Max: sdk.Ptr(150), Step: 0.01}
+func speciesOptions() []sdk.Option {
+	var out []sdk.Option
+	for _, s := range species {
+		out = append(out, sdk.Option{Value: s.Value, Label: s.Label})
+	}
+	return out
 }
+
+// weightField accepts the widest range of any species; each handler then
+// checks the species' own range (checkSpecies).
+func weightField() sdk.Field {
+	var help []string
+	for _, s := range species {
+		help = append(help, strings.ToLower(s.Label)+" "+limit(s.MinKg)+" a "+limit(s.MaxKg))
+	}
+	return sdk.Field{Name: "peso", Label: "Peso", Noun: "o peso", Type: sdk.FieldNumber, Unit: "kg", Required: true, Min: sdk.Ptr(0.01), Max: sdk.Ptr(MaxWeightKg), Step: 0.01,
+		Help: "Faixa aceita por espécie (kg): " + strings.Join(help, "; ") + "."}
+}
+
+// onlyDogsAndCats is the species' message where a formula is validated
+// only for dogs and cats.
+const onlyDogsAndCats = "Esta fórmula vale só para cães e gatos."
+
+// tinyVolume is shown when the volume is below what a syringe measures.
+const tinyVolume = "Volume menor que 0,01 mL: dilua o medicamento para medir com segurança."
+
+// checkSpecies records the problems of the species and of the weight for
+// it; smallAnimalOnly refuses species the dog/cat formulas do not cover.
+func checkSpecies(p sdk.Problems, sp string, kg float64, smallAnimalOnly bool) {
+	info, ok := speciesInfo(sp)
+	if !ok { // ReadForm already refused it
+		return
+	}
+	if smallAnimalOnly && !info.SmallAnimalFit {
+		p.Add("especie", onlyDogsAndCats)
+	}
+	if kg < info.MinKg || kg > info.MaxKg {
+		p.Add("peso", "O peso deve estar entre "+limit(info.MinKg)+" e "+limit(info.MaxKg)+" kg para "+info.Plural+".")
+	}
+}
+
+// limit writes a limit with only the decimals it needs: "0,05", "1.500".
+func limit(v float64) string { return trimZeros(num(v, 4)) }
+
+// trimZeros drops a display's trailing decimal zeros: "20,000" → "20".
+func trimZeros(s string) string {
+	if !strings.Contains(s, ",") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ",")
+}
+
+// sigDecimals is how many decimals show v with sig significant figures,
+// never fewer than minDecimals (a whole number keeps all its digits).
+func sigDecimals(v float64, sig, minDecimals int) int {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return minDecimals
+	}
+	d := sig - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	if d < minDecimals {
+		d = minDecimals
+	}
+	if d > 12 {
+		d = 12
+	}
+	return d
+}
+
+// sig is a value shown with 3 significant figures, so a tiny dose reads
+// 0,00500 mg instead of 0,00.
+func sig(label string, v float64, unit string) sdk.Value {
+	return value(label, v, unit, sigDecimals(v, 3, 0))
+}
+
+// sigNum formats v with 3 significant figures.
+func sigNum(v float64) string { return num(v, sigDecimals(v, 3, 0)) }
 
 func stageOptions(species string) []sdk.Option {
 	var out []sdk.Option
@@ -25,11 +101,23 @@ func stageOptions(species string) []sdk.Option {
 // each handler checks its submission against the same fields (sdk.ReadForm).
 var (
 	doseForm = sdk.Form{ID: "dose", Title: "Dose de medicamento", Action: "dose", Submit: "Calcular dose",
-		Description: "Dose (mg) = dose (mg/kg) × peso (kg); volume (mL) = dose (mg) ÷ concentração (mg/mL).",
+		Description: "Dose (mg) = dose (mg/kg) × peso (kg); volume (mL) = dose (mg) ÷ concentração (mg/mL). Vale para todas as espécies; 1 mg = 1.000 µg; 1 % = 10 mg/mL.",
 		Fields: []sdk.Field{
-			weightField(),
-			{Name: "dose_mg_kg", Label: "Dose", Noun: "a dose", Type: sdk.FieldNumber, Unit: "mg/kg", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
-			{Name: "concentracao", Label: "Concentração", Noun: "a concentração", Type: sdk.FieldNumber, Unit: "mg/mL", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001},
+			speciesField, weightField(),
+			// The unit selects are optional: left out they mean mg/kg and
+			// mg/mL, so submissions written before them still work.
+			{Name: "unidade_dose", Label: "Unidade da dose", Noun: "a unidade da dose", Type: sdk.FieldSelect, Default: "mg_kg",
+				Options: []sdk.Option{{Value: "mg_kg", Label: "mg/kg"}, {Value: "mcg_kg", Label: "µg/kg"}}},
+			{Name: "dose_mg_kg", Label: "Dose", Noun: "a dose", Type: sdk.FieldNumber, Unit: "mg/kg", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001,
+				ShowIf: &sdk.Condition{Field: "unidade_dose", Values: []string{"mg_kg", ""}}},
+			{Name: "dose_mcg_kg", Label: "Dose", Noun: "a dose", Type: sdk.FieldNumber, Unit: "µg/kg", Required: true, Min: sdk.Ptr(0.01), Step: 0.01,
+				ShowIf: &sdk.Condition{Field: "unidade_dose", Values: []string{"mcg_kg"}}},
+			{Name: "unidade_concentracao", Label: "Unidade da concentração", Noun: "a unidade da concentração", Type: sdk.FieldSelect, Default: "mg_ml",
+				Options: []sdk.Option{{Value: "mg_ml", Label: "mg/mL"}, {Value: "pct", Label: "% (1 % = 10 mg/mL)"}}},
+			{Name: "concentracao", Label: "Concentração", Noun: "a concentração", Type: sdk.FieldNumber, Unit: "mg/mL", Required: true, Min: sdk.Ptr(0.0001), Step: 0.001,
+				ShowIf: &sdk.Condition{Field: "unidade_concentracao", Values: []string{"mg_ml", ""}}},
+			{Name: "concentracao_pct", Label: "Concentração", Noun: "a concentração", Type: sdk.FieldNumber, Unit: "%", Required: true, Min: sdk.Ptr(0.0001), Max: sdk.Ptr(100), Step: 0.001,
+				ShowIf: &sdk.Condition{Field: "unidade_concentracao", Values: []string{"pct"}}},
 		}}
 	energyForm = sdk.Form{ID: "energia", Title: "Necessidade energética (RER e MER)", Action: "energia", Submit: "Calcular energia",
 		Description: "RER = 70 × peso^0,75 (kcal/dia); MER = RER × fator da fase de vida.",
@@ -78,7 +166,7 @@ var Manifest = sdk.Manifest{
 	ID:             "calculadoras",
 	Name:           "Calculadoras Veterinárias",
 	Description:    "Dose de medicamentos, necessidade energética, fluidoterapia, transfusão, superfície corporal e conversões.",
-	Version:        "1.0.0",
+	Version:        "1.1.0",
 	MinCoreVersion: "1.0.0",
 	Kind:           sdk.KindTool,
 	Icon:           "calculator",
@@ -123,20 +211,46 @@ func handleDose(w http.ResponseWriter, r *http.Request) {
 	if !ok || p.Respond(w) {
 		return
 	}
-	kg, dose, conc := in.Number("peso"), in.Number("dose_mg_kg"), in.Number("concentracao")
-	mg := DoseMg(dose, kg)
+	sp, kg := in.String("especie"), in.Number("peso")
+	checkSpecies(p, sp, kg, false)
+	if p.Respond(w) {
+		return
+	}
+	doseField, dose, doseUnit := "dose_mg_kg", in.Number("dose_mg_kg"), "mg/kg"
+	mgPerKg := dose
+	if in.String("unidade_dose") == "mcg_kg" {
+		doseField, dose, doseUnit = "dose_mcg_kg", in.Number("dose_mcg_kg"), "µg/kg"
+		mgPerKg = dose / 1000
+	}
+	concField, conc, concText := "concentracao", in.Number("concentracao"), ""
+	if in.String("unidade_concentracao") == "pct" {
+		pct := in.Number("concentracao_pct")
+		concField, conc = "concentracao_pct", PercentToMgPerML(pct)
+		concText = limit(pct) + " % = " + sigNum(conc) + " mg/mL; "
+	}
+	mg := DoseMg(mgPerKg, kg)
 	ml := DoseVolumeML(mg, conc)
-	if p.Finite("dose_mg_kg", "A dose é grande demais para este cálculo.", mg) {
-		p.Finite("concentracao", "A concentração é pequena demais para este cálculo.", ml)
+	if p.Finite(doseField, "A dose é grande demais para este cálculo.", mg) {
+		p.Finite(concField, "A concentração é pequena demais para este cálculo.", ml)
 	}
 	if p.Respond(w) {
 		return
 	}
+	values := []sdk.Value{sig("Dose total", mg, "mg")}
+	if doseUnit == "µg/kg" {
+		values = append(values, sig("Dose total em µg", mg*1000, "µg"))
+	}
+	values = append(values, sig("Volume a administrar", ml, "mL"))
+	explanation := concText + limit(dose) + " " + doseUnit + " × " + limit(kg) + " kg = " + sigNum(mg) + " mg; " +
+		sigNum(mg) + " mg ÷ " + sigNum(conc) + " mg/mL = " + sigNum(ml) + " mL."
+	if ml < 0.01 {
+		values = append(values, sdk.Value{Label: "Atenção", Display: tinyVolume})
+		explanation = tinyVolume + " " + explanation
+	}
 	sdk.Result{
-		Values: []sdk.Value{value("Dose total", mg, "mg", 2), value("Volume a administrar", ml, "mL", 2)},
-		Explanation: num(dose, 3) + " mg/kg × " + num(kg, 2) + " kg = " + num(mg, 2) + " mg; " +
-			num(mg, 2) + " mg ÷ " + num(conc, 3) + " mg/mL = " + num(ml, 2) + " mL.",
-		Reference: "Plumb's Veterinary Drug Handbook, 10ª ed. (Budde & McCluskey, 2023).",
+		Values:      values,
+		Explanation: explanation,
+		Reference:   "Plumb's Veterinary Drug Handbook, 10ª ed. (Budde & McCluskey, 2023).",
 	}.Write(w)
 }
 
@@ -146,6 +260,10 @@ func handleEnergy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp, kg := in.String("especie"), in.Number("peso")
+	checkSpecies(p, sp, kg, true)
+	if p.Respond(w) {
+		return
+	}
 	field := "fase_cao"
 	if sp == Cat {
 		field = "fase_gato"
@@ -174,6 +292,10 @@ func handleFluids(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp, kg := in.String("especie"), in.Number("peso")
+	checkSpecies(p, sp, kg, true)
+	if p.Respond(w) {
+		return
+	}
 	dehydration, losses := in.Number("desidratacao"), in.Number("perdas")
 	maint := MaintenanceFluidML(sp, kg)
 	deficit := DehydrationDeficitML(kg, dehydration)
@@ -210,6 +332,10 @@ func handleTransfusion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp, kg := in.String("especie"), in.Number("peso")
+	checkSpecies(p, sp, kg, true)
+	if p.Respond(w) {
+		return
+	}
 	patient, desired, donor := in.Number("ht_paciente"), in.Number("ht_desejado"), in.Number("ht_doador")
 	// Rules across fields, which a field's own limits cannot state.
 	if desired <= patient {
@@ -237,6 +363,10 @@ func handleBSA(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp, kg, doseM2 := in.String("especie"), in.Number("peso"), in.Number("dose_m2")
+	checkSpecies(p, sp, kg, true)
+	if p.Respond(w) {
+		return
+	}
 	bsa := BSA(sp, kg)
 	if !p.Finite("dose_m2", "A dose por m² é grande demais para este cálculo.", bsa*doseM2) {
 		p.Respond(w)
@@ -257,14 +387,25 @@ func handleBSA(w http.ResponseWriter, r *http.Request) {
 	}.Write(w)
 }
 
+// Absolute zero, below which no temperature exists.
+const (
+	absoluteZeroC = -273.15
+	absoluteZeroF = -459.67
+)
+
 func handleConversion(w http.ResponseWriter, r *http.Request) {
 	in, p, ok := sdk.ReadForm(w, r, conversionForm)
 	if !ok || p.Respond(w) {
 		return
 	}
 	kind, v := in.String("tipo"), in.Number("valor")
-	// Only a temperature may be negative, so the limit depends on the kind.
-	if v < 0 && kind != "c_f" && kind != "f_c" {
+	// Only a temperature may be negative, and not below absolute zero.
+	switch {
+	case kind == "c_f" && v < absoluteZeroC:
+		p.Add("valor", "O valor está abaixo do zero absoluto (−273,15 °C).")
+	case kind == "f_c" && v < absoluteZeroF:
+		p.Add("valor", "O valor está abaixo do zero absoluto (−459,67 °F).")
+	case v < 0 && kind != "c_f" && kind != "f_c":
 		p.Add("valor", "O valor não pode ser negativo.")
 	}
 	if p.Respond(w) {
@@ -272,30 +413,39 @@ func handleConversion(w http.ResponseWriter, r *http.Request) {
 	}
 	var out float64
 	var from, to string
+	var decimals int
 	switch kind {
 	case "kg_lb":
 		out, from, to = KgToLb(v), "kg", "lb"
+		decimals = sigDecimals(out, 3, 3)
 	case "lb_kg":
 		out, from, to = LbToKg(v), "lb", "kg"
+		decimals = sigDecimals(out, 3, 3)
 	case "c_f":
-		out, from, to = CToF(v), "°C", "°F"
+		out, from, to, decimals = CToF(v), "°C", "°F", 1
 	case "f_c":
-		out, from, to = FToC(v), "°F", "°C"
+		out, from, to, decimals = FToC(v), "°F", "°C", 1
 	case "pct_mgml":
 		out, from, to = PercentToMgPerML(v), "%", "mg/mL"
+		decimals = sigDecimals(out, 3, 0)
 	case "mgml_pct":
 		out, from, to = MgPerMLToPercent(v), "mg/mL", "%"
+		decimals = sigDecimals(out, 3, 0)
 	case "mg_mcg":
 		out, from, to = v*1000, "mg", "µg"
+		decimals = sigDecimals(out, 4, 0)
 	case "mcg_mg":
 		out, from, to = v/1000, "µg", "mg"
+		decimals = sigDecimals(out, 4, 0)
 	}
 	if !p.Finite("valor", valueTooLarge, out) {
 		p.Respond(w)
 		return
 	}
+	res := value("Resultado", out, to, decimals)
+	res.Display = trimZeros(num(out, decimals)) + " " + to
 	sdk.Result{
-		Values:      []sdk.Value{value("Resultado", out, to, 3)},
-		Explanation: num(v, 3) + " " + from + " = " + num(out, 3) + " " + to + ".",
+		Values:      []sdk.Value{res},
+		Explanation: trimZeros(num(v, 6)) + " " + from + " = " + res.Display + ".",
 	}.Write(w)
 }
