@@ -3,7 +3,6 @@ package sdk
 import (
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -22,19 +21,14 @@ func ReadInput(w http.ResponseWriter, r *http.Request) (Input, bool) {
 }
 
 // Number returns a numeric field, accepting JSON numbers and strings written
-// the Brazilian way ("12,5"). ok is false when the field is missing or not a
+// the Brazilian way ("12,5", "1.200", "R$ 25.000,00"; see ParseNumber). ok is false when the field is missing or not a
 // number.
 func (in Input) Number(name string) (v float64, ok bool) {
 	switch x := in[name].(type) {
 	case float64:
 		v, ok = x, true
 	case string:
-		s := strings.TrimSpace(x)
-		if strings.Contains(s, ",") {
-			s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		v, ok = f, err == nil && s != ""
+		v, ok = ParseNumber(x)
 	}
 	if ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
 		return 0, false

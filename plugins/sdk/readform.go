@@ -161,7 +161,12 @@ func rangeProblem(f Field, n noun, x float64) string {
 	must := n.pick("deve", "deve", "devem", "devem")
 	switch {
 	case f.Min != nil && f.Max != nil:
-		return n.cap() + " " + must + " estar entre " + formatLimit(*f.Min, "") + " e " + formatLimit(*f.Max, f.Unit) + "."
+		// "entre 0 e 60%", but money reads "entre R$ 0,00 e R$ 1.000,00".
+		from := formatLimit(*f.Min, "")
+		if f.Unit == "R$" {
+			from = formatLimit(*f.Min, f.Unit)
+		}
+		return n.cap() + " " + must + " estar entre " + from + " e " + formatLimit(*f.Max, f.Unit) + "."
 	case high:
 		return n.cap() + " " + must + " ser de no máximo " + formatLimit(*f.Max, f.Unit) + "."
 	case *f.Min == 0:
@@ -173,8 +178,12 @@ func rangeProblem(f Field, n noun, x float64) string {
 }
 
 // formatLimit writes a limit the Brazilian way with as many decimals as it
-// needs (up to 4) and its unit: "0,01 kg", "15%".
+// needs (up to 4) and its unit: "0,01 kg", "15%"; an amount in reais as
+// money, "R$ 0,00".
 func formatLimit(v float64, unit string) string {
+	if unit == "R$" {
+		return FormatBRL(v)
+	}
 	d := 0
 	for d < 4 && math.Abs(v*math.Pow(10, float64(d))-math.Round(v*math.Pow(10, float64(d)))) > 1e-9 {
 		d++

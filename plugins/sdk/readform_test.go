@@ -14,6 +14,8 @@ var testForm = Form{ID: "f", Title: "Teste", Action: "f", Fields: []Field{
 	{Name: "perdas", Label: "Perdas contínuas", Noun: "as perdas contínuas", Type: FieldNumber, Min: Ptr(0)},
 	{Name: "horas", Label: "Horas", Noun: "as horas", Type: FieldNumber, Unit: "h", Min: Ptr(1)},
 	{Name: "teto", Label: "Teto", Noun: "o teto", Type: FieldNumber, Unit: "%", Max: Ptr(15)},
+	{Name: "materiais", Label: "Materiais", Noun: "os materiais", Type: FieldNumber, Unit: "R$", Min: Ptr(0), Max: Ptr(1e6)},
+	{Name: "entrada", Label: "Entrada", Noun: "a entrada", Type: FieldNumber, Unit: "R$", Min: Ptr(1.5)},
 	{Name: "especie", Label: "Espécie", Noun: "a espécie", Type: FieldSelect, Required: true,
 		Options: []Option{{Value: "cao", Label: "Cão"}, {Value: "gato", Label: "Gato"}}},
 	{Name: "fase_cao", Label: "Fase", Noun: "a fase de vida", Type: FieldSelect, Required: true,
@@ -56,6 +58,10 @@ func TestCheckFormMessagesAgreeWithTheNoun(t *testing.T) {
 		{"fem. plural negative", map[string]any{"perdas": -1}, "perdas", "As perdas contínuas não podem ser negativas."},
 		{"masc. plural negative", map[string]any{"custos": -1}, "custos", "Os custos fixos não podem ser negativos."},
 		{"maximum only, percent", map[string]any{"teto": 16}, "teto", "O teto deve ser de no máximo 15%."},
+		{"money range, below", map[string]any{"materiais": -1}, "materiais", "Os materiais devem estar entre R$ 0,00 e R$ 1.000.000,00."},
+		{"money range, above", map[string]any{"materiais": "R$ 1.000.000,01"}, "materiais", "Os materiais devem estar entre R$ 0,00 e R$ 1.000.000,00."},
+		{"money minimum", map[string]any{"entrada": "1,25"}, "entrada", "A entrada deve ser de no mínimo R$ 1,50."},
+		{"not a number, plural", map[string]any{"custos": "muitos"}, "custos", "Informe os custos fixos em números."},
 		{"not a number", map[string]any{"dose": "muito"}, "dose", "Informe a dose em números."},
 		{"not a boolean", map[string]any{"castrado": "sim"}, "castrado", "Informe sim ou não para a castração."},
 		{"not a date", map[string]any{"data": "31/02/2026"}, "data", "Informe uma data válida para a data da consulta."},
@@ -70,10 +76,13 @@ func TestCheckFormMessagesAgreeWithTheNoun(t *testing.T) {
 }
 
 func TestCheckFormReadsValidInput(t *testing.T) {
-	v, p := check(t, map[string]any{"peso": "12,5", "dose": 2, "custos": 0, "especie": "gato", "fase_cao": "nonsense",
+	v, p := check(t, map[string]any{"peso": "12,5", "materiais": "R$ 25.000,00", "horas": "1.200", "dose": 2, "custos": 0, "especie": "gato", "fase_cao": "nonsense",
 		"nome": "  Rex ", "castrado": true, "data": "2026-01-05"})
 	if len(p) != 0 {
 		t.Fatalf("problems: %v", p)
+	}
+	if v.Number("materiais") != 25000 || v.Number("horas") != 1200 {
+		t.Errorf("pasted Brazilian numbers: %v %v", v.Number("materiais"), v.Number("horas"))
 	}
 	if v.Number("peso") != 12.5 || v.Number("dose") != 2 || !v.Has("custos") || v.Number("custos") != 0 {
 		t.Errorf("numbers: %+v", v)

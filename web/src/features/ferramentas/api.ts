@@ -15,6 +15,8 @@ export interface ToolField {
   default?: unknown
   help?: string
   show_if?: { field: string; values: string[] }
+  /** The field's noun with its article ("a dose"), for messages that agree with it. */
+  noun?: string
 }
 
 export interface ToolForm {
