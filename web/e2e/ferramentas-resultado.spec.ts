@@ -33,22 +33,22 @@ test.describe('calculator result at 390×844', () => {
     const calcular = form.getByRole('button', { name: 'Calcular dose' })
     const result = page.getByRole('region', { name: 'Resultado' })
 
-    // 12 kg × 3,125 mg/kg = 37,50 mg; ÷ 50 mg/mL = 0,75 mL.
+    // 12 kg × 3,125 mg/kg = 37,5 mg; ÷ 50 mg/mL = 0,75 mL.
     await peso.fill('12')
     await form.getByLabel('Dose (mg/kg)').fill('3,125')
     await form.getByLabel('Concentração (mg/mL)').fill('50')
     await calcular.click()
-    await expect(result.getByText('37,50 mg', { exact: true })).toBeVisible()
-    await expect(result.getByText('0,75 mL', { exact: true })).toBeVisible()
+    await expect(result.getByText('37,5 mg', { exact: true })).toBeVisible()
+    await expect(result.getByText('0,750 mL', { exact: true })).toBeVisible()
 
     // Focus moves to the result's heading and a live region announces it.
     const heading = result.getByRole('heading', { name: 'Resultado' })
     await expect(heading).toBeFocused()
-    await expect(page.getByRole('status').filter({ hasText: 'Resultado: ' })).toContainText('37,50 mg')
+    await expect(page.getByRole('status').filter({ hasText: 'Resultado: ' })).toContainText('37,5 mg')
 
     // The heading and the first figures are inside the uncovered part of the
     // viewport (the scroll may be smooth, so poll until it settles).
-    const firstValue = result.getByText('37,50 mg', { exact: true })
+    const firstValue = result.getByText('37,5 mg', { exact: true })
     await expect
       .poll(async () => {
         const area = await clearArea(page)
@@ -73,20 +73,20 @@ test.describe('calculator result at 390×844', () => {
     // 12 → 30 kg: the 12 kg dose is gone at once, before any new calculation.
     await peso.fill('30')
     await expect(result).toHaveCount(0)
-    await expect(page.getByText('37,50 mg', { exact: true })).toHaveCount(0)
-    await expect(page.getByText('0,75 mL', { exact: true })).toHaveCount(0)
+    await expect(page.getByText('37,5 mg', { exact: true })).toHaveCount(0)
+    await expect(page.getByText('0,750 mL', { exact: true })).toHaveCount(0)
     // In the result's place, a visible note says why it went away.
     await expect(page.locator('div:text-is("O resultado anterior foi removido porque os dados mudaram. Calcule novamente.")')).toBeVisible()
     await calcular.click()
-    await expect(result.getByText('93,75 mg', { exact: true })).toBeVisible()
-    await expect(page.getByText('37,50 mg', { exact: true })).toHaveCount(0)
+    await expect(result.getByText('93,8 mg', { exact: true })).toBeVisible()
+    await expect(page.getByText('37,5 mg', { exact: true })).toHaveCount(0)
 
     // Clearing the weight leaves no dose at all, before and after the check.
     await peso.fill('')
     await expect(result).toHaveCount(0)
-    await expect(page.getByText('93,75 mg', { exact: true })).toHaveCount(0)
+    await expect(page.getByText('93,8 mg', { exact: true })).toHaveCount(0)
     await calcular.click()
-    await expect(form.getByText('Preencha peso.')).toBeVisible()
+    await expect(form.getByText('Preencha o peso.')).toBeVisible()
     await expect(result).toHaveCount(0)
   })
 })

@@ -1,8 +1,10 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useBlocker } from 'react-router'
 import { ArrowDown, ArrowUp, Plus, Printer, Trash2, X } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
+import { Dialog } from '@/components/ui/Dialog'
 import { Input } from '@/components/ui/Input'
 import { Spinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api'
@@ -30,6 +32,18 @@ const QUADRANTS: { key: QuadrantKey; label: string; tone: string }[] = [
 
 const empty = (): Quadrants => ({ strengths: [], weaknesses: [], opportunities: [], threats: [] })
 const key = ['tools', 'analise-swot', 'analyses'] as const
+const noDrafts = (): Record<QuadrantKey, string> => ({ strengths: '', weaknesses: '', opportunities: '', threats: '' })
+
+/** What a save sends, as a string: the editor is dirty while it differs from the last one saved. */
+const snapshot = (title: string, quadrants: Quadrants) => JSON.stringify({ title, quadrants: { ...empty(), ...quadrants } })
+
+// While the editor is open, printing shows the analysis alone: the app's top
+// bar, sidebar and bottom navigation (and anything marked data-print-hide)
+// are hidden. Rendered only with the editor, so other pages print as before.
+const PRINT_CSS = `@media print {
+  header:not(main header), nav, aside, [data-print-hide] { display: none !important; }
+  main#conteudo { padding: 0 !important; }
+}`
 
 /** The SWOT tool: a list of the user's analyses and an editor. */
 export default function SwotView({ tool }: ToolViewProps) {
@@ -37,6 +51,9 @@ export default function SwotView({ tool }: ToolViewProps) {
   const list = useQuery({
     queryKey: key,
     queryFn: () => toolFetch<{ analyses: Analysis[] }>(tool.id, 'analyses').then((r) => r.analyses),
+    // The list restored from the persisted cache may predate the last save
+    // (its write is debounced): always ask the server again on opening.
+    staleTime: 0,
   })
   if (editing) {
     return <Editor toolId={tool.id} initial={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
@@ -74,17 +91,49 @@ function Editor({ toolId, initial, onClose }: { toolId: string; initial?: Analys
   const [saved, setSaved] = useState(initial)
   const [title, setTitle] = useState(initial?.title ?? '')
   const [quadrants, setQuadrants] = useState<Quadrants>(() => ({ ...empty(), ...initial?.quadrants }))
-  const [drafts, setDrafts] = useState<Record<QuadrantKey, string>>({ strengths: '', weaknesses: '', opportunities: '', threats: '' })
+  const [drafts, setDrafts] = useState<Record<QuadrantKey, string>>(noDrafts)
   const [error, setError] = useState<ApiError>()
   const [notice, setNotice] = useState<string>()
+  const [baseline, setBaseline] = useState(() => snapshot(initial?.title ?? '', initial?.quadrants ?? empty()))
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const [confirmBack, setConfirmBack] = useState(false)
+
+  const pending = Object.values(drafts).some((d) => d.trim() !== '')
+  const dirty = pending || snapshot(title, quadrants) !== baseline
+
+  // Leaving with unsaved changes asks first: in-app navigation through the
+  // router's blocker, closing or reloading the tab through beforeunload.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname)
+  useEffect(() => {
+    if (!dirty) return
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault()
+      e.returnValue = ''
+    }
+    window.addEventListener('beforeunload', warn)
+    return () => window.removeEventListener('beforeunload', warn)
+  }, [dirty])
+  const leaveOpen = blocker.state === 'blocked' || confirmBack
+  const stay = () => {
+    if (blocker.state === 'blocked') blocker.reset()
+    setConfirmBack(false)
+  }
+  const leave = () => {
+    if (blocker.state === 'blocked') blocker.proceed()
+    else {
+      setConfirmBack(false)
+      onClose()
+    }
+  }
 
   const save = useMutation({
-    mutationFn: () =>
+    mutationFn: (body: { title: string; quadrants: Quadrants }) =>
       saved
-        ? toolFetch<Analysis>(toolId, `analyses/${saved.id}`, { method: 'PUT', body: { title, quadrants, version: saved.version } })
-        : toolFetch<Analysis>(toolId, 'analyses', { method: 'POST', body: { title, quadrants } }),
-    onSuccess: (a) => {
+        ? toolFetch<Analysis>(toolId, `analyses/${saved.id}`, { method: 'PUT', body: { ...body, version: saved.version } })
+        : toolFetch<Analysis>(toolId, 'analyses', { method: 'POST', body }),
+    onSuccess: (a, body) => {
       setSaved(a)
+      setBaseline(snapshot(body.title, body.quadrants))
       setError(undefined)
       setNotice('Análise salva.')
       void qc.invalidateQueries({ queryKey: key })
@@ -113,6 +162,19 @@ function Editor({ toolId, initial, onClose }: { toolId: string; initial?: Analys
     update(q, [...quadrants[q], text])
     setDrafts((d) => ({ ...d, [q]: '' }))
   }
+  // An item typed but not yet added is saved too: it joins its quadrant first.
+  const submitSave = () => {
+    const next = { ...quadrants }
+    for (const { key: q } of QUADRANTS) {
+      const text = drafts[q].trim()
+      if (text) next[q] = [...next[q], text]
+    }
+    if (pending) {
+      setQuadrants(next)
+      setDrafts(noDrafts())
+    }
+    save.mutate({ title, quadrants: next })
+  }
   const move = (q: QuadrantKey, i: number, by: number) => {
     const items = [...quadrants[q]]
     const j = i + by
@@ -123,27 +185,64 @@ function Editor({ toolId, initial, onClose }: { toolId: string; initial?: Analys
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-wrap gap-2 print:hidden">
-        <Button variant="outline" onClick={onClose}>
+      <style>{PRINT_CSS}</style>
+      <div className="flex flex-wrap gap-2 print:hidden" data-print-hide>
+        <Button variant="outline" onClick={() => (dirty ? setConfirmBack(true) : onClose())}>
           Voltar
         </Button>
-        <Button onClick={() => save.mutate()} loading={save.isPending}>
+        <Button onClick={submitSave} loading={save.isPending}>
           Salvar análise
         </Button>
         <Button variant="outline" onClick={() => window.print()}>
           <Printer aria-hidden="true" className="size-4" /> Imprimir
         </Button>
         {saved && (
-          <Button
-            variant="destructive"
-            onClick={() => {
-              if (window.confirm('Excluir esta análise? Esta ação não pode ser desfeita.')) remove.mutate()
-            }}
-          >
+          <Button variant="destructive" onClick={() => setConfirmDelete(true)}>
             <Trash2 aria-hidden="true" className="size-4" /> Excluir
           </Button>
         )}
       </div>
+      <Dialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title="Excluir esta análise?"
+        description="Esta ação não pode ser desfeita."
+        footer={
+          <>
+            <Button variant="outline" onClick={() => setConfirmDelete(false)}>
+              Cancelar
+            </Button>
+            <Button
+              variant="destructive"
+              loading={remove.isPending}
+              onClick={() => {
+                setConfirmDelete(false)
+                remove.mutate()
+              }}
+            >
+              Excluir análise
+            </Button>
+          </>
+        }
+      />
+      <Dialog
+        open={leaveOpen}
+        onOpenChange={(open) => {
+          if (!open) stay()
+        }}
+        title="Sair sem salvar?"
+        description="Esta análise tem alterações que ainda não foram salvas. Se sair agora, elas serão perdidas."
+        footer={
+          <>
+            <Button variant="outline" onClick={stay}>
+              Continuar editando
+            </Button>
+            <Button variant="destructive" onClick={leave}>
+              Sair sem salvar
+            </Button>
+          </>
+        }
+      />
       {notice && (
         <p role="status" className="text-sm text-green-700 print:hidden">
           {notice}

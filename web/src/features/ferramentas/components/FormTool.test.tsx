@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { MemoryRouter, useLocation } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Tool } from '../api'
 import { FormTool } from './FormTool'
@@ -29,9 +30,28 @@ const tool: Tool = {
           { name: 'concentracao', label: 'Concentração', type: 'number', unit: 'mg/mL', required: true, min: 0.0001 },
         ],
       },
-      { id: 'conversao', title: 'Conversão de unidades', action: 'conversao', fields: [] },
+      {
+        id: 'conversao',
+        title: 'Conversão de unidades',
+        action: 'conversao',
+        fields: [{ name: 'valor', label: 'Valor', type: 'number', required: true }],
+      },
     ],
   },
+}
+
+/** Shows the router's current search, so a test can read the URL. */
+function Search() {
+  return <p data-testid="url">{useLocation().search}</p>
+}
+
+function renderTool(url = '/ferramentas/calculadoras') {
+  return render(
+    <MemoryRouter initialEntries={[url]}>
+      <FormTool tool={tool} />
+      <Search />
+    </MemoryRouter>,
+  )
 }
 
 function answer(status: number, body: unknown) {
@@ -54,7 +74,7 @@ describe('FormTool (generic renderer)', () => {
     })
     vi.stubGlobal('fetch', fetch)
     const user = userEvent.setup()
-    render(<FormTool tool={tool} />)
+    renderTool()
 
     expect(screen.getByRole('tab', { name: 'Dose de medicamento' })).toHaveAttribute('aria-selected', 'true')
     await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
@@ -76,7 +96,7 @@ describe('FormTool (generic renderer)', () => {
   it('shows the plugin’s own field messages', async () => {
     vi.stubGlobal('fetch', answer(422, { error: { code: 'invalid', message: 'Verifique os campos destacados.', fields: { concentracao: 'A concentração deve ser maior que zero.' } } }))
     const user = userEvent.setup()
-    render(<FormTool tool={tool} />)
+    renderTool()
     await user.type(screen.getByLabelText('Peso (kg)'), '10')
     await user.type(screen.getByLabelText('Concentração (mg/mL)'), '1')
     await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
@@ -96,7 +116,7 @@ describe('FormTool (generic renderer)', () => {
     async function calculate(fetch: ReturnType<typeof vi.fn>) {
       vi.stubGlobal('fetch', fetch)
       const user = userEvent.setup()
-      render(<FormTool tool={tool} />)
+      renderTool()
       await user.type(screen.getByLabelText('Peso (kg)'), '12')
       await user.type(screen.getByLabelText('Concentração (mg/mL)'), '50')
       await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
@@ -147,7 +167,7 @@ describe('FormTool (generic renderer)', () => {
       const fetch = vi.fn().mockReturnValue(new Promise<Response>((resolve) => (deliver = resolve)))
       vi.stubGlobal('fetch', fetch)
       const user = userEvent.setup()
-      render(<FormTool tool={tool} />)
+      renderTool()
       await user.type(screen.getByLabelText('Peso (kg)'), '12')
       await user.type(screen.getByLabelText('Concentração (mg/mL)'), '50')
       await user.click(screen.getByRole('button', { name: 'Calcular dose' }))
@@ -162,7 +182,7 @@ describe('FormTool (generic renderer)', () => {
       Element.prototype.scrollIntoView = scrolled
       vi.stubGlobal('fetch', answer(200, dose))
       const user = userEvent.setup()
-      render(<FormTool tool={tool} />)
+      renderTool()
       const status = screen.getByRole('status')
       expect(status).toHaveAttribute('aria-live', 'polite')
       expect(status).toBeEmptyDOMElement()
@@ -174,6 +194,28 @@ describe('FormTool (generic renderer)', () => {
       expect(screen.getByRole('heading', { name: 'Resultado' })).toHaveFocus()
       expect(scrolled).toHaveBeenCalledTimes(1)
       expect(scrolled.mock.contexts[0]).toBe(region)
+    })
+  })
+
+  describe('tabs', () => {
+    it('opens the tab named in the URL', () => {
+      renderTool('/ferramentas/calculadoras?aba=conversao')
+      expect(screen.getByRole('tab', { name: 'Conversão de unidades' })).toHaveAttribute('aria-selected', 'true')
+      expect(screen.getByRole('form', { name: 'Conversão de unidades' })).toBeInTheDocument()
+    })
+
+    it('puts the open tab in the URL and keeps every tab’s inputs when switching', async () => {
+      const user = userEvent.setup()
+      renderTool()
+      await user.type(screen.getByLabelText('Peso (kg)'), '12')
+      await user.click(screen.getByRole('tab', { name: 'Conversão de unidades' }))
+      expect(screen.getByTestId('url')).toHaveTextContent('?aba=conversao')
+      await user.type(screen.getByLabelText('Valor'), '7')
+      await user.click(screen.getByRole('tab', { name: 'Dose de medicamento' }))
+      expect(screen.getByTestId('url')).toHaveTextContent('?aba=dose')
+      expect(screen.getByLabelText('Peso (kg)')).toHaveValue('12')
+      await user.click(screen.getByRole('tab', { name: 'Conversão de unidades' }))
+      expect(screen.getByLabelText('Valor')).toHaveValue('7')
     })
   })
 })

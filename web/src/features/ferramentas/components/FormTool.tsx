@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useSearchParams } from 'react-router'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Input } from '@/components/ui/Input'
@@ -7,12 +8,34 @@ import { cn } from '@/lib/cn'
 import { toolFetch, type Tool, type ToolField, type ToolForm, type ToolResult } from '../api'
 import { initialValues, isVisible, payload, validate, type Values } from './validate'
 
-/** The generic renderer: every form of a form tool, chosen with tabs. */
+/** The search parameter that names the open tab, so reload and back/forward keep it. */
+export const TAB_PARAM = 'aba'
+
+/**
+ * The generic renderer: every form of a form tool, chosen with tabs. The open
+ * tab lives in the URL (?aba=<form id>); every tab's typed inputs live here,
+ * so switching tabs and coming back keeps them.
+ */
 export function FormTool({ tool }: { tool: Tool }) {
   const forms = tool.ui_schema?.forms ?? []
-  const [active, setActive] = useState(forms[0]?.id)
-  const form = forms.find((f) => f.id === active) ?? forms[0]
+  const [params, setParams] = useSearchParams()
+  const [inputs, setInputs] = useState<Record<string, Values>>({})
+  const form = forms.find((f) => f.id === params.get(TAB_PARAM)) ?? forms[0]
   if (!form) return <p>Esta ferramenta não tem formulários.</p>
+  const open = (id: string) => {
+    if (id === form.id) return
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        next.set(TAB_PARAM, id)
+        return next
+      },
+      { preventScrollReset: true },
+    )
+  }
+  const values = inputs[form.id] ?? initialValues(form.fields)
+  const setValues = (update: (prev: Values) => Values) =>
+    setInputs((all) => ({ ...all, [form.id]: update(all[form.id] ?? initialValues(form.fields)) }))
   return (
     <div className="flex flex-col gap-4">
       {forms.length > 1 && (
@@ -23,7 +46,7 @@ export function FormTool({ tool }: { tool: Tool }) {
               role="tab"
               type="button"
               aria-selected={f.id === form.id}
-              onClick={() => setActive(f.id)}
+              onClick={() => open(f.id)}
               className={cn(
                 'rounded-full border px-3 py-1.5 text-sm font-medium',
                 f.id === form.id ? 'border-primary bg-primary text-primary-foreground' : 'border-border bg-card hover:bg-muted',
@@ -34,7 +57,7 @@ export function FormTool({ tool }: { tool: Tool }) {
           ))}
         </div>
       )}
-      <RenderedForm key={form.id} toolId={tool.id} form={form} />
+      <RenderedForm key={form.id} toolId={tool.id} form={form} values={values} setValues={setValues} />
     </div>
   )
 }
@@ -46,8 +69,17 @@ function summary(result: ToolResult): string {
 
 const STALE = 'O resultado anterior foi removido porque os dados mudaram. Calcule novamente.'
 
-function RenderedForm({ toolId, form }: { toolId: string; form: ToolForm }) {
-  const [values, setValues] = useState<Values>(() => initialValues(form.fields))
+function RenderedForm({
+  toolId,
+  form,
+  values,
+  setValues,
+}: {
+  toolId: string
+  form: ToolForm
+  values: Values
+  setValues: (update: (prev: Values) => Values) => void
+}) {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [message, setMessage] = useState<string>()
   const [result, setResult] = useState<ToolResult>()
