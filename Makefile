@@ -82,6 +82,10 @@ build-go:
 # binary whose checksum does not match.
 .PHONY: plugins proto plugin-new
 PLUGIN_IDS = $(patsubst plugins/%/main.go,%,$(wildcard plugins/*/main.go))
+# A form tool with an offline_js.go also builds, for GOOS=js GOARCH=wasm, into
+# bin/plugins/<id>.offline.wasm (package plugins/sdk/offline): the PWA runs it
+# without a network. Go's wasm_exec.js is copied beside it once.
+OFFLINE_IDS = $(patsubst plugins/%/offline_js.go,%,$(wildcard plugins/*/offline_js.go))
 plugins:
 	@mkdir -p bin/plugins
 	@for id in $(PLUGIN_IDS); do \
@@ -89,6 +93,16 @@ plugins:
 	  $(GO) build -o bin/plugins/$$id ./plugins/$$id || exit 1; \
 	  (cd bin/plugins && sha256sum $$id > $$id.sha256) || exit 1; \
 	done
+	@for id in $(OFFLINE_IDS); do \
+	  echo "plugin $$id (offline build)"; \
+	  GOOS=js GOARCH=wasm $(GO) build -o bin/plugins/$$id.offline.wasm ./plugins/$$id || exit 1; \
+	done
+	@if [ -n "$(OFFLINE_IDS)" ]; then \
+	  root=$$($(GO) env GOROOT); \
+	  for f in "$$root/lib/wasm/wasm_exec.js" "$$root/misc/wasm/wasm_exec.js"; do \
+	    if [ -f "$$f" ]; then cp "$$f" bin/plugins/wasm_exec.js; exit 0; fi; \
+	  done; echo "wasm_exec.js not found in $$root"; exit 1; \
+	fi
 
 ## proto: regenerate plugins/proto/pluginpb from plugin.proto
 proto:

@@ -56,6 +56,22 @@ export default defineConfig({
         // Server-owned pages must reach the network: OAuth redirects, the dev
         // mailbox, the backoffice and uploaded files are not client routes.
         navigateFallbackDenylist: [/^\/api\//, /^\/backoffice/, /^\/uploads\//, /^\/dev\//, /^\/healthz/, /^\/readyz/],
+        // Form tools' offline builds (src/features/ferramentas/offline.ts): kept
+        // after first use so a calculator computes with no signal. The copy
+        // answers at once and is refreshed in the background when online.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) =>
+              url.origin === self.location.origin &&
+              (/^\/api\/tools\/[^/]+\/offline\.wasm$/.test(url.pathname) || url.pathname === '/api/tools/offline/wasm_exec.js'),
+            handler: 'StaleWhileRevalidate',
+            options: {
+              cacheName: 'vetclube-tools-offline',
+              expiration: { maxEntries: 20 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,

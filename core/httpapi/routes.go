@@ -72,6 +72,10 @@ func addRoutes(rt *router, d Deps) {
 	// handler by the casbin capability tool:premium, so they can be listed.
 	rt.handle("GET", "/api/tools", pluginhost.HandleList(d.Log, d.Tools, d.Authz))
 	rt.handle("GET", "/api/dashboard/cards", pluginhost.HandleCards(d.Log, d.Tools))
+	// Offline builds of form tools (bin/plugins/<id>.offline.wasm): the PWA
+	// computes with them when there is no network.
+	rt.handle("GET", "/api/tools/{id}/offline.wasm", pluginhost.HandleOfflineWasm(d.Log, d.Tools, d.Authz))
+	rt.handle("GET", "/api/tools/offline/wasm_exec.js", pluginhost.HandleWasmExec(d.Log, d.Tools))
 	for _, method := range []string{"GET", "POST", "PUT", "DELETE"} {
 		rt.handle(method, "/api/tools/{id}/*", pluginhost.HandleCall(d.Log, d.Tools, d.Authz))
 	}

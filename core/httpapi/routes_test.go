@@ -83,12 +83,14 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/admin/users/{id}/roles/{role}":   superAdmin,
 	"DELETE /api/admin/users/{id}/roles/{role}": superAdmin,
 
-	"GET /api/tools":           signedIn,
-	"GET /api/dashboard/cards": signedIn,
-	"GET /api/tools/{id}/*":    signedIn,
-	"POST /api/tools/{id}/*":   signedIn,
-	"PUT /api/tools/{id}/*":    signedIn,
-	"DELETE /api/tools/{id}/*": signedIn,
+	"GET /api/tools":                      signedIn,
+	"GET /api/dashboard/cards":            signedIn,
+	"GET /api/tools/{id}/offline.wasm":    signedIn,
+	"GET /api/tools/offline/wasm_exec.js": signedIn,
+	"GET /api/tools/{id}/*":               signedIn,
+	"POST /api/tools/{id}/*":              signedIn,
+	"PUT /api/tools/{id}/*":               signedIn,
+	"DELETE /api/tools/{id}/*":            signedIn,
 
 	// Content platform
 	"GET /api/content/types":                                      everyone,

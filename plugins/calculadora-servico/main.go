@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command calculadora-servico suggests the price of a veterinary service from
 // its costs, taxes and card fees, and the margin the professional wants.
 package main

@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command calculadoras is the VetClube clinical calculators tool: drug dose,
 // energy requirements, fluid therapy, transfusion volume, body surface area
 // and unit conversions. Formulas and their references: README.md.

@@ -5,7 +5,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/Input'
 import { ApiError } from '@/lib/api'
 import { cn } from '@/lib/cn'
-import { toolFetch, type Tool, type ToolField, type ToolForm, type ToolResult } from '../api'
+import { type Tool, type ToolField, type ToolForm, type ToolResult } from '../api'
+import { OFFLINE_NOTE, useOfflineTool } from '../offline'
 import { initialValues, isVisible, payload, validate, type Values } from './validate'
 
 /** The search parameter that names the open tab, so reload and back/forward keep it. */
@@ -86,6 +87,8 @@ function RenderedForm({
   const [announcement, setAnnouncement] = useState('')
   const [stale, setStale] = useState(false)
   const [pending, setPending] = useState(false)
+  // Offline, the tool's own handler answers on this device (../offline.ts).
+  const tool = useOfflineTool(toolId)
   // Every edit bumps the version; an answer computed from older inputs is
   // dropped, so a dose never belongs to values that are no longer on screen.
   const version = useRef(0)
@@ -126,7 +129,7 @@ function RenderedForm({
     const asked = ++version.current
     setPending(true)
     try {
-      const answer = await toolFetch<ToolResult>(toolId, form.action, { method: 'POST', body: payload(form.fields, values) })
+      const answer = await tool.call<ToolResult>(form.action, { method: 'POST', body: payload(form.fields, values) })
       if (asked !== version.current) return
       setResult(answer)
       setStale(false)
@@ -177,6 +180,7 @@ function RenderedForm({
         {announcement}
       </p>
       {result && <ResultCard result={result} />}
+      {result && tool.offline && <p className="text-sm text-muted-foreground lg:col-start-2">{OFFLINE_NOTE}</p>}
       {!result && stale && (
         <Card className="border-dashed">
           <CardContent className="p-5 text-sm text-muted-foreground">{STALE}</CardContent>
