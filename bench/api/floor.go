@@ -23,8 +23,10 @@ import (
 // distance to it is the real server's overhead.
 //
 // The SQL below mirrors core/points (Ledger.Balance), core/auth
-// (Service.SessionUser), core/profiles (Service.Get) and core/notifications
-// (Store.List); keep it in step when those queries change. The JSON-key check
+// (Service.SessionUser, the one query a session read runs when the principal
+// is not cached; a cached principal answers with no query at all, so the real
+// session read may beat this floor), core/profiles (Service.Get) and
+// core/notifications (Store.List); keep it in step when those queries change. The JSON-key check
 // in the harness catches a changed response shape.
 
 type floor struct {

@@ -192,16 +192,20 @@ func HandleSession(log *slog.Logger, s *Service) http.Handler {
 		if !p.Authenticated() {
 			return errNotAuthenticated
 		}
-		u, err := s.SessionUser(r.Context(), p.UserID)
+		// Everything shown comes with the principal: no second read of the
+		// user, its roles or its subscription.
+		u, err := s.sessionUserOf(r.Context(), p)
 		if err != nil {
 			return err
 		}
-		u.Roles = p.Roles
-		if err := s.repairCSRFCookie(w, r, p.SessionID); err != nil {
-			return err
-		}
-		return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+		s.repairCSRFCookie(w, r, p.SessionID)
+		return httpx.Encode(w, http.StatusOK, userBody{u})
 	})
+}
+
+// userBody is the {"user": …} answer of the session and refresh endpoints.
+type userBody struct {
+	User SessionUser `json:"user"`
 }
 
 // repairCSRFCookie sets the CSRF cookie again when a cookie session's
@@ -209,20 +213,16 @@ func HandleSession(log *slog.Logger, s *Service) http.Handler {
 // to them do: the web app reads the session on every load, so such a browser
 // gets a working token instead of being refused every write (refresh and
 // logout included) until the session expires.
-func (s *Service) repairCSRFCookie(w http.ResponseWriter, r *http.Request, sessionID string) error {
-	if s.cookie(r, CookieAccess) == "" || sessionID == "" {
-		return nil
+func (s *Service) repairCSRFCookie(w http.ResponseWriter, r *http.Request, sessionID string) {
+	if sessionID == "" || s.cookie(r, CookieAccess) == "" {
+		return
 	}
-	want, err := s.CSRFToken(r.Context(), sessionID)
-	if err != nil {
-		return err
-	}
+	want := s.sessionCSRF(sessionID)
 	if s.cookie(r, CookieCSRF) == want {
-		return nil
+		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.CookieName(CookieCSRF), Value: want, Path: "/", MaxAge: int(s.opts.RefreshTTL.Seconds()),
 		Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
-	return nil
 }
 
 // HandleRefresh serves POST /api/auth/refresh.
@@ -242,7 +242,7 @@ func HandleRefresh(log *slog.Logger, s *Service) http.Handler {
 		}
 		u, t, err := s.Refresh(r.Context(), token)
 		if errors.Is(err, errRefreshGrace) {
-			return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+			return httpx.Encode(w, http.StatusOK, userBody{u})
 		}
 		if err != nil {
 			if core.ErrorCode(err) == core.EUNAUTHORIZED {
@@ -251,7 +251,7 @@ func HandleRefresh(log *slog.Logger, s *Service) http.Handler {
 			return err
 		}
 		s.setSessionCookies(w, t)
-		return httpx.Encode(w, http.StatusOK, map[string]SessionUser{"user": u})
+		return httpx.Encode(w, http.StatusOK, userBody{u})
 	})
 }
 

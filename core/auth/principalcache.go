@@ -41,6 +41,17 @@ type cachedPrincipal struct {
 	until time.Time
 }
 
+// sessionInfo is what GET /api/auth/session and the CSRF checks need beyond
+// the principal, read with it: the account's provider and creation time
+// (never changed once the account exists) and the session's CSRF token
+// (derived from the session id), so that serving them costs neither a query
+// nor an HMAC while the principal is cached.
+type sessionInfo struct {
+	provider  string
+	createdAt time.Time
+	csrf      string
+}
+
 // invalidation is one drop the cache applied: kind "s" (a session), "u" (a
 // user) or anything else (everything).
 type invalidation struct{ kind, id string }
@@ -60,6 +71,9 @@ type principalCache struct {
 	bySession map[string]map[string]struct{} // session id → token hashes
 	gen       atomic.Uint64                  // invalidations so far; written under mu
 	recent    [recentInvalidations]invalidation
+	// sessions holds the info of every session with an entry in bySession
+	// (it never changes for a session id, so any entry's is good).
+	sessions map[string]sessionInfo
 
 	// beforePut, when set (tests only), runs between a fill's database read
 	// and its put.
@@ -77,6 +91,7 @@ func (c *principalCache) reset() {
 	c.byToken = map[string]cachedPrincipal{}
 	c.byUser = map[string]map[string]struct{}{}
 	c.bySession = map[string]map[string]struct{}{}
+	c.sessions = map[string]sessionInfo{}
 }
 
 func (c *principalCache) get(hash []byte, now time.Time) (core.Principal, bool) {
@@ -96,9 +111,21 @@ func (c *principalCache) get(hash []byte, now time.Time) (core.Principal, bool) 
 // the database.
 func (c *principalCache) begin() uint64 { return c.gen.Load() }
 
-// put stores p for hash until until, unless an invalidation since the fill's
-// begin (generation since) concerns it; it reports whether it stored.
-func (c *principalCache) put(hash []byte, p core.Principal, until time.Time, since uint64) bool {
+// session returns the info cached with a principal of sessionID.
+func (c *principalCache) session(sessionID string) (sessionInfo, bool) {
+	if !c.listening.Load() {
+		return sessionInfo{}, false
+	}
+	c.mu.RLock()
+	info, ok := c.sessions[sessionID]
+	c.mu.RUnlock()
+	return info, ok
+}
+
+// put stores p and its session's info for hash until until, unless an
+// invalidation since the fill's begin (generation since) concerns it; it
+// reports whether it stored.
+func (c *principalCache) put(hash []byte, p core.Principal, info sessionInfo, until time.Time, since uint64) bool {
 	if !c.listening.Load() {
 		return false
 	}
@@ -115,6 +142,7 @@ func (c *principalCache) put(hash []byte, p core.Principal, until time.Time, sin
 	c.byToken[h] = cachedPrincipal{p: p, until: until}
 	index(c.byUser, p.UserID, h)
 	index(c.bySession, p.SessionID, h)
+	c.sessions[p.SessionID] = info
 	return true
 }
 
@@ -188,6 +216,9 @@ func (c *principalCache) remove(hash string) {
 	delete(c.byToken, hash)
 	unindex(c.byUser, e.p.UserID, hash)
 	unindex(c.bySession, e.p.SessionID, hash)
+	if _, ok := c.bySession[e.p.SessionID]; !ok {
+		delete(c.sessions, e.p.SessionID)
+	}
 }
 
 func index(m map[string]map[string]struct{}, key, hash string) {

@@ -49,7 +49,7 @@ func TestPrincipalCacheFillRacingAnInvalidation(t *testing.T) {
 			c := listeningCache()
 			gen := c.begin()
 			tc.between(c)
-			if got := c.put([]byte("tok"), p, later, gen); got != tc.stored {
+			if got := c.put([]byte("tok"), p, sessionInfo{}, later, gen); got != tc.stored {
 				t.Errorf("put stored %v, want %v", got, tc.stored)
 			}
 			if _, ok := c.get([]byte("tok"), now); ok != tc.stored {
@@ -60,7 +60,7 @@ func TestPrincipalCacheFillRacingAnInvalidation(t *testing.T) {
 
 	// Not listening: nothing is stored, whatever the generation.
 	c := newPrincipalCache()
-	if c.put([]byte("tok"), p, later, c.begin()) {
+	if c.put([]byte("tok"), p, sessionInfo{}, later, c.begin()) {
 		t.Error("stored while not listening")
 	}
 }
@@ -75,7 +75,7 @@ func TestPrincipalCacheDropTouchesOnlyTheNamedEntries(t *testing.T) {
 		for s := range 4 {
 			for k := range 2 {
 				p := core.Principal{UserID: fmt.Sprintf("u%d", u), SessionID: fmt.Sprintf("u%d-s%d", u, s)}
-				if !c.put([]byte(fmt.Sprintf("u%d-s%d-t%d", u, s, k)), p, later, c.begin()) {
+				if !c.put([]byte(fmt.Sprintf("u%d-s%d-t%d", u, s, k)), p, sessionInfo{}, later, c.begin()) {
 					t.Fatal("put refused")
 				}
 			}
@@ -104,6 +104,12 @@ func TestPrincipalCacheDropTouchesOnlyTheNamedEntries(t *testing.T) {
 	if _, ok := c.bySession["u3-s1"]; ok {
 		t.Error("the dropped session is still indexed")
 	}
+	if _, ok := c.session("u3-s1"); ok {
+		t.Error("the dropped session's info is still cached")
+	}
+	if _, ok := c.session("u3-s2"); !ok {
+		t.Error("a kept session's info is gone")
+	}
 	if _, ok := c.byUser["u7"]; ok {
 		t.Error("the dropped user is still indexed")
 	}
@@ -119,14 +125,14 @@ func TestPrincipalCacheDropTouchesOnlyTheNamedEntries(t *testing.T) {
 	// Dropping what is not cached changes nothing.
 	c.drop("u:nobody")
 	c.drop("s:nothing")
-	if len(c.byToken) != 390 || len(c.byUser) != 49 || len(c.bySession) != 195 {
-		t.Errorf("after no-op drops: %d entries, %d users, %d sessions", len(c.byToken), len(c.byUser), len(c.bySession))
+	if len(c.byToken) != 390 || len(c.byUser) != 49 || len(c.bySession) != 195 || len(c.sessions) != 195 {
+		t.Errorf("after no-op drops: %d entries, %d users, %d sessions (%d with info)", len(c.byToken), len(c.byUser), len(c.bySession), len(c.sessions))
 	}
 
 	// A payload of unknown kind drops everything.
 	c.drop("x")
-	if len(c.byToken) != 0 || len(c.byUser) != 0 || len(c.bySession) != 0 {
-		t.Errorf("after a flush: %d entries, %d users, %d sessions", len(c.byToken), len(c.byUser), len(c.bySession))
+	if len(c.byToken) != 0 || len(c.byUser) != 0 || len(c.bySession) != 0 || len(c.sessions) != 0 {
+		t.Errorf("after a flush: %d entries, %d users, %d sessions (%d with info)", len(c.byToken), len(c.byUser), len(c.bySession), len(c.sessions))
 	}
 }
 
@@ -136,11 +142,11 @@ func BenchmarkPrincipalCacheDrop(b *testing.B) {
 	c := listeningCache()
 	for i := range maxCachedPrincipals - 1 {
 		p := core.Principal{UserID: fmt.Sprintf("u%d", i/2), SessionID: fmt.Sprintf("s%d", i)}
-		c.put([]byte(fmt.Sprintf("t%d", i)), p, later, c.begin())
+		c.put([]byte(fmt.Sprintf("t%d", i)), p, sessionInfo{}, later, c.begin())
 	}
 	p := core.Principal{UserID: "target", SessionID: "target-s"}
 	for b.Loop() {
-		c.put([]byte("target-t"), p, later, c.begin())
+		c.put([]byte("target-t"), p, sessionInfo{}, later, c.begin())
 		c.drop("u:target")
 	}
 }

@@ -1,10 +1,13 @@
 package auth_test
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"testing"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/auth"
 )
@@ -29,4 +32,54 @@ func TestSignedInHelperAndAuthenticator(t *testing.T) {
 	if anon.Status != http.StatusUnauthorized || anon.ErrorMessage() != "Usuário não autenticado" {
 		t.Errorf("anonymous session: %d %q", anon.Status, anon.ErrorMessage())
 	}
+}
+
+// GET /api/auth/session answers from the principal Authenticate resolved:
+// served from the principal cache (apptest runs the invalidation listener)
+// or, without it, reading only the account's provider and creation time, it
+// shows the same user SessionUser loads from the database.
+func TestSessionAnswerFromThePrincipalMatchesTheDatabase(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	c, id := signedIn(t, srv, "cache.sessao@example.com", "editor")
+	want, err := srv.App.Auth.SessionUser(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, res apptest.Response) {
+		t.Helper()
+		if res.Status != http.StatusOK {
+			t.Fatalf("%s: %d %s", name, res.Status, res.Body)
+		}
+		var body struct{ User auth.SessionUser }
+		res.JSON(t, &body)
+		got := body.User
+		if got.ID != want.ID || got.Email != want.Email || got.Provider != want.Provider ||
+			!got.CreatedAt.Equal(want.CreatedAt) || !slices.Equal(got.Roles, want.Roles) {
+			t.Errorf("%s: %+v, want %+v", name, got, want)
+		}
+	}
+	check("first read (fills the cache)", c.Do("GET", "/api/auth/session", nil))
+	check("cached read", c.Do("GET", "/api/auth/session", nil))
+
+	// No listener: nothing is cached and the handler reads the account.
+	f := newFixture(t, nil)
+	uid, _, err := f.svc.CreateConfirmedUser(context.Background(), auth.NewUser{Email: "sem.cache@example.com", Password: goodPass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := f.svc.StartSession(context.Background(), uid, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok, err := f.svc.PrincipalForAccessToken(context.Background(), tok.Access)
+	if err != nil || !ok {
+		t.Fatalf("principal: %v %v", ok, err)
+	}
+	if want, err = f.svc.SessionUser(context.Background(), uid); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/api/auth/session", nil)
+	rec := httptest.NewRecorder()
+	auth.HandleSession(nil, f.svc).ServeHTTP(rec, req.WithContext(core.WithPrincipal(req.Context(), p)))
+	check("uncached read", apptest.Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()})
 }

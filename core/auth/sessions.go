@@ -103,17 +103,18 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	// Taken before the read: an invalidation after it voids the fill (put).
 	gen := s.cache.begin()
 	var p core.Principal
+	var info sessionInfo
 	var stored []string
 	var lastUsed, tokenExpires, sessionExpires, started time.Time
 	err := s.pool.QueryRow(ctx, `
-		SELECT s.id, u.id, u.email, s.last_used_at, t.expires_at, s.expires_at, s.created_at,
+		SELECT s.id, u.id, u.email, u.provider, u.created_at, s.last_used_at, t.expires_at, s.expires_at, s.created_at,
 		       coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = u.id), '{}')
 		FROM session_tokens t
 		JOIN sessions s ON s.id = t.session_id
 		JOIN users u ON u.id = s.user_id
 		WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > $2
 		  AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.created_at > $3`, hash, now, now.Add(-s.opts.MaxSessionAge)).
-		Scan(&p.SessionID, &p.UserID, &p.Email, &lastUsed, &tokenExpires, &sessionExpires, &started, &stored)
+		Scan(&p.SessionID, &p.UserID, &p.Email, &info.provider, &info.createdAt, &lastUsed, &tokenExpires, &sessionExpires, &started, &stored)
 	if postgres.IsNoRows(err) {
 		return core.Visitor, false, nil
 	}
@@ -132,7 +133,8 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	if s.cache.beforePut != nil {
 		s.cache.beforePut(p)
 	}
-	s.cache.put(hash, p, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)), gen)
+	info.csrf = s.csrfToken(p.SessionID)
+	s.cache.put(hash, p, info, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)), gen)
 	return p, true, nil
 }
 
@@ -284,6 +286,26 @@ func (s *Service) SessionUser(ctx context.Context, userID string) (SessionUser, 
 	}
 	u.Roles, err = s.rolesOf(ctx, userID, stored)
 	return u, err
+}
+
+// sessionUserOf is the session endpoint's user for p, a principal
+// Authenticate resolved: its id, email and roles, with the provider and
+// creation time cached beside it (an account's never change), so a cached
+// principal costs no query. Without one, only those two are read.
+func (s *Service) sessionUserOf(ctx context.Context, p core.Principal) (SessionUser, error) {
+	u := SessionUser{ID: p.UserID, Email: p.Email, Roles: p.Roles}
+	if info, ok := s.cache.session(p.SessionID); ok {
+		u.Provider, u.CreatedAt = info.provider, info.createdAt
+		return u, nil
+	}
+	err := s.pool.QueryRow(ctx, `SELECT provider, created_at FROM users WHERE id = $1`, p.UserID).Scan(&u.Provider, &u.CreatedAt)
+	if postgres.IsNoRows(err) {
+		return SessionUser{}, errNotAuthenticated
+	}
+	if err != nil {
+		return SessionUser{}, fmt.Errorf("load session user: %w", err)
+	}
+	return u, nil
 }
 
 // sessionOfRefresh returns the session a refresh token belongs to, if any.

@@ -352,23 +352,30 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		return Page{}, fmt.Errorf("list content: %w", err)
 	}
 	defer rows.Close()
-	page := Page{Items: make([]PublicItem, 0, limit), Total: -1}
+	page := Page{Items: make([]PublicItem, 0, limit+1), Total: -1}
+	// One set of destinations for every row (pgx plans their scans once):
+	// each row is scanned into it and copied out; the JSON fields are a
+	// fresh slice per row.
+	var it PublicItem
+	var fields []byte
+	dest := append([]any{&it.ID, &it.Type, &it.Slug, &it.Title, &it.Summary, &fields, &it.AuthorID, &it.PublishedAt, &it.UpdatedAt},
+		it.Engagement.Targets()...)
+	dest = append(dest, &page.Total)
+	var totalOnly []any // the total's row of an empty page: NULLs but the total
 	for rows.Next() {
-		var it PublicItem
-		var id, typ, slug, title, summary *string
-		var fields []byte
-		var publishedAt, updatedAt *time.Time
-		dest := append([]any{&id, &typ, &slug, &title, &summary, &fields, &it.AuthorID, &publishedAt, &updatedAt},
-			it.Engagement.Targets()...)
-		dest = append(dest, &page.Total)
+		if rows.RawValues()[0] == nil {
+			if totalOnly == nil {
+				totalOnly = make([]any, len(dest))
+				totalOnly[len(dest)-1] = &page.Total
+			}
+			if err := rows.Scan(totalOnly...); err != nil {
+				return Page{}, fmt.Errorf("scan content: %w", err)
+			}
+			continue
+		}
 		if err := rows.Scan(dest...); err != nil {
 			return Page{}, fmt.Errorf("scan content: %w", err)
 		}
-		if id == nil { // the total's row of an empty page
-			continue
-		}
-		it.ID, it.Type, it.Slug, it.Title, it.Summary = *id, *typ, *slug, *title, *summary
-		it.PublishedAt, it.UpdatedAt = *publishedAt, *updatedAt
 		it.Fields = fields
 		page.Items = append(page.Items, it)
 	}

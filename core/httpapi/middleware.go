@@ -112,7 +112,9 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 func contentSecurityPolicy() string {
 	return strings.Join([]string{
 		"default-src 'self'",
-		"script-src 'self'",
+		// 'wasm-unsafe-eval' lets the PWA compile a form tool's offline build
+		// (GET /api/tools/{id}/offline.wasm); it allows no JavaScript eval.
+		"script-src 'self' 'wasm-unsafe-eval'",
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: blob: https:",
 		"font-src 'self' data:",
@@ -128,18 +130,33 @@ func contentSecurityPolicy() string {
 	}, "; ")
 }
 
+// headerValue is a header value built once and put on every response as it
+// is: no key canonicalisation or value slice per request. Its capacity is its
+// length, so an Add on the response appends to a copy; handlers replace
+// headers (Set, Del) and never edit a value in place.
+func headerValue(v string) []string { return []string{v}[:1:1] }
+
 func securityHeaders(csp string) func(http.Handler) http.Handler {
+	always := []struct {
+		key   string // canonical
+		value []string
+	}{
+		{"Content-Security-Policy", headerValue(csp)},
+		{"X-Content-Type-Options", headerValue("nosniff")},
+		{"X-Frame-Options", headerValue("DENY")},
+		{"Referrer-Policy", headerValue("strict-origin-when-cross-origin")},
+		{"Permissions-Policy", headerValue("camera=(), microphone=(), geolocation=()")},
+		{"Cross-Origin-Opener-Policy", headerValue("same-origin-allow-popups")},
+	}
+	hsts := headerValue("max-age=63072000; includeSubDomains")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			h.Set("Content-Security-Policy", csp)
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("X-Frame-Options", "DENY")
-			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-			h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+			for _, kv := range always {
+				h[kv.key] = kv.value
+			}
 			if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+				h["Strict-Transport-Security"] = hsts
 			}
 			next.ServeHTTP(w, r)
 		})
@@ -171,9 +188,10 @@ func limitBodies(next http.Handler) http.Handler {
 // the sessions list) that no browser or proxy cache may keep. A public
 // endpoint opts in to caching by setting its own Cache-Control.
 func noStoreAPI(next http.Handler) http.Handler {
+	noStore := headerValue("no-store")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
-			w.Header().Set("Cache-Control", "no-store")
+			w.Header()["Cache-Control"] = noStore
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
@@ -201,9 +202,12 @@ func (s *Service) Get(ctx context.Context, userID string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
+	// pgtype.UUID goes to the wire as it is; a uuid.UUID would be turned
+	// into text (driver.Valuer) and parsed back on every read.
+	pgID := pgtype.UUID{Bytes: id, Valid: true}
 	get := func() (Profile, error) {
 		return scanProfile(s.pool.QueryRow(ctx, `SELECT `+profileColumns+`
-			FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`, id))
+			FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1`, pgID))
 	}
 	p, err := get()
 	if errors.Is(err, pgx.ErrNoRows) {
