@@ -2,9 +2,9 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"testing"
