@@ -83,8 +83,9 @@ build-go:
 .PHONY: plugins proto plugin-new
 PLUGIN_IDS = $(patsubst plugins/%/main.go,%,$(wildcard plugins/*/main.go))
 # A form tool with an offline_js.go also builds, for GOOS=js GOARCH=wasm, into
-# bin/plugins/<id>.offline.wasm (package plugins/sdk/offline): the PWA runs it
-# without a network. Go's wasm_exec.js is copied beside it once.
+# bin/plugins/<id>.offline.wasm (package plugins/sdk/offline), with a gzip copy
+# the server sends to browsers that accept it: the PWA runs it without a
+# network. Go's wasm_exec.js is copied beside it once.
 OFFLINE_IDS = $(patsubst plugins/%/offline_js.go,%,$(wildcard plugins/*/offline_js.go))
 plugins:
 	@mkdir -p bin/plugins
@@ -96,6 +97,7 @@ plugins:
 	@for id in $(OFFLINE_IDS); do \
 	  echo "plugin $$id (offline build)"; \
 	  GOOS=js GOARCH=wasm $(GO) build -o bin/plugins/$$id.offline.wasm ./plugins/$$id || exit 1; \
+	  gzip -9 -kf bin/plugins/$$id.offline.wasm || exit 1; \
 	done
 	@if [ -n "$(OFFLINE_IDS)" ]; then \
 	  root=$$($(GO) env GOROOT); \

@@ -1,9 +1,13 @@
 package pluginhost_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
 )
@@ -31,6 +35,31 @@ func TestOfflineBuildIsServedToThoseWhoMayUseTheTool(t *testing.T) {
 	if res.Status != 200 || string(res.Body) != string(wasm) || res.Header.Get("Content-Type") != "application/wasm" ||
 		res.Header.Get("Cache-Control") != "private, no-cache" || res.Header.Get("Last-Modified") == "" {
 		t.Errorf("offline build: %d %v %q", res.Status, res.Header, res.Body)
+	}
+	// The gzip copy `make plugins` writes goes to a client that accepts it;
+	// the others get the build itself.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write(wasm)
+	_ = zw.Close()
+	gzPath := filepath.Join(dir, "fixture.offline.wasm.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(gzPath, later, later); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", c.URLFor("/api/tools/fixture/offline.wasm"), nil)
+	req.Header.Set("Accept-Encoding", "br, gzip;q=0.8")
+	res = c.Send(req)
+	if res.Status != 200 || res.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(res.Body, gz.Bytes()) || res.Header.Get("Content-Type") != "application/wasm" {
+		t.Errorf("gzip offline build: %d %v", res.Status, res.Header)
+	}
+	req, _ = http.NewRequest("GET", c.URLFor("/api/tools/fixture/offline.wasm"), nil)
+	req.Header.Set("Accept-Encoding", "gzip;q=0")
+	if res = c.Send(req); res.Header.Get("Content-Encoding") != "" || string(res.Body) != string(wasm) {
+		t.Errorf("gzip refused, still compressed: %v", res.Header)
 	}
 	res = c.Do("GET", "/api/tools/offline/wasm_exec.js", nil)
 	if res.Status != 200 || res.Header.Get("Content-Type") != "text/javascript; charset=utf-8" || len(res.Body) == 0 {
