@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"runtime/debug"
@@ -230,10 +231,11 @@ func (s *server) Handle(ctx context.Context, req *pluginpb.HTTPRequest) (res *pl
 		user = User{ID: req.User.Id, Roles: req.User.Roles, Subscription: req.User.Subscription}
 	}
 	r = r.WithContext(withUser(ctx, user, req.RequestToken))
-	rec := &recorder{header: http.Header{}}
+	// net/http's own recorder: status 200 unless the handler wrote another.
+	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, r)
-	out := &pluginpb.HTTPResponse{Status: int32(rec.statusOr200()), Body: rec.body.Bytes()}
-	for name, values := range rec.header {
+	out := &pluginpb.HTTPResponse{Status: int32(rec.Code), Body: rec.Body.Bytes()}
+	for name, values := range rec.Header() {
 		out.Headers = append(out.Headers, &pluginpb.Header{Name: name, Values: values})
 	}
 	return out, nil
@@ -262,30 +264,4 @@ func (s *server) DashboardCard(ctx context.Context, req *pluginpb.DashboardCardR
 		return &pluginpb.DashboardCardResponse{}, err
 	}
 	return &pluginpb.DashboardCardResponse{Show: true, Title: card.Title, Body: card.Body, Link: card.Link}, nil
-}
-
-// recorder collects what the plugin's http.Handler writes.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-}
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.body.Write(b)
-}
-func (r *recorder) statusOr200() int {
-	if r.status == 0 {
-		return http.StatusOK
-	}
-	return r.status
 }

@@ -12,8 +12,8 @@
 package offline
 
 import (
-	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"syscall/js"
 )
@@ -47,29 +47,7 @@ func Call(h http.Handler, route, body string) (int, string) {
 		return http.StatusBadRequest, ""
 	}
 	req.Header.Set("Content-Type", "application/json")
-	rec := &recorder{header: http.Header{}}
+	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	return rec.status, rec.body.String()
-}
-
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-}
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.body.Write(b)
+	return rec.Code, rec.Body.String()
 }
