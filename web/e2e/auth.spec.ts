@@ -82,6 +82,22 @@ test.describe('auth screens', () => {
     await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/)
   })
 
+  test('signing up again with a registered address answers alike and mails its owner', async ({ page, context, request }) => {
+    const owner = await createConfirmedUser(context, request, newTestUser({ firstName: 'Irene', lastName: 'Souto' }))
+    await page.goto('/register')
+    await page.getByLabel('Nome', { exact: true }).fill('Outra')
+    await page.getByLabel('Sobrenome').fill('Pessoa')
+    await page.getByLabel('Email').fill(owner.email)
+    await page.getByLabel('Senha', { exact: true }).fill('Outra!Senha2026')
+    await page.getByRole('button', { name: 'Criar conta' }).click()
+    // The same answer as a new sign-up: the page does not reveal the account.
+    await expect(page.getByRole('status').getByText('Conta criada com sucesso! Verifique seu email para confirmação.').first()).toBeVisible()
+    const mail = await waitForMail(request, owner.email, { subject: /^Tentativa de cadastro no VetClube com o seu email$/ })
+    expect(mail.text).toContain('Alguém tentou criar uma conta no VetClube com este email')
+    expect(new URL(linkFrom(mail, '/login')).pathname).toBe('/login')
+    expect(new URL(linkFrom(mail, '/forgot-password')).pathname).toBe('/forgot-password')
+  })
+
   test('the same confirmation link cannot be used twice', async ({ page, context, request }) => {
     const user = newTestUser()
     const signup = await apiPost(context, '/api/auth/signup', {

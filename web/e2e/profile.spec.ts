@@ -140,6 +140,18 @@ test.describe('profile screens', () => {
     await expect(page.getByText('CRMV-SP 12345')).toHaveCount(0)
   })
 
+  test('a partial profile saves; what is still missing shows as completeness, not as an error', async ({ page, context, request }) => {
+    await signedInUser(context, request, { firstName: 'Jonas', lastName: 'Reis' })
+    await page.goto('/profile/edit')
+    await expect(page.getByLabel('Título profissional')).toHaveValue('')
+    await expect(page.getByLabel('Biografia')).toHaveValue('')
+    await page.getByRole('group', { name: 'Especialidades' }).getByRole('checkbox', { name: 'Cirurgia' }).check({ force: true })
+    await page.getByRole('button', { name: 'Salvar alterações' }).click()
+    await expect(page.getByText('Perfil atualizado com sucesso!')).toBeVisible()
+    await expect(page).toHaveURL(/\/profile$/)
+    await expect(page.getByRole('list', { name: 'Campos a preencher' }).getByRole('listitem')).toHaveText(['Título profissional', 'Biografia'])
+  })
+
   test("the server's per-field reasons appear under the field", async ({ page, context, request }) => {
     await signedInUser(context, request, { firstName: 'Elisa', lastName: 'Prado' })
     await page.goto('/profile/edit')
