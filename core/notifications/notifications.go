@@ -4,6 +4,7 @@ package notifications
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -30,6 +31,12 @@ type Notification struct {
 	Message   string    `json:"message"`
 	IsRead    bool      `json:"is_read"`
 	CreatedAt time.Time `json:"created_at"`
+
+	RelatedUserID    *string           `json:"related_user_id"`
+	RelatedPostID    *string           `json:"related_post_id"`
+	RelatedCommentID *string           `json:"related_comment_id"`
+	Link             string            `json:"link"`
+	Data             map[string]string `json:"data"`
 }
 
 // Store reads and writes notifications.
@@ -65,16 +72,61 @@ func (s *Store) Create(ctx context.Context, userID, kind, title, message, idempo
 	return n, created, nil
 }
 
+// notificationColumns are read back into a Notification by scanNotification.
+const notificationColumns = `id, user_id, type, title, message, is_read, created_at,
+	related_user_id, related_post_id, related_comment_id, link, data`
+
+func scanNotification(row pgx.Row, n *Notification) error {
+	return row.Scan(&n.ID, &n.UserID, &n.Type, &n.Title, &n.Message, &n.IsRead, &n.CreatedAt,
+		&n.RelatedUserID, &n.RelatedPostID, &n.RelatedCommentID, &n.Link, &n.Data)
+}
+
+// Send stores n as an in-app notification, once per n.IdempotencyKey, and
+// announces it on the user's live stream in the same transaction.
+func (s *Store) Send(ctx context.Context, in Notice) (Notification, error) {
+	data := in.Data
+	if data == nil {
+		data = map[string]string{}
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return Notification{}, fmt.Errorf("send notification: %w", err)
+	}
+	var n Notification
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		err := scanNotification(tx.QueryRow(ctx, `INSERT INTO notifications
+			(user_id, type, title, message, related_user_id, related_post_id, related_comment_id, link, data, group_key, idempotency_key)
+			VALUES ($1, $2, $3, $4, nullif($5, '')::uuid, nullif($6, '')::uuid, nullif($7, '')::uuid, $8, $9, nullif($10, ''), nullif($11, ''))
+			ON CONFLICT (idempotency_key) DO NOTHING
+			RETURNING `+notificationColumns,
+			in.UserID, in.Type, in.Title, in.Message, in.RelatedUserID, in.RelatedPostID, in.RelatedCommentID,
+			in.Link, raw, in.GroupKey, in.IdempotencyKey), &n)
+		if postgres.IsNoRows(err) {
+			return scanNotification(tx.QueryRow(ctx, `SELECT `+notificationColumns+`
+				FROM notifications WHERE idempotency_key = $1`, in.IdempotencyKey), &n)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = events.Publish(ctx, tx, in.UserID, EventCreated, n)
+		return err
+	})
+	if err != nil {
+		return Notification{}, fmt.Errorf("send notification: %w", err)
+	}
+	return n, nil
+}
+
 // List returns userID's newest notifications first.
 func (s *Store) List(ctx context.Context, userID string, limit int) ([]Notification, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, user_id, type, title, message, is_read, created_at
+	rows, err := s.pool.Query(ctx, `SELECT `+notificationColumns+`
 		FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT $2`, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list notifications: %w", err)
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Notification, error) {
 		var n Notification
-		err := row.Scan(&n.ID, &n.UserID, &n.Type, &n.Title, &n.Message, &n.IsRead, &n.CreatedAt)
+		err := scanNotification(row, &n)
 		return n, err
 	})
 	if err != nil {
