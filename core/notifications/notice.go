@@ -21,8 +21,18 @@ type Notice struct {
 	Data map[string]string // ids an action needs, e.g. {"connection_id": "..."}
 
 	// GroupKey folds notices of one kind about one target into one unread
-	// notification ("" never folds).
+	// notification ("" never folds). Title and Message are the single
+	// actor's text ("Ana curtiu seu post"); once a second actor folds in,
+	// the message becomes GroupMessage.
 	GroupKey string
+	// GroupMessage is the message of a group of several actors, with
+	// {actor} (the latest actor's first name), {others} (how many more) and
+	// {pessoas} ("pessoa" or "pessoas"). Empty: a default for the type, e.g.
+	// "{actor} e mais {others} {pessoas} curtiram seu post" for a like.
+	GroupMessage string
+	// ActorName names RelatedUserID in group messages; empty: the first
+	// name on their profile.
+	ActorName string
 	// IdempotencyKey makes a retried producer notify once ("" for none).
 	IdempotencyKey string
 }
