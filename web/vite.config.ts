@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { signedInPreload } from './build-plugins/signedInPreload'
+import { pushWorker } from './build-plugins/pushWorker'
 
 // The session client web/ shares with admin/ (CSRF cookie, refresh and retry).
 const sessionClient = fileURLToPath(new URL('../session-client', import.meta.url))
@@ -23,6 +24,8 @@ export default defineConfig({
       ['src/app/layout/AppLayout.tsx', 'src/features/home/HomePage.tsx', 'src/features/checkin/CheckinCard.tsx'],
       ['/api/auth/session', '/api/profile', '/api/profile/completeness'],
     ),
+    // /sw-push.js: push and notificationclick handlers, imported by the worker below.
+    pushWorker('src/features/notificacoes/sw/pushWorker.ts'),
     VitePWA({
       // A fixed worker URL: browsers find an installed service worker by its URL,
       // so /sw-unified.js must never change; the Go server serves it no-cache.
@@ -52,6 +55,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // Web Push (notifications feature): built by build-plugins/pushWorker.ts.
+        importScripts: ['/sw-push.js'],
         navigateFallback: '/index.html',
         // Server-owned pages must reach the network: OAuth redirects, the dev
         // mailbox, the backoffice and uploaded files are not client routes.

@@ -1,4 +1,5 @@
 import { useAuth } from '@/features/auth/AuthProvider'
+import { notificationLiveEvents } from '@/features/notificacoes/liveEvents'
 import { pointsLiveEvents } from '@/features/pontos/liveEvents'
 import { subscriptionLiveEvents } from '@/features/subscription/liveEvents'
 import { useLiveEvents, type LiveEventHandlers } from '@/lib/liveEvents'
@@ -7,8 +8,7 @@ import { useLiveEvents, type LiveEventHandlers } from '@/lib/liveEvents'
 const handlers: LiveEventHandlers = {
   ...pointsLiveEvents,
   ...subscriptionLiveEvents,
-  // The top bar's notification panel will read ['notifications'] once notifications exist.
-  'notification.created': (_data, queryClient) => void queryClient.invalidateQueries({ queryKey: ['notifications'] }),
+  ...notificationLiveEvents,
 }
 
 /** Mounted once in the signed-in layout: the live event stream, with each feature's reactions. */

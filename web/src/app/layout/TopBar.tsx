@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
 import { Link, useLocation } from 'react-router'
-import { Bell, Coins, LogOut, Menu } from 'lucide-react'
+import { Coins, LogOut, Menu } from 'lucide-react'
 import { Logo } from '@/components/Logo'
 import { useSignOut } from '@/features/auth/useSignOut'
+import { NotificationCenter } from '@/features/notificacoes/components/NotificationCenter'
 import { usePointsBalance } from '@/features/pontos/api'
 import { TrialBadge } from '@/features/subscription/TrialBadge'
 import { cn } from '@/lib/cn'
@@ -10,45 +10,6 @@ import { useSidebar } from './SidebarContext'
 import { ThemeToggle } from './ThemeToggle'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
-
-/** The notifications issue replaces this panel's content with the real list. */
-function NotificationBell() {
-  const [open, setOpen] = useState(false)
-  const ref = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (!open) return
-    const onPointer = (e: PointerEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false)
-    }
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false)
-    document.addEventListener('pointerdown', onPointer)
-    document.addEventListener('keydown', onKey)
-    return () => {
-      document.removeEventListener('pointerdown', onPointer)
-      document.removeEventListener('keydown', onKey)
-    }
-  }, [open])
-  return (
-    <div ref={ref} className="relative">
-      <button
-        type="button"
-        aria-label="Notificações"
-        aria-expanded={open}
-        aria-haspopup="true"
-        onClick={() => setOpen((v) => !v)}
-        className="inline-flex h-10 w-10 items-center justify-center rounded-lg hover:bg-muted"
-      >
-        <Bell aria-hidden="true" className="h-5 w-5" />
-      </button>
-      {open && (
-        <div className="absolute right-0 top-12 w-72 rounded-xl border border-border bg-card p-4 text-sm shadow-lg">
-          <p className="font-semibold">Notificações</p>
-          <p className="mt-2 text-muted-foreground">Nenhuma notificação no momento.</p>
-        </div>
-      )}
-    </div>
-  )
-}
 
 /** Fixed top bar; hidden on the AI route below 1024 px, where the chat needs the whole height. */
 export function TopBar() {
@@ -90,7 +51,7 @@ export function TopBar() {
           <Coins aria-hidden="true" className="h-4 w-4" />
           <span>{numberFormat.format(balance)}</span> <span className="sr-only sm:not-sr-only">VetCoins</span>
         </Link>
-        <NotificationBell />
+        <NotificationCenter />
         <div className="hidden md:block">
           <ThemeToggle />
         </div>
