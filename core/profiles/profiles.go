@@ -160,9 +160,12 @@ func fallbackNames(first, given, last, family string) (string, string) {
 // ensure creates the profile of an existing user from their sign-up metadata
 // (users.metadata, written by core/auth) unless one exists. Concurrent first
 // accesses are harmless: the loser's insert does nothing.
-func (s *Service) ensure(ctx context.Context, id uuid.UUID) error {
+func (s *Service) ensure(ctx context.Context, id uuid.UUID) error { return ensureOn(ctx, s.pool, id) }
+
+// ensureOn is ensure on a pool or inside a caller's transaction.
+func ensureOn(ctx context.Context, q querier, id uuid.UUID) error {
 	var mFirst, mGiven, mLast, mFamily, avatar string
-	err := s.pool.QueryRow(ctx, `SELECT `+metadataColumns+`, `+fallbackAvatar+` FROM users u WHERE u.id = $1`, id).
+	err := q.QueryRow(ctx, `SELECT `+metadataColumns+`, `+fallbackAvatar+` FROM users u WHERE u.id = $1`, id).
 		Scan(&mFirst, &mGiven, &mLast, &mFamily, &avatar)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil // the caller's read finds no profile and answers "not found"
@@ -171,7 +174,7 @@ func (s *Service) ensure(ctx context.Context, id uuid.UUID) error {
 		return fmt.Errorf("read sign-up metadata: %w", err)
 	}
 	first, last := fallbackNames(mFirst, mGiven, mLast, mFamily)
-	_, err = s.pool.Exec(ctx, `
+	_, err = q.Exec(ctx, `
 		INSERT INTO profiles (user_id, first_name, last_name, avatar_url)
 		SELECT u.id, $2, $3, $4 FROM users u WHERE u.id = $1
 		ON CONFLICT (user_id) DO NOTHING`, id, first, last, avatar)

@@ -7,6 +7,8 @@ import { useAuth } from '@/features/auth/AuthProvider'
 import { usePublicProfile } from '../api'
 import { ProfileDetails } from '../components/ProfileDetails'
 import { displayName } from '../names'
+import { ConnectButton } from '@/features/conexoes/components/ConnectButton'
+import { MutualConnections } from '@/features/conexoes/components/MutualConnections'
 
 /** /profile/:userId — public to everyone, never shows email, phone or CPF (the API omits them). */
 export default function PublicProfilePage() {
@@ -41,6 +43,12 @@ export default function PublicProfilePage() {
           <Link to="/profile/edit" className={buttonClasses('outline', 'sm', 'self-start')}>
             Editar perfil
           </Link>
+        )}
+        {user && user.id !== profile.data.id && (
+          <>
+            <ConnectButton userId={profile.data.id} name={displayName(profile.data)} />
+            <MutualConnections userId={profile.data.id} />
+          </>
         )}
         {!user && (
           <p className="text-sm text-muted-foreground">
