@@ -25,6 +25,7 @@ import { useMyProfile, useProfileCompleteness } from '@/features/profile/api'
 import { displayName } from '@/features/profile/names'
 import { useCheckinCard } from './CheckinSlot'
 import { DashboardCards } from './DashboardCards'
+import { NextEventCard } from './NextEventCard'
 import { ProfileCompletenessBanner } from './ProfileCompletenessBanner'
 import { pickQuote } from './quotes'
 
@@ -190,7 +191,7 @@ export default function HomePage() {
           icon={PlayCircle}
           text="Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve."
         />
-        <EmptyCard title="Próximo Evento" icon={CalendarDays} text="Nenhum evento próximo" />
+        <NextEventCard />
       </div>
       {/* Below the fold on most screens: cards arriving after the first render push nothing the user is reading. */}
       <DashboardCards />

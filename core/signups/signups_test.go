@@ -1,0 +1,110 @@
+package signups_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/signups"
+)
+
+// published inserts a published item whose snapshot holds fields.
+func published(t *testing.T, pool *pgxpool.Pool, fields map[string]any) string {
+	t.Helper()
+	var id string
+	ctx := context.Background()
+	if err := pool.QueryRow(ctx, `INSERT INTO content_items (type, slug, title, fields, status)
+		VALUES ('cursos', 'c-' || substr(md5(random()::text), 1, 8), 'Curso', $1, 'publicado') RETURNING id`, fields).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO content_published (item_id, type, slug, title, summary, fields, search, revision, published_at, last_published_at)
+		SELECT id, type, slug, title, '', fields, '', 1, now(), now() FROM content_items WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func users(t *testing.T, pool *pgxpool.Pool, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		if err := pool.QueryRow(context.Background(), `INSERT INTO users (email) VALUES ($1) RETURNING id`,
+			fmt.Sprintf("s%d-%d@teste.dev", i, time.Now().UnixNano())).Scan(&out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// Any published item may take sign-ups: without a capacity field nobody
+// ever waits; with one, the waiting list opens only when it is full, and
+// repeating a join or a leave changes nothing.
+func TestCapacityFieldAndIdempotence(t *testing.T) {
+	pool := pgtest.New(t)
+	ctx := t.Context()
+	svc := signups.New(pool, signups.Options{})
+	u := users(t, pool, 3)
+
+	open := published(t, pool, map[string]any{})
+	for _, id := range u {
+		if err := svc.Join(ctx, open, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, _ := svc.StateOf(ctx, open, u[0]); st.Capacity != nil || st.Participants != 3 || st.SeatsLeft() != nil {
+		t.Fatalf("unlimited: %+v", st)
+	}
+
+	two := published(t, pool, map[string]any{"max_participants": 2})
+	if err := svc.Wait(ctx, two, u[0]); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("waiting while seats are free: %v", err)
+	}
+	for range 2 {
+		if err := svc.Join(ctx, two, u[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Join(ctx, two, u[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Wait(ctx, two, u[1]); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("a participant waits: %v", err)
+	}
+	for range 2 {
+		if err := svc.Wait(ctx, two, u[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, _ := svc.StateOf(ctx, two, u[2])
+	if st.Participants != 2 || st.Waiting != 1 || st.Status != signups.StatusWaiting || st.Position != 1 || *st.SeatsLeft() != 0 {
+		t.Fatalf("full: %+v", st)
+	}
+	for range 2 {
+		offers, err := svc.Leave(ctx, two, u[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(offers) > 1 {
+			t.Fatalf("offers %v", offers)
+		}
+	}
+	st, _ = svc.StateOf(ctx, two, u[2])
+	if st.Participants != 1 || st.Held != 1 || st.Status != signups.StatusOffered {
+		t.Fatalf("after leaving twice: %+v", st)
+	}
+	// Declining the offer passes nothing on (nobody else waits) and frees the seat.
+	if _, err := svc.Leave(ctx, two, u[2]); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := svc.StateOf(ctx, two, u[2]); st.Held != 0 || st.Status != signups.StatusNone || *st.SeatsLeft() != 1 {
+		t.Fatalf("after declining: %+v", st)
+	}
+	if err := svc.Join(ctx, "not-a-uuid", u[0]); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("bad id: %v", err)
+	}
+}
