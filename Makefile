@@ -156,6 +156,18 @@ bench-api: build-go
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
 
+## bench-notifications: one notification fanned out to BENCH_FANOUT_USERS (100000) members, in-app rows and
+## Web Push to a local push service on the embedded Temporal; time to all delivered and live-event p99 during it
+.PHONY: bench-notifications
+bench-notifications: build-go build-temporal
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	TEST_DATABASE_URL="$$url" $(GO) test -count=1 -run '^$$' -bench FanOut -benchtime 1x -timeout 60m ./bench/notifications/; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
+
 # The harness's smoke run (tiny data, one round of 1 s): proves it works, not a speed check.
 test-bench-api: build-go
 	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \

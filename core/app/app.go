@@ -18,8 +18,10 @@ import (
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/pluginhost"
@@ -52,9 +54,15 @@ type App struct {
 	// Engagement is VetCoins, check-in, subscriptions and live events (engagement.go).
 	Engagement Engagement
 
+	// Connections is who is connected to whom (requests, blocks, suggestions).
+	Connections *connections.Service
+
 	// Content is the content platform (content.go): register test types on
 	// Content.Registry before calling the content routes.
 	Content Content
+
+	// Eventos is the events' core side (events.go): lists, seats, timers.
+	Eventos *eventos.Service
 
 	closers []func() error
 }
@@ -74,6 +82,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.Profiles = profiles.NewService(pool, uploads, log)
+	if err := a.buildNotifications(cfg, pool, log); err != nil {
+		return nil, err
+	}
 	// Content plugins register their types as they start, so the registry
 	// exists before the plugins and the store after them.
 	a.Content.Registry = content.NewRegistry()
@@ -83,6 +94,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		HealthInterval: cfg.PluginHealthInterval,
 		DailyVetCoins:  cfg.PluginDailyVetCoins,
 		Profiles:       a.Profiles,
+		Notifications:  a.Engagement.Notifications,
 		ContentTypes:   a.Content.Registry,
 	}, pool, points.New(pool), log)
 	if err := tools.Start(ctx); err != nil {
@@ -93,11 +105,15 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	a.Connections = connections.New(pool, a.Profiles, a.Engagement.Notifications, log)
 	rolesSvc := roles.NewService(pool)
 	rolesSvc.OnChange(a.Auth.InvalidatePrincipalsOf)
 	rolesSvc.ShowSubscriptionRoles(a.Engagement.Subscriptions.RolesOf)
 	if err := a.buildContent(ctx, cfg, pool, rolesSvc); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
+	}
+	if err := a.buildEvents(ctx, cfg, pool); err != nil {
+		return nil, fmt.Errorf("events: %w", err)
 	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
@@ -105,6 +121,8 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Subscriptions: a.Engagement.Subscriptions,
 		Notifications: a.Engagement.Notifications,
 		Events:        a.Engagement.Events,
+		Push:          a.Engagement.Push,
+		Connections:   a.Connections,
 
 		Tools:    tools,
 		Config:   cfg,
@@ -120,6 +138,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Auth:          a.Auth,
 		Mailbox:       a.devMailbox(),
 
+		Eventos: &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

@@ -15,6 +15,7 @@ import (
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -30,6 +31,9 @@ type Engagement struct {
 	Notifications *notifications.Store
 	Events        *events.Hub
 	Temporal      client.Client
+
+	// Push is Web Push (VAPID keys, devices, delivery); see notifications.go.
+	Push *push.Service
 }
 
 // eventRetention is how far back a reconnecting stream can resume.
@@ -38,7 +42,7 @@ const eventRetention = 24 * time.Hour
 func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) error {
 	e := &a.Engagement
 	e.Points = points.New(pool)
-	e.Notifications = notifications.New(pool)
+	// e.Notifications and e.Push are built earlier (buildNotifications).
 
 	var checkinWF checkin.Workflows = checkin.Direct{}
 	var subsWF subscriptions.Workflows = subscriptions.NoWorkflows{}
@@ -49,6 +53,9 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 		}
 		a.onClose(func() error { c.Close(); return nil })
 		e.Temporal = c
+		if err := a.startPushDelivery(ctx, c, cfg.TemporalWorker); err != nil {
+			return err
+		}
 		engine := workflows.Engine{Client: c}
 		checkinWF, subsWF = engine, engine
 	} else {

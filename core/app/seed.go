@@ -56,6 +56,12 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "  %-24s %s / %s\n", d.label+":", d.user.Email, d.user.Password)
 	}
+	if err := a.seedConnections(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
+		return err
+	}
+	if err := a.seedEvents(ctx, ids, stdout); err != nil {
+		return err
+	}
 	return a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
 }
 

@@ -55,6 +55,16 @@ type Config struct {
 
 	// TrialLimits is TRIAL_LIMITS: "type=n,…", limits for non-premium users (check_trial_limits).
 	TrialLimits map[string]int
+
+	// Web Push VAPID pair (base64url) and subject (mailto: or https URL).
+	// Empty in development: a pair is generated once under DATA_DIR.
+	VAPIDPublicKey  string // VAPID_PUBLIC_KEY
+	VAPIDPrivateKey string // VAPID_PRIVATE_KEY
+	VAPIDSubject    string // VAPID_SUBJECT
+
+	// EventSeatOfferHold is EVENT_SEAT_OFFER_HOLD: how long a freed event
+	// seat is kept for the first person on the waiting list (12h).
+	EventSeatOfferHold time.Duration
 }
 
 // Development reports whether dev-only features (mailbox, seed credentials) are on.
@@ -85,6 +95,9 @@ func Load(getenv func(string) string) (Config, error) {
 		PluginsDir:         get("PLUGINS_DIR", "bin/plugins"),
 		WebDist:            get("WEB_DIST", "web/dist"),
 		AdminDist:          get("ADMIN_DIST", "admin/dist"),
+		VAPIDPublicKey:     getenv("VAPID_PUBLIC_KEY"),
+		VAPIDPrivateKey:    getenv("VAPID_PRIVATE_KEY"),
+		VAPIDSubject:       get("VAPID_SUBJECT", "mailto:nao-responda@vetclube.com.br"),
 	}
 	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
 
@@ -123,6 +136,10 @@ func Load(getenv func(string) string) (Config, error) {
 
 	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {
 		return c, err
+	}
+
+	if c.EventSeatOfferHold, err = time.ParseDuration(get("EVENT_SEAT_OFFER_HOLD", "12h")); err != nil || c.EventSeatOfferHold <= 0 {
+		return c, fmt.Errorf("EVENT_SEAT_OFFER_HOLD must be a positive duration such as 12h, got %q", getenv("EVENT_SEAT_OFFER_HOLD"))
 	}
 
 	abs, err := filepath.Abs(c.DataDir)

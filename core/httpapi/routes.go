@@ -8,6 +8,7 @@ import (
 	"github.com/vetclube/vetclube/core/pluginhost"
 
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/engagement"
@@ -15,6 +16,7 @@ import (
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
@@ -91,6 +93,34 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/notifications", notifications.HandleList(d.Log, d.Notifications))
 	rt.handle("GET", "/api/events", events.HandleStream(d.Log, d.Events, d.Pool))
 
+	// Notifications and Web Push (core/notifications, core/push): the
+	// caller's own rows and devices only.
+	rt.handle("POST", "/api/notifications/{id}/read", notifications.HandleMarkRead(d.Log, d.Notifications))
+	rt.handle("POST", "/api/notifications/read-all", notifications.HandleMarkAllRead(d.Log, d.Notifications))
+	rt.handle("DELETE", "/api/notifications/{id}", notifications.HandleDelete(d.Log, d.Notifications))
+	rt.handle("DELETE", "/api/notifications", notifications.HandleDeleteAll(d.Log, d.Notifications))
+	rt.handle("GET", "/api/notifications/preferences", notifications.HandleGetPreferences(d.Log, d.Notifications))
+	rt.handle("PUT", "/api/notifications/preferences", notifications.HandlePutPreferences(d.Log, d.Notifications))
+	rt.handle("GET", "/api/push/vapid-key", push.HandleVAPIDKey(d.Log, d.Push))
+	rt.handle("GET", "/api/push/subscriptions", push.HandleListSubscriptions(d.Log, d.Push))
+	rt.handle("POST", "/api/push/subscriptions", push.HandleSubscribe(d.Log, d.Push))
+	rt.handle("POST", "/api/push/subscriptions/unsubscribe", push.HandleUnsubscribe(d.Log, d.Push))
+	rt.handle("POST", "/api/push/test", push.HandleTest(d.Log, d.Push))
+	rt.handle("GET", "/api/push/deliveries", push.HandleDeliveries(d.Log, d.Push))
+
+	// Connections and blocks (core/connections): the caller's own, signed in.
+	conn := connections.HTTP{Service: d.Connections, Log: d.Log}
+	rt.handle("GET", "/api/connections", conn.List())
+	rt.handle("POST", "/api/connections", conn.Request())
+	rt.handle("GET", "/api/connections/suggestions", conn.Suggestions())
+	rt.handle("GET", "/api/connections/status/{userId}", conn.Status())
+	rt.handle("GET", "/api/connections/mutual/{userId}", conn.Mutual())
+	rt.handle("POST", "/api/connections/{id}/accept", conn.Accept())
+	rt.handle("POST", "/api/connections/{id}/reject", conn.Reject())
+	rt.handle("DELETE", "/api/connections/{id}", conn.Delete())
+	rt.handle("POST", "/api/blocks", conn.Block())
+	rt.handle("DELETE", "/api/blocks/{userId}", conn.Unblock())
+
 	// Backoffice
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/team", roles.HandleTeam(d.Log, d.Roles))
@@ -101,6 +131,18 @@ func addRoutes(rt *router, d Deps) {
 
 	if d.Content.Store != nil {
 		addContentRoutes(rt, d)
+	}
+
+	// Events (core/eventos): lists, the home card, the event page, .ics,
+	// seats and the waiting list.
+	if ev := d.Eventos; ev != nil && ev.Service != nil {
+		rt.handle("GET", "/api/eventos", ev.List())
+		rt.handle("GET", "/api/eventos/next", ev.Next())
+		rt.handle("GET", "/api/eventos/{idOrSlug}", ev.Get())
+		rt.handle("GET", "/api/eventos/{idOrSlug}/calendar.ics", ev.Calendar())
+		rt.handle("PUT", "/api/eventos/{idOrSlug}/participation", ev.Join())
+		rt.handle("DELETE", "/api/eventos/{idOrSlug}/participation", ev.Leave())
+		rt.handle("PUT", "/api/eventos/{idOrSlug}/waitlist", ev.Wait())
 	}
 }
 

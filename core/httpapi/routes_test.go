@@ -36,6 +36,14 @@ var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
 // fails TestAuthorisationMatrix until it is added here, and a policy change
 // that widens or narrows access fails it too.
 var authorisationMatrix = map[string][]string{
+	// Events
+	"GET /api/eventos":                             everyone,
+	"GET /api/eventos/next":                        everyone,
+	"GET /api/eventos/{idOrSlug}":                  everyone,
+	"GET /api/eventos/{idOrSlug}/calendar.ics":     everyone,
+	"PUT /api/eventos/{idOrSlug}/participation":    signedIn,
+	"DELETE /api/eventos/{idOrSlug}/participation": signedIn,
+	"PUT /api/eventos/{idOrSlug}/waitlist":         signedIn,
 	// VetCoins, check-in, subscription, notifications, live events
 	"GET /api/points/balance":                  signedIn,
 	"GET /api/points/history":                  signedIn,
@@ -45,7 +53,31 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/subscription":                    signedIn,
 	"GET /api/subscription/limits/{limitType}": everyone,
 	"GET /api/notifications":                   signedIn,
+	"DELETE /api/notifications":                signedIn,
+	"POST /api/notifications/{id}/read":        signedIn,
+	"POST /api/notifications/read-all":         signedIn,
+	"DELETE /api/notifications/{id}":           signedIn,
+	"GET /api/notifications/preferences":       signedIn,
+	"PUT /api/notifications/preferences":       signedIn,
+	"GET /api/push/vapid-key":                  signedIn,
+	"GET /api/push/subscriptions":              signedIn,
+	"POST /api/push/subscriptions":             signedIn,
+	"POST /api/push/subscriptions/unsubscribe": signedIn,
+	"POST /api/push/test":                      signedIn,
+	"GET /api/push/deliveries":                 signedIn,
 	"GET /api/events":                          signedIn,
+
+	// Connections and blocks
+	"GET /api/connections":                 signedIn,
+	"POST /api/connections":                signedIn,
+	"GET /api/connections/suggestions":     signedIn,
+	"GET /api/connections/status/{userId}": signedIn,
+	"GET /api/connections/mutual/{userId}": signedIn,
+	"POST /api/connections/{id}/accept":    signedIn,
+	"POST /api/connections/{id}/reject":    signedIn,
+	"DELETE /api/connections/{id}":         signedIn,
+	"POST /api/blocks":                     signedIn,
+	"DELETE /api/blocks/{userId}":          signedIn,
 
 	"GET /healthz":          everyone,
 	"GET /readyz":           everyone,

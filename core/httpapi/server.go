@@ -18,6 +18,8 @@ import (
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/connections"
+	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/mail"
@@ -25,6 +27,7 @@ import (
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
@@ -59,10 +62,16 @@ type Deps struct {
 	Subscriptions *subscriptions.Service
 	Notifications *notifications.Store
 	Events        *events.Hub
+	// Push is Web Push: the VAPID key, devices and deliveries.
+	Push *push.Service
+	// Connections is who is connected to whom, requests and blocks.
+	Connections *connections.Service
 	// Tools runs the plugin tools behind /api/tools.
 	Tools *pluginhost.Manager
 	// Content is the content platform's API (routes.go).
 	Content ContentDeps
+	// Eventos is the events API (core/eventos); nil: not served.
+	Eventos *eventos.HTTP
 }
 
 // New returns the application's root handler.

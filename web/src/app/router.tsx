@@ -79,14 +79,15 @@ const guardedRoutes: RouteObject[] = [
   { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
   { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
   soon('/community', 'Comunidade'),
-  soon('/connections', 'Conexões'),
+  { path: '/connections', handle: { title: 'Conexões' }, lazy: lazyPage(() => import('@/features/conexoes/pages/ConnectionsPage')) },
   soon('/cursos', 'Cursos'),
   soon('/cursos/:id', 'Curso'),
   soon('/cursos/:id/aula/:lessonId', 'Aula'),
   // The #videoId fragment opens one video on the same page.
   soon('/conteudos-exclusivos', 'Conteúdos Exclusivos'),
   soon('/desafios', 'Desafios'),
-  soon('/eventos', 'Eventos'),
+  { path: '/eventos', handle: { title: 'Eventos' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventsPage')) },
+  { path: '/eventos/:slug', handle: { title: 'Evento' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventPage')) },
   soon('/vetclube-ia', 'VetClube IA'),
   soon('/oportunidades', 'Oportunidades'),
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
@@ -98,7 +99,7 @@ const guardedRoutes: RouteObject[] = [
   soon('/payment-monitoring', 'Monitoramento de Pagamentos'),
   soon('/payment-status', 'Status do Pagamento'),
   soon('/test-stripe', 'Teste de Pagamento'),
-  soon('/push-test', 'Teste de Notificações'),
+  { path: '/push-test', handle: { title: 'Teste de Notificações' }, lazy: lazyPage(() => import('@/features/notificacoes/pages/PushTestPage')) },
   ...adminRoutes,
 ]
 
