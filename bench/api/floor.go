@@ -144,34 +144,75 @@ func (f *floor) profile(w http.ResponseWriter, r *http.Request, userID string) e
 	return writeJSON(w, http.StatusOK, p)
 }
 
-type notification struct {
-	ID        string    `json:"id"`
-	UserID    string    `json:"user_id"`
-	Type      string    `json:"type"`
-	Title     string    `json:"title"`
-	Message   string    `json:"message"`
-	IsRead    bool      `json:"is_read"`
-	CreatedAt time.Time `json:"created_at"`
+type relatedUser struct {
+	ID        string `json:"id"`
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	AvatarURL string `json:"avatar_url"`
 }
 
+type notification struct {
+	ID               string            `json:"id"`
+	UserID           string            `json:"user_id"`
+	Type             string            `json:"type"`
+	Title            string            `json:"title"`
+	Message          string            `json:"message"`
+	IsRead           bool              `json:"is_read"`
+	CreatedAt        time.Time         `json:"created_at"`
+	RelatedUserID    *string           `json:"related_user_id"`
+	RelatedPostID    *string           `json:"related_post_id"`
+	RelatedCommentID *string           `json:"related_comment_id"`
+	Link             string            `json:"link"`
+	Data             map[string]string `json:"data"`
+	GroupCount       int               `json:"group_count"`
+	RelatedUser      *relatedUser      `json:"related_user"`
+}
+
+// notifications runs what core/notifications runs for the list: the page,
+// one profile read per distinct related user, and the unread count.
 func (f *floor) notifications(w http.ResponseWriter, r *http.Request, userID string) error {
-	rows, err := f.pool.Query(r.Context(), `SELECT id, user_id, type, title, message, is_read, created_at
+	ctx := r.Context()
+	rows, err := f.pool.Query(ctx, `SELECT id, user_id, type, title, message, is_read, created_at,
+	related_user_id, related_post_id, related_comment_id, link, data, group_count
 		FROM notifications WHERE user_id = $1 ORDER BY created_at DESC, id LIMIT $2`, userID, 50)
 	if err != nil {
 		return err
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (notification, error) {
 		var n notification
-		err := row.Scan(&n.ID, &n.UserID, &n.Type, &n.Title, &n.Message, &n.IsRead, &n.CreatedAt)
+		err := row.Scan(&n.ID, &n.UserID, &n.Type, &n.Title, &n.Message, &n.IsRead, &n.CreatedAt,
+			&n.RelatedUserID, &n.RelatedPostID, &n.RelatedCommentID, &n.Link, &n.Data, &n.GroupCount)
 		return n, err
 	})
 	if err != nil {
 		return err
 	}
+	users := map[string]*relatedUser{}
+	for i := range list {
+		id := list[i].RelatedUserID
+		if id == nil {
+			continue
+		}
+		u, seen := users[*id]
+		if !seen {
+			var p relatedUser
+			err := f.pool.QueryRow(ctx, `SELECT user_id, first_name, last_name, avatar_url FROM profiles WHERE user_id = $1`, *id).
+				Scan(&p.ID, &p.FirstName, &p.LastName, &p.AvatarURL)
+			if err == nil {
+				u = &p
+			}
+			users[*id] = u
+		}
+		list[i].RelatedUser = u
+	}
+	var unread int
+	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read`, userID).Scan(&unread); err != nil {
+		return err
+	}
 	if list == nil {
 		list = []notification{}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"notifications": list})
+	return writeJSON(w, http.StatusOK, map[string]any{"notifications": list, "unread_count": unread})
 }
 
 // checkinZone is the default zone of a user who has chosen none; the seeded
