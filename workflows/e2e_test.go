@@ -370,6 +370,11 @@ func TestE2EMissedTrialIsCaughtUpOnStart(t *testing.T) {
 		_ = pool.QueryRow(ctx, `SELECT trial_expired_at IS NOT NULL FROM subscribers WHERE user_id = $1`, user).Scan(&expired)
 		return expired
 	})
+	// The notice is sent after the expiry commits, so it may trail it.
+	eventually(t, 30*time.Second, "the expiry notice", func() bool {
+		list, err := srv.App.Engagement.Notifications.List(ctx, user, 10)
+		return err == nil && len(list) > 0
+	})
 	list, err := srv.App.Engagement.Notifications.List(ctx, user, 10)
 	if err != nil || len(list) != 1 || list[0].Title != workflows.TrialExpiredTitle {
 		t.Fatalf("notifications %+v err %v", list, err)
