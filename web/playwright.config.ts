@@ -23,10 +23,6 @@ export default defineConfig({
     locale: 'pt-BR',
     timezoneId: 'America/Sao_Paulo',
     trace: 'retain-on-failure',
-    // Notifications already allowed: the floating push prompt (shown only
-    // while permission is 'default') would otherwise cover the bottom right
-    // of every page 3 s after sign-in. e2e/notificacoes.spec.ts resets it.
-    permissions: ['notifications'],
     launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions } }],

@@ -26,6 +26,9 @@ test.describe('calculator result at 390×844', () => {
     context,
     request,
   }) => {
+    // The floating push prompt (3 s after sign-in, bottom right) would cover
+    // the form at phone size; this test is about the result's placement.
+    await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
     await signedInUser(context, request)
     await page.goto('/ferramentas/calculadoras')
     const form = page.getByRole('form', { name: 'Dose de medicamento' })

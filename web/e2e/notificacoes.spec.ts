@@ -8,10 +8,6 @@ import { apiPost, signInByApi, signedInUser } from './support/users'
 // stream, and the service worker's push and notificationclick handlers in
 // Chromium (a push delivered through the DevTools protocol).
 
-// Permission back to 'default' (the config allows notifications for every
-// other spec): the prompt and the subscribe flow start from there.
-test.use({ permissions: [] })
-
 const DEMO_VET_PASSWORD = 'Colega#Vet2026' // dev seed, core/app/seed_connections.go
 const DEMO_VETS = [
   'ana.ribeiro',
