@@ -9,7 +9,7 @@ import { Toaster } from '@/components/ui/Toaster'
 import { AuthProvider } from '@/features/auth/AuthProvider'
 import { captureInstallEvents } from '@/features/pwa/install'
 import { registerServiceWorker } from '@/features/pwa/registerServiceWorker'
-import { PERSISTED_MAX_AGE_MS, localStoragePersister, shouldPersistQuery } from '@/lib/persistence'
+import { PERSISTED_MAX_AGE_MS, localStoragePersister, revalidateRestored, shouldPersistQuery } from '@/lib/persistence'
 import { queryClient } from '@/lib/queryClient'
 import { warmUpSignedInStart } from '@/app/warmUp'
 import { applyTheme, getTheme } from '@/lib/theme'
@@ -37,6 +37,7 @@ createRoot(document.getElementById('root')!).render(
           buster: new URL(import.meta.url).pathname,
           dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
         }}
+        onSuccess={() => revalidateRestored(queryClient)}
       >
         <AuthProvider>
           <RouterProvider router={router} />

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { PersistedClient } from '@tanstack/react-query-persist-client'
-import { localStoragePersister, shouldPersistQuery } from './persistence'
+import { QueryClient } from '@tanstack/react-query'
+import { localStoragePersister, revalidateRestored, shouldPersistQuery } from './persistence'
 
 const client = (n: number) => ({ timestamp: n, buster: 'b', clientState: { queries: [], mutations: [] } }) as PersistedClient
 
@@ -52,5 +53,15 @@ describe('query persistence', () => {
     expect(fake.removeItem).toHaveBeenCalledWith('k')
     expect(p.restoreClient()).toBeUndefined()
     vi.useRealTimers()
+  })
+
+  it("marks data restored from an earlier page load stale and leaves this load's data fresh", async () => {
+    const qc = new QueryClient({ defaultOptions: { queries: { staleTime: 5 * 60_000 } } })
+    const loadedAt = Date.now()
+    qc.setQueryData(['content', 'noticias', 'detail'], { title: 'antigo' }, { updatedAt: loadedAt - 60_000 })
+    qc.setQueryData(['profile', 'me'], { first_name: 'Ana' }, { updatedAt: loadedAt + 10 })
+    await revalidateRestored(qc, loadedAt)
+    expect(qc.getQueryState(['content', 'noticias', 'detail'])?.isInvalidated).toBe(true)
+    expect(qc.getQueryState(['profile', 'me'])?.isInvalidated).toBe(false)
   })
 })

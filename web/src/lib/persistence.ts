@@ -1,4 +1,4 @@
-import type { Query } from '@tanstack/react-query'
+import type { Query, QueryClient } from '@tanstack/react-query'
 import type { PersistedClient, Persister } from '@tanstack/react-query-persist-client'
 
 /**
@@ -61,4 +61,14 @@ export function localStoragePersister(storage: Storage | undefined = globalThis.
       storage?.removeItem(key)
     },
   }
+}
+
+/**
+ * Marks every query restored from storage as stale, so each one on screen is
+ * fetched again at once: restored data is only a stand-in while the network
+ * answers, never a reason to skip a request for five minutes. Queries fetched
+ * during this page load (the warm-up's, say) are newer and left alone.
+ */
+export function revalidateRestored(client: QueryClient, pageLoadedAt: number = performance.timeOrigin): Promise<void> {
+  return client.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt < pageLoadedAt })
 }

@@ -11,7 +11,7 @@ export function NextEventCard() {
   const next = useNextEvent()
   const e = next.data
   return (
-    <Card className="flex flex-col" aria-labelledby="next-event-title">
+    <Card role="region" className="flex flex-col" aria-labelledby="next-event-title">
       <CardHeader>
         <div className="flex items-center gap-2">
           <CalendarDays aria-hidden="true" className="h-5 w-5 text-primary" />
