@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -169,7 +170,7 @@ type notification struct {
 }
 
 // notifications runs what core/notifications runs for the list: the page,
-// one profile read per distinct related user, and the unread count.
+// one read of the page's related users, and the unread count.
 func (f *floor) notifications(w http.ResponseWriter, r *http.Request, userID string) error {
 	ctx := r.Context()
 	rows, err := f.pool.Query(ctx, `SELECT id, user_id, type, title, message, is_read, created_at,
@@ -187,23 +188,32 @@ func (f *floor) notifications(w http.ResponseWriter, r *http.Request, userID str
 	if err != nil {
 		return err
 	}
-	users := map[string]*relatedUser{}
-	for i := range list {
-		id := list[i].RelatedUserID
-		if id == nil {
-			continue
+	var ids []string
+	for _, n := range list {
+		if n.RelatedUserID != nil && !slices.Contains(ids, *n.RelatedUserID) {
+			ids = append(ids, *n.RelatedUserID)
 		}
-		u, seen := users[*id]
-		if !seen {
+	}
+	if len(ids) > 0 {
+		rows, err := f.pool.Query(ctx, `SELECT user_id::text, first_name, last_name, avatar_url FROM profiles WHERE user_id = ANY($1::uuid[])`, ids)
+		if err != nil {
+			return err
+		}
+		users, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (relatedUser, error) {
 			var p relatedUser
-			err := f.pool.QueryRow(ctx, `SELECT user_id, first_name, last_name, avatar_url FROM profiles WHERE user_id = $1`, *id).
-				Scan(&p.ID, &p.FirstName, &p.LastName, &p.AvatarURL)
-			if err == nil {
-				u = &p
-			}
-			users[*id] = u
+			err := row.Scan(&p.ID, &p.FirstName, &p.LastName, &p.AvatarURL)
+			return p, err
+		})
+		if err != nil {
+			return err
 		}
-		list[i].RelatedUser = u
+		for i := range list {
+			for j := range users {
+				if list[i].RelatedUserID != nil && *list[i].RelatedUserID == users[j].ID {
+					list[i].RelatedUser = &users[j]
+				}
+			}
+		}
 	}
 	var unread int
 	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE user_id = $1 AND NOT is_read`, userID).Scan(&unread); err != nil {

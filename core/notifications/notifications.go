@@ -77,6 +77,7 @@ type Pusher interface {
 // ProfileReader is the part of profiles.Service the enrichment uses.
 type ProfileReader interface {
 	Public(ctx context.Context, userID string) (profiles.PublicProfile, error)
+	PublicMany(ctx context.Context, userIDs []string) (map[string]profiles.PublicProfile, error)
 }
 
 // CommentPostFunc returns the post a comment belongs to ("" when unknown).
@@ -160,21 +161,15 @@ func (s *Service) List(ctx context.Context, userID string, limit int) ([]Notific
 	return list, nil
 }
 
-// enrich fills related_user and, for a like on a comment stored without a
-// post, related_post_id. A failed lookup leaves the field empty: the list
-// is still worth showing.
+// enrich fills related_user (every related user of the page in one query)
+// and, for a like on a comment stored without a post, related_post_id. A
+// failed lookup leaves the field empty: the list is still worth showing.
 func (s *Service) enrich(ctx context.Context, list []Notification) {
-	users := map[string]*RelatedUser{}
+	users := s.relatedUsers(ctx, list)
 	for i := range list {
 		n := &list[i]
 		if n.RelatedUserID != nil {
-			id := *n.RelatedUserID
-			u, seen := users[id]
-			if !seen {
-				u = s.relatedUser(ctx, id)
-				users[id] = u
-			}
-			n.RelatedUser = u
+			n.RelatedUser = users[*n.RelatedUserID]
 		}
 		if n.Type == "like" && n.RelatedPostID == nil && n.RelatedCommentID != nil && s.opts.CommentPost != nil {
 			post, err := s.opts.CommentPost(ctx, *n.RelatedCommentID)
@@ -185,6 +180,33 @@ func (s *Service) enrich(ctx context.Context, list []Notification) {
 			}
 		}
 	}
+}
+
+func (s *Service) relatedUsers(ctx context.Context, list []Notification) map[string]*RelatedUser {
+	if s.opts.Profiles == nil {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, n := range list {
+		if n.RelatedUserID != nil && *n.RelatedUserID != "" && !seen[*n.RelatedUserID] {
+			seen[*n.RelatedUserID] = true
+			ids = append(ids, *n.RelatedUserID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	found, err := s.opts.Profiles.PublicMany(ctx, ids)
+	if err != nil {
+		s.log.Warn("related users of notifications", "count", len(ids), "err", err)
+		return nil
+	}
+	users := make(map[string]*RelatedUser, len(found))
+	for id, p := range found {
+		users[id] = &RelatedUser{ID: p.ID, FirstName: p.FirstName, LastName: p.LastName, AvatarURL: p.AvatarURL}
+	}
+	return users
 }
 
 func (s *Service) relatedUser(ctx context.Context, id string) *RelatedUser {

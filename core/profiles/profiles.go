@@ -270,33 +270,24 @@ func (s *Service) Completeness(ctx context.Context, userID string) (Completeness
 	return p.Completeness(), nil
 }
 
-// Public returns the public view of any member's profile. It only reads:
-// anyone may call it, so a visitor must not be able to make the server
-// write (a member who never opened their profile is shown from the sign-up
-// metadata, exactly as the profile would be created).
-func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, error) {
-	id, err := userUUID(userID)
-	if err != nil {
-		return PublicProfile{}, err
-	}
-	p := PublicProfile{}
-	var first, last *string // nil while the profile is not created yet
-	var mFirst, mGiven, mLast, mFamily string
-	err = s.pool.QueryRow(ctx, `
-		SELECT u.id::text, p.first_name, p.last_name, `+metadataColumns+`,
-		       COALESCE(p.avatar_url, `+fallbackAvatar+`),
+// publicSelect reads PublicProfile rows with scanPublic; the caller adds the
+// WHERE clause on u.id.
+const publicSelect = `
+		SELECT u.id::text, p.first_name, p.last_name, ` + metadataColumns + `,
+		       COALESCE(p.avatar_url, ` + fallbackAvatar + `),
 		       COALESCE(p.verified, false), COALESCE(p.specialties, '{}'), COALESCE(p.connections_count, 0),
 		       COALESCE(p.has_crmv, false), COALESCE(p.title, ''), COALESCE(p.biography, ''),
 		       COALESCE(p.crmv, ''), COALESCE(p.is_not_veterinarian, false), COALESCE(p.created_at, u.created_at)
-		FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-		WHERE u.id = $1`, id).Scan(&p.ID, &first, &last, &mFirst, &mGiven, &mLast, &mFamily, &p.AvatarURL,
+		FROM users u LEFT JOIN profiles p ON p.user_id = u.id`
+
+func scanPublic(row pgx.Row) (PublicProfile, error) {
+	p := PublicProfile{}
+	var first, last *string // nil while the profile is not created yet
+	var mFirst, mGiven, mLast, mFamily string
+	if err := row.Scan(&p.ID, &first, &last, &mFirst, &mGiven, &mLast, &mFamily, &p.AvatarURL,
 		&p.Verified, &p.Specialties, &p.ConnectionsCount, &p.HasCRMV, &p.Title, &p.Biography,
-		&p.CRMV, &p.IsNotVeterinarian, &p.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return PublicProfile{}, errUserNotFound()
-	}
-	if err != nil {
-		return PublicProfile{}, fmt.Errorf("get public profile: %w", err)
+		&p.CRMV, &p.IsNotVeterinarian, &p.CreatedAt); err != nil {
+		return PublicProfile{}, err
 	}
 	if first != nil && last != nil {
 		p.FirstName, p.LastName = *first, *last
@@ -307,4 +298,55 @@ func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, err
 		p.Specialties = []string{}
 	}
 	return p, nil
+}
+
+// Public returns the public view of any member's profile. It only reads:
+// anyone may call it, so a visitor must not be able to make the server
+// write (a member who never opened their profile is shown from the sign-up
+// metadata, exactly as the profile would be created).
+func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, error) {
+	id, err := userUUID(userID)
+	if err != nil {
+		return PublicProfile{}, err
+	}
+	p, err := scanPublic(s.pool.QueryRow(ctx, publicSelect+` WHERE u.id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return PublicProfile{}, errUserNotFound()
+	}
+	if err != nil {
+		return PublicProfile{}, fmt.Errorf("get public profile: %w", err)
+	}
+	return p, nil
+}
+
+// PublicMany returns the public profiles of userIDs in one query, keyed by
+// id. Unknown or malformed ids are simply absent: callers enriching a list
+// show what they have.
+func (s *Service) PublicMany(ctx context.Context, userIDs []string) (map[string]PublicProfile, error) {
+	ids := make([]string, 0, len(userIDs))
+	for _, raw := range userIDs {
+		if id, err := userUUID(raw); err == nil {
+			ids = append(ids, id.String())
+		}
+	}
+	out := make(map[string]PublicProfile, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, publicSelect+` WHERE u.id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("get public profiles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPublic(rows)
+		if err != nil {
+			return nil, fmt.Errorf("get public profiles: %w", err)
+		}
+		out[p.ID] = p
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("get public profiles: %w", err)
+	}
+	return out, nil
 }

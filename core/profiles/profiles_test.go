@@ -356,6 +356,42 @@ func TestPublicProfileReadsOnly(t *testing.T) {
 	}
 }
 
+// PublicMany answers a page's people in one read, each exactly as Public
+// shows them (created profile or sign-up metadata), and skips ids it cannot
+// find instead of failing the page.
+func TestPublicManyMatchesPublicAndSkipsUnknownIDs(t *testing.T) {
+	f := newFixture(t)
+	withProfile := f.newUser(t, "many1@example.com", nil)
+	if _, err := f.svc.Update(f.ctx, withProfile, completeUpdate()); err != nil {
+		t.Fatal(err)
+	}
+	fromMetadata := f.newUser(t, "many2@example.com", map[string]any{"given_name": "Téo", "family_name": "Lins"})
+	got, err := f.svc.PublicMany(f.ctx, []string{withProfile, fromMetadata, withProfile,
+		"00000000-0000-4000-8000-000000000000", "not-a-uuid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d profiles, want 2: %+v", len(got), got)
+	}
+	for _, id := range []string{withProfile, fromMetadata} {
+		one, err := f.svc.Public(f.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := got[id]; m.FirstName != one.FirstName || m.LastName != one.LastName || m.Title != one.Title ||
+			m.AvatarURL != one.AvatarURL || !m.CreatedAt.Equal(one.CreatedAt) {
+			t.Errorf("PublicMany %+v, Public %+v", m, one)
+		}
+	}
+	if got[fromMetadata].FirstName != "Téo" || got[withProfile].FirstName != "Ana" {
+		t.Errorf("names: %q, %q", got[fromMetadata].FirstName, got[withProfile].FirstName)
+	}
+	if empty, err := f.svc.PublicMany(f.ctx, nil); err != nil || len(empty) != 0 {
+		t.Errorf("no ids: %v, %v", empty, err)
+	}
+}
+
 // Saving any valid subset works: names alone save, completeness then lists
 // what is still missing, and control characters are a field reason (422),
 // not a database error.
