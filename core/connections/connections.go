@@ -101,13 +101,22 @@ type Mutual struct {
 type Service struct {
 	pool     *pgxpool.Pool
 	profiles *profiles.Service
-	notify   notifications.Sender
+	notify   Notifier
 	log      *slog.Logger
+}
+
+// Notifier is the part of core/notifications the service uses: it sends
+// request and acceptance notices, and takes back or settles a request's
+// notice once the request is gone or answered.
+type Notifier interface {
+	notifications.Sender
+	Withdraw(ctx context.Context, idempotencyKey string) error
+	Settle(ctx context.Context, idempotencyKey string, dropData ...string) error
 }
 
 // New returns the connections service; notify tells members about requests
 // and acceptances.
-func New(pool *pgxpool.Pool, profs *profiles.Service, notify notifications.Sender, log *slog.Logger) *Service {
+func New(pool *pgxpool.Pool, profs *profiles.Service, notify Notifier, log *slog.Logger) *Service {
 	return &Service{pool: pool, profiles: profs, notify: notify, log: log}
 }
 
@@ -253,6 +262,7 @@ func (s *Service) Request(ctx context.Context, from, to string) (Result, error) 
 	}
 	switch {
 	case accepted:
+		s.settleRequest(ctx, r.id)
 		s.notifyAccepted(ctx, r)
 		return Result{ID: &r.id, Status: ResultConnected}, nil
 	case r.status == "accepted":
@@ -324,6 +334,7 @@ func (s *Service) Accept(ctx context.Context, me, id string) (Result, error) {
 		return Result{}, err
 	}
 	if accepted {
+		s.settleRequest(ctx, r.id)
 		s.notifyAccepted(ctx, r)
 	}
 	return Result{ID: &r.id, Status: ResultConnected}, nil
@@ -352,6 +363,7 @@ func (s *Service) Reject(ctx context.Context, me, id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	s.withdrawRequest(ctx, id)
 	return Result{Status: ResultNone}, nil
 }
 
@@ -362,6 +374,7 @@ func (s *Service) Delete(ctx context.Context, me, id string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	var pending bool
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		r, err := s.answerable(ctx, tx, me, id)
 		if err != nil {
@@ -370,10 +383,14 @@ func (s *Service) Delete(ctx context.Context, me, id string) (Result, error) {
 		if r.status == "pending" && r.requester != me {
 			return core.Errorf(core.EFORBIDDEN, "Use Recusar para responder a uma solicitação recebida")
 		}
+		pending = r.status == "pending"
 		return s.deleteRow(ctx, tx, r)
 	})
 	if err != nil {
 		return Result{}, err
+	}
+	if pending {
+		s.withdrawRequest(ctx, id)
 	}
 	return Result{Status: ResultNone}, nil
 }
@@ -404,7 +421,9 @@ func (s *Service) Block(ctx context.Context, me, other string) error {
 	if me == other {
 		return core.Errorf(core.EINVALID, "Você não pode bloquear a si mesmo")
 	}
-	return postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	var pendingID string
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		pendingID = ""
 		if err := lockPair(ctx, tx, me, other); err != nil {
 			return err
 		}
@@ -420,8 +439,15 @@ func (s *Service) Block(ctx context.Context, me, other string) error {
 		if err != nil || !found {
 			return err
 		}
+		if r.status == "pending" {
+			pendingID = r.id
+		}
 		return s.deleteRow(ctx, tx, r)
 	})
+	if err == nil && pendingID != "" {
+		s.withdrawRequest(ctx, pendingID)
+	}
+	return err
 }
 
 // Unblock lifts me's block on other (other's own block on me stays).
@@ -646,10 +672,36 @@ func (s *Service) notifyRequest(ctx context.Context, r row) {
 		RelatedUserID:  r.requester,
 		Link:           "/connections",
 		Data:           map[string]string{"connection_id": r.id},
-		IdempotencyKey: "connection-request:" + r.id,
+		IdempotencyKey: requestNoticeKey(r.id),
 	})
 	if err != nil {
 		s.log.WarnContext(ctx, "notify connection request", "connection_id", r.id, "err", err)
+	}
+}
+
+// requestNoticeKey is the idempotency key of the notice a request sends.
+func requestNoticeKey(connectionID string) string { return "connection-request:" + connectionID }
+
+// withdrawRequest takes back the notice of a request that was cancelled,
+// refused or ended by a block. It runs after the commit: a failure is logged
+// and leaves a notice whose buttons answer "not found".
+func (s *Service) withdrawRequest(ctx context.Context, connectionID string) {
+	if s.notify == nil {
+		return
+	}
+	if err := s.notify.Withdraw(ctx, requestNoticeKey(connectionID)); err != nil {
+		s.log.WarnContext(ctx, "withdraw connection request notice", "connection_id", connectionID, "err", err)
+	}
+}
+
+// settleRequest keeps an accepted request's notice, read and without its
+// Aceitar / Recusar.
+func (s *Service) settleRequest(ctx context.Context, connectionID string) {
+	if s.notify == nil {
+		return
+	}
+	if err := s.notify.Settle(ctx, requestNoticeKey(connectionID), "connection_id"); err != nil {
+		s.log.WarnContext(ctx, "settle connection request notice", "connection_id", connectionID, "err", err)
 	}
 }
 

@@ -437,6 +437,11 @@ func TestNotificationsOnce(t *testing.T) {
 	for range 3 {
 		must[connections.Result](t)(f.svc.Accept(f.ctx, bia, id))
 	}
+	// Accepted: the receiver keeps the request's notice, read and no longer answerable.
+	if got := f.notifications(t, bia); len(got) != 1 || !got[0].IsRead || got[0].Data["connection_id"] != "" ||
+		got[0].Message != "Ana Teste quer se conectar com você" {
+		t.Fatalf("request notice after acceptance %+v", got)
+	}
 	got = f.notifications(t, ana)
 	if len(got) != 1 || got[0].Title != "Conexão aceita" || got[0].Message != "Bia Teste aceitou sua solicitação de conexão" ||
 		*got[0].RelatedUserID != bia || got[0].Data["connection_id"] != "" {
@@ -447,6 +452,37 @@ func TestNotificationsOnce(t *testing.T) {
 	must[connections.Result](t)(f.svc.Request(f.ctx, ana, bia))
 	if got := f.notifications(t, bia); len(got) != 2 {
 		t.Fatalf("%d notices after a second request", len(got))
+	}
+}
+
+// A request that is cancelled, refused or ended by a block takes its notice
+// back: Aceitar / Recusar on it could only answer "not found".
+func TestEndedRequestsTakeTheirNoticeBack(t *testing.T) {
+	f := newFixture(t)
+	ana, bia := f.member(t, "Ana"), f.member(t, "Bia")
+	for _, end := range []struct {
+		name string
+		do   func(id string) error
+	}{
+		{"cancelled", func(id string) error { _, err := f.svc.Delete(f.ctx, ana, id); return err }},
+		{"refused", func(id string) error { _, err := f.svc.Reject(f.ctx, bia, id); return err }},
+		{"blocked", func(string) error {
+			if err := f.svc.Block(f.ctx, bia, ana); err != nil {
+				return err
+			}
+			return f.svc.Unblock(f.ctx, bia, ana)
+		}},
+	} {
+		id := *must[connections.Result](t)(f.svc.Request(f.ctx, ana, bia)).ID
+		if got := f.notifications(t, bia); len(got) != 1 || got[0].Data["connection_id"] != id {
+			t.Fatalf("%s: notices before %+v", end.name, got)
+		}
+		if err := end.do(id); err != nil {
+			t.Fatalf("%s: %v", end.name, err)
+		}
+		if got := f.notifications(t, bia); len(got) != 0 {
+			t.Fatalf("%s: the receiver still has %+v", end.name, got)
+		}
 	}
 }
 

@@ -326,3 +326,45 @@ func (s *Service) DeleteAll(ctx context.Context, userID string) error {
 }
 
 var errBadNotice = errors.New("notice needs a user, a type and a title")
+
+// Withdraw deletes the notice sent with idempotencyKey, if its member still
+// has it: a connection request cancelled or refused must not stay in the
+// dropdown with buttons that can only fail. Unknown keys are no error.
+func (s *Service) Withdraw(ctx context.Context, idempotencyKey string) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var id, userID string
+		err := tx.QueryRow(ctx, `DELETE FROM notifications WHERE idempotency_key = $1 RETURNING id::text, user_id::text`,
+			idempotencyKey).Scan(&id, &userID)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("withdraw notification: %w", err)
+		}
+		_, err = events.Publish(ctx, tx, userID, EventDeleted, map[string]any{"id": id})
+		return err
+	})
+}
+
+// Settle marks the notice sent with idempotencyKey read and removes the data
+// keys that made it actionable (an answered request keeps its text but loses
+// Aceitar / Recusar). The member's open dropdown gets the new version.
+func (s *Service) Settle(ctx context.Context, idempotencyKey string, dropData ...string) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var n Notification
+		err := scanNotification(tx.QueryRow(ctx, `UPDATE notifications SET is_read = true, data = data - $2::text[]
+			WHERE idempotency_key = $1 RETURNING `+notificationColumns, idempotencyKey, dropData), &n)
+		if postgres.IsNoRows(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("settle notification: %w", err)
+		}
+		n.RelatedUser = nil
+		if n.RelatedUserID != nil {
+			n.RelatedUser = s.relatedUser(ctx, *n.RelatedUserID)
+		}
+		_, err = events.Publish(ctx, tx, n.UserID, EventCreated, n)
+		return err
+	})
+}
