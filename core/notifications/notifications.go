@@ -72,6 +72,17 @@ type Pusher interface {
 	CreateMessage(ctx context.Context, tx pgx.Tx, m push.Message) (string, error)
 	AddDeliveries(ctx context.Context, tx pgx.Tx, messageID string, targets []push.Target, supersede bool) (int, error)
 	Dispatch(ctx context.Context, messageID string)
+	Withdraw(ctx context.Context, tx pgx.Tx, userID string, notificationIDs []string) (int, error)
+}
+
+// withdrawPushes stops the pushes of notifications the member has just read
+// or deleted (nil ids: all of theirs), in the same transaction.
+func (s *Service) withdrawPushes(ctx context.Context, tx pgx.Tx, userID string, ids []string) error {
+	if s.opts.Push == nil {
+		return nil
+	}
+	_, err := s.opts.Push.Withdraw(ctx, tx, userID, ids)
+	return err
 }
 
 // ProfileReader is the part of profiles.Service the enrichment uses.
@@ -272,6 +283,9 @@ func (s *Service) MarkRead(ctx context.Context, userID, id string) error {
 		if !changed {
 			return nil
 		}
+		if err := s.withdrawPushes(ctx, tx, userID, []string{id}); err != nil {
+			return err
+		}
 		_, err = events.Publish(ctx, tx, userID, EventUpdated, map[string]any{"id": id, "is_read": true})
 		return err
 	})
@@ -287,6 +301,9 @@ func (s *Service) MarkAllRead(ctx context.Context, userID string) error {
 		if tag.RowsAffected() == 0 {
 			return nil
 		}
+		if err := s.withdrawPushes(ctx, tx, userID, nil); err != nil {
+			return err
+		}
 		_, err = events.Publish(ctx, tx, userID, EventUpdated, map[string]any{"all_read": true})
 		return err
 	})
@@ -298,6 +315,10 @@ func (s *Service) Delete(ctx context.Context, userID, id string) error {
 		return errNotFound()
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// Before the delete, which would unlink the deliveries from it.
+		if err := s.withdrawPushes(ctx, tx, userID, []string{id}); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM notifications WHERE id = $1 AND user_id = $2`, id, userID)
 		if err != nil {
 			return fmt.Errorf("delete notification: %w", err)
@@ -313,6 +334,9 @@ func (s *Service) Delete(ctx context.Context, userID, id string) error {
 // DeleteAll removes every notification of userID ('Limpar todas').
 func (s *Service) DeleteAll(ctx context.Context, userID string) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.withdrawPushes(ctx, tx, userID, nil); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM notifications WHERE user_id = $1`, userID)
 		if err != nil {
 			return fmt.Errorf("clear notifications: %w", err)
@@ -333,12 +357,18 @@ var errBadNotice = errors.New("notice needs a user, a type and a title")
 func (s *Service) Withdraw(ctx context.Context, idempotencyKey string) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var id, userID string
-		err := tx.QueryRow(ctx, `DELETE FROM notifications WHERE idempotency_key = $1 RETURNING id::text, user_id::text`,
+		err := tx.QueryRow(ctx, `SELECT id::text, user_id::text FROM notifications WHERE idempotency_key = $1 FOR UPDATE`,
 			idempotencyKey).Scan(&id, &userID)
 		if postgres.IsNoRows(err) {
 			return nil
 		}
 		if err != nil {
+			return fmt.Errorf("withdraw notification: %w", err)
+		}
+		if err := s.withdrawPushes(ctx, tx, userID, []string{id}); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM notifications WHERE id = $1`, id); err != nil {
 			return fmt.Errorf("withdraw notification: %w", err)
 		}
 		_, err = events.Publish(ctx, tx, userID, EventDeleted, map[string]any{"id": id})
@@ -359,6 +389,9 @@ func (s *Service) Settle(ctx context.Context, idempotencyKey string, dropData ..
 		}
 		if err != nil {
 			return fmt.Errorf("settle notification: %w", err)
+		}
+		if err := s.withdrawPushes(ctx, tx, n.UserID, []string{n.ID}); err != nil {
+			return err
 		}
 		n.RelatedUser = nil
 		if n.RelatedUserID != nil {

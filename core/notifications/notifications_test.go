@@ -387,3 +387,54 @@ func TestSendManyFansOutOncePerRecipient(t *testing.T) {
 		t.Errorf("%d live events, want 1199", c)
 	}
 }
+
+// A push held for the end of quiet hours is dropped once the member has
+// read or deleted its notification in the app: it would only repeat what
+// they have seen. Other notifications' pushes stay held.
+func TestReadingOrDeletingWithdrawsHeldPushes(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	ana, bia := e.member(t, "Ana", "Lima"), e.member(t, "Bia", "Reis")
+	e.device(t, ana, "ana-phone")
+	sp, _ := time.LoadLocation("America/Sao_Paulo")
+	day := time.Now().In(sp).AddDate(0, 0, 2)
+	e.now = time.Date(day.Year(), day.Month(), day.Day(), 23, 30, 0, 0, sp)
+	send := func(msg string) string {
+		t.Helper()
+		n, err := e.svc.Send(ctx, notifications.Notice{UserID: ana, Type: "comment", Title: "Novo comentário", Message: msg, RelatedUserID: bia})
+		if err != nil || n.ID == "" {
+			t.Fatalf("send: %+v %v", n, err)
+		}
+		return n.ID
+	}
+	read, deleted, kept := send("um"), send("dois"), send("três")
+	bodyOf := map[string]string{read: "um", deleted: "dois", kept: "três"}
+	pushStatus := func(id string) string {
+		t.Helper()
+		var s string
+		if err := e.pool.QueryRow(ctx, `SELECT d.status FROM push_deliveries d JOIN push_messages m ON m.id = d.message_id
+			WHERE m.body = $1`, bodyOf[id]).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if err := e.svc.MarkRead(ctx, ana, read); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.Delete(ctx, ana, deleted); err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{pushStatus(read), pushStatus(deleted), pushStatus(kept)}; got[0] != "withdrawn" || got[1] != "withdrawn" || got[2] != "pending" {
+		t.Fatalf("push statuses read/deleted/kept = %v", got)
+	}
+	if err := e.svc.MarkAllRead(ctx, ana); err != nil {
+		t.Fatal(err)
+	}
+	if s := pushStatus(kept); s != "withdrawn" {
+		t.Fatalf("after 'mark all read' the held push is %s", s)
+	}
+	// Nothing is left for the worker to send to Ana's phone.
+	if c := e.count(t, `SELECT count(*) FROM push_deliveries WHERE user_id = $1 AND status = 'pending'`, ana); c != 0 {
+		t.Fatalf("%d pushes still pending", c)
+	}
+}

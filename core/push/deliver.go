@@ -112,6 +112,20 @@ func (s *Service) AddDeliveries(ctx context.Context, tx pgx.Tx, messageID string
 	return int(tag.RowsAffected()), nil
 }
 
+// Withdraw stops, inside tx, the pushes of userID's notifications that have
+// not gone out yet: every one when notificationIDs is nil, else those of the
+// listed notifications. A delivery a worker holds right now is left to it.
+func (s *Service) Withdraw(ctx context.Context, tx pgx.Tx, userID string, notificationIDs []string) (int, error) {
+	tag, err := tx.Exec(ctx, `UPDATE push_deliveries SET status = 'withdrawn', claimed_until = NULL
+		WHERE user_id = $1 AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
+		  AND notification_id IS NOT NULL AND ($2::uuid[] IS NULL OR notification_id = ANY($2::uuid[]))`,
+		userID, notificationIDs)
+	if err != nil {
+		return 0, fmt.Errorf("withdraw pushes: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 // Enqueue creates a message with deliveries to targets inside tx and returns
 // its id ("" when nobody has an active device or push is not configured:
 // then nothing is stored). Call Dispatch after commit.
