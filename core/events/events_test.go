@@ -226,3 +226,53 @@ func TestForgedNotificationsAreNotDelivered(t *testing.T) {
 		t.Fatalf("first delivered event %+v (payload %+v): a forged notice got through", ev, p)
 	}
 }
+
+// A burst larger than one verification batch (a fan-out commits hundreds of
+// events at once) reaches a subscriber complete and in commit order, while
+// the events of people with no stream on this instance are skipped.
+func TestBurstOfEventsArrivesCompleteAndInOrder(t *testing.T) {
+	a := apptest.Start(t, nil)
+	hub := a.App.Engagement.Events
+	<-hub.Ready()
+	_, userID := a.SignedIn(t, "rajada@example.com")
+	_, otherID := a.SignedIn(t, "sem-stream@example.com")
+	sub := hub.Subscribe(userID)
+	defer hub.Unsubscribe(sub)
+
+	ctx := context.Background()
+	const mine = 200 // below the subscription's buffer: a slow reader is not what this tests
+	tx, err := a.App.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int64
+	for i := range mine * 6 {
+		to := otherID
+		if i%6 == 0 {
+			to = userID
+		}
+		id, err := events.Publish(ctx, tx, to, "burst.test", map[string]int{"n": i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if to == userID {
+			want = append(want, id)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range want {
+		select {
+		case ev, ok := <-sub.C:
+			if !ok {
+				t.Fatalf("subscription closed after %d events", i)
+			}
+			if ev.ID != id || ev.UserID != userID || ev.Type != "burst.test" {
+				t.Fatalf("event %d: got %d (%s, %s), want %d", i, ev.ID, ev.UserID, ev.Type, id)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of %d events within 10 s", i, len(want))
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -157,6 +158,12 @@ func (h *Hub) run(ctx context.Context) {
 	}
 }
 
+// verifyBatch is the most notifications checked against user_events in one
+// query. Under a burst (a fan-out to thousands of members commits 500 events
+// at once) one read per event would queue the last reader behind hundreds of
+// round trips; one read per batch keeps commit-to-browser latency flat.
+const verifyBatch = 1000
+
 func (h *Hub) listen(ctx context.Context) error {
 	conn, err := h.pool.Acquire(ctx)
 	if err != nil {
@@ -169,11 +176,69 @@ func (h *Hub) listen(ctx context.Context) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	h.readyOnce.Do(func() { close(h.ready) })
+
+	// The connection only reads notifications; a second goroutine checks and
+	// delivers them in batches of whatever has arrived meanwhile, in order.
+	notes := make(chan *pgconn.Notification, 4*verifyBatch)
+	delivered := make(chan struct{})
+	go func() {
+		defer close(delivered)
+		h.deliverAll(ctx, notes)
+	}()
+	defer func() {
+		close(notes)
+		<-delivered
+	}()
 	for {
 		n, err := raw.WaitForNotification(ctx)
 		if err != nil {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
+		select {
+		case notes <- n:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// deliverAll takes each notification with every one already queued behind
+// it (up to verifyBatch) and delivers them after one check.
+func (h *Hub) deliverAll(ctx context.Context, notes <-chan *pgconn.Notification) {
+	batch := make([]*pgconn.Notification, 0, verifyBatch)
+	for n := range notes {
+		batch = append(batch[:0], n)
+	drain:
+		for len(batch) < verifyBatch {
+			select {
+			case m, ok := <-notes:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, m)
+			default:
+				break drain
+			}
+		}
+		h.verifyAndDeliver(ctx, batch)
+	}
+}
+
+// verifyAndDeliver delivers the stored events a batch of notifications
+// points at. Any role that can connect may NOTIFY on the channel (PostgreSQL
+// has no privilege for sending), including a plugin's role through a
+// function of its own schema. A notice is therefore only a pointer: what is
+// delivered is the stored row, which only the core can write, and a notice
+// that does not match one is dropped.
+func (h *Hub) verifyAndDeliver(ctx context.Context, batch []*pgconn.Notification) {
+	type wanted struct {
+		ev       Event
+		complete bool
+		pid      uint32
+	}
+	want := make([]wanted, 0, len(batch))
+	ids := make([]int64, 0, len(batch))
+	for _, n := range batch {
 		ev, complete, err := parseNotification(n.Payload)
 		if err != nil {
 			h.log.Error("event notification", "err", err)
@@ -182,29 +247,42 @@ func (h *Hub) listen(ctx context.Context) error {
 		if !h.hasSubscribers(ev.UserID) {
 			continue
 		}
-		// Any role that can connect may NOTIFY on the channel (PostgreSQL has
-		// no privilege for sending), including a plugin's role through a
-		// function of its own schema. A notice is therefore only a pointer:
-		// what is delivered is the stored row, which only the core can write,
-		// and a notice that does not match one is dropped.
-		stored, err := h.load(ctx, ev.ID)
-		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (stored.UserID != ev.UserID || (complete && stored.Type != ev.Type))) {
-			h.log.Warn("event notification matches no stored event: dropped", "id", ev.ID, "user_id", ev.UserID, "pid", n.PID)
+		want = append(want, wanted{ev, complete, n.PID})
+		ids = append(ids, ev.ID)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	stored, err := h.load(ctx, ids)
+	if err != nil {
+		h.log.Error("load events", "count", len(ids), "err", err)
+		return
+	}
+	for _, w := range want {
+		ev, ok := stored[w.ev.ID]
+		if !ok || ev.UserID != w.ev.UserID || (w.complete && ev.Type != w.ev.Type) {
+			h.log.Warn("event notification matches no stored event: dropped", "id", w.ev.ID, "user_id", w.ev.UserID, "pid", w.pid)
 			continue
 		}
-		if err != nil {
-			h.log.Error("load event", "id", ev.ID, "err", err)
-			continue
-		}
-		h.deliver(stored)
+		h.deliver(ev)
 	}
 }
 
-func (h *Hub) load(ctx context.Context, id int64) (Event, error) {
-	var ev Event
-	err := h.pool.QueryRow(ctx, `SELECT id, user_id, type, data, created_at FROM user_events WHERE id = $1`, id).
-		Scan(&ev.ID, &ev.UserID, &ev.Type, &ev.Data, &ev.CreatedAt)
-	return ev, err
+func (h *Hub) load(ctx context.Context, ids []int64) (map[int64]Event, error) {
+	rows, err := h.pool.Query(ctx, `SELECT id, user_id, type, data, created_at FROM user_events WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[int64]Event, len(ids))
+	for rows.Next() {
+		var ev Event
+		if err := rows.Scan(&ev.ID, &ev.UserID, &ev.Type, &ev.Data, &ev.CreatedAt); err != nil {
+			return nil, err
+		}
+		out[ev.ID] = ev
+	}
+	return out, rows.Err()
 }
 
 // Since returns userID's stored events after id, oldest first.
