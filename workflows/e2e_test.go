@@ -26,6 +26,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -67,6 +68,16 @@ func runWorkerProcess() error {
 	if err := w.Start(); err != nil {
 		return err
 	}
+	// With VAPID keys, the process also sends Web Push (the kill -9 fan-out test).
+	if pub := os.Getenv("E2E_VAPID_PUBLIC"); pub != "" {
+		pushSvc := push.New(pool, push.Options{Keys: &push.Keys{Public: pub, Private: os.Getenv("E2E_VAPID_PRIVATE")},
+			AllowInsecureEndpoints: true, Concurrency: 8, BaseBackoff: 300 * time.Millisecond, ClaimTTL: 3 * time.Second,
+			Starter: engine})
+		pw := workflows.NewPushWorker(c, &workflows.PushActivities{Push: pushSvc, BatchSize: 100})
+		if err := pw.Start(); err != nil {
+			return err
+		}
+	}
 	fmt.Println("worker ready")
 	select {}
 }
@@ -105,10 +116,11 @@ func devServerBinary(t *testing.T) string {
 	return bin
 }
 
-func startWorkerProcess(t *testing.T, dbURL, temporalAddr string) *exec.Cmd {
+func startWorkerProcess(t *testing.T, dbURL, temporalAddr string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), workerEnv+"=1", "E2E_DATABASE_URL="+dbURL, "E2E_TEMPORAL_ADDRESS="+temporalAddr)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
 	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/push/pushtest"
@@ -180,4 +181,109 @@ func TestPushHeldByQuietHoursWaitsOnATimer(t *testing.T) {
 		t.Fatalf("received %+v, want one push after %v", got, release)
 	}
 	var _ client.Client = c
+}
+
+// TestPushFanOutSurvivesAWorkerKilledMidSend: the worker process is killed
+// with SIGKILL while it is sending a 300-member fan-out, and a new process
+// finishes it. Every device gets the push. A delivery the dead worker had
+// handed to the push service but not yet recorded as sent can go out once
+// more after its claim expires, so at most the sends in flight at the kill
+// (the worker's concurrency) repeat; each repeat carries the same Topic, with
+// which a push service replaces an undelivered copy, and the same
+// notification id and tag, so the device shows it once.
+func TestPushFanOutSurvivesAWorkerKilledMidSend(t *testing.T) {
+	dev := devServer(t, "")
+	ctx := context.Background()
+	dbURL := pgtest.NewURL(t)
+	pool, err := postgres.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	c, err := workflows.Dial(ctx, dev.Addr, "default", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+
+	keys, _ := push.GenerateKeys()
+	ps := pushtest.NewServer()
+	defer ps.Close()
+	ps.VAPIDPublicKey = keys.Public
+	ps.Delay = 10 * time.Millisecond
+	// This process only enqueues; the worker processes send.
+	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowInsecureEndpoints: true, Starter: workflows.Engine{Client: c}})
+	notes := notifications.NewService(pool, notifications.Options{Push: pushSvc})
+	const members, concurrency = 300, 8
+	var users []string
+	for i := range members {
+		var id string
+		if err := pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ($1) RETURNING id`, fmt.Sprintf("k%d@example.com", i)).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, id)
+		if _, err := pool.Exec(ctx, `INSERT INTO notification_preferences (user_id, quiet_hours_start, quiet_hours_end) VALUES ($1, '00:00', '00:00')`, id); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := pushSvc.Subscribe(ctx, id, ps.NewDevice(fmt.Sprintf("k%03d", i)).Subscription(), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"E2E_VAPID_PUBLIC=" + keys.Public, "E2E_VAPID_PRIVATE=" + keys.Private}
+	first := startWorkerProcess(t, dbURL, dev.Addr, env...)
+	started := time.Now()
+	b, err := notes.SendMany(ctx, notifications.Notice{Type: "challenge", Title: "Novo desafio", Message: "Participe!", Link: "/desafios",
+		IdempotencyKey: "challenge:kill"}, users)
+	if err != nil || b.Pushes != members {
+		t.Fatalf("fan-out: %+v %v", b, err)
+	}
+	for len(ps.Received()) < members/4 {
+		if time.Since(started) > 60*time.Second {
+			t.Fatal("fan-out did not start")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := first.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = first.Wait()
+	killedAt := len(ps.Received())
+	if killedAt >= members-concurrency {
+		t.Fatalf("the worker finished (%d) before it was killed; nothing was tested", killedAt)
+	}
+	startWorkerProcess(t, dbURL, dev.Addr, env...)
+	waitCtx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if err := c.GetWorkflow(waitCtx, workflows.PushDeliveryID(b.MessageID), "").Get(waitCtx, nil); err != nil {
+		t.Fatalf("workflow: %v", err)
+	}
+
+	got := map[string][]pushtest.Received{}
+	for _, r := range ps.Received() {
+		got[r.Device] = append(got[r.Device], r)
+	}
+	repeats := 0
+	for i := range members {
+		d := fmt.Sprintf("k%03d", i)
+		rs := got[d]
+		if len(rs) == 0 {
+			t.Errorf("%s never got the push", d)
+			continue
+		}
+		repeats += len(rs) - 1
+		for _, r := range rs[1:] {
+			if r.Topic != rs[0].Topic || r.Topic == "" || r.Payload.ID != rs[0].Payload.ID || r.Payload.Tag != rs[0].Payload.Tag {
+				t.Errorf("%s: a repeated push differs (topic %q/%q, id %q/%q): the device would show it twice",
+					d, rs[0].Topic, r.Topic, rs[0].Payload.ID, r.Payload.ID)
+			}
+		}
+	}
+	if repeats > concurrency {
+		t.Errorf("%d pushes repeated, more than the %d a killed worker can have in flight", repeats, concurrency)
+	}
+	var pending int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM push_deliveries WHERE message_id = $1 AND status <> 'sent'`, b.MessageID).Scan(&pending); err != nil || pending != 0 {
+		t.Errorf("%d deliveries not recorded as sent (err %v)", pending, err)
+	}
+	t.Logf("killed the worker after %d of %d pushes; %d repeated; done in %v", killedAt, members, repeats, time.Since(started))
 }
