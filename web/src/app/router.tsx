@@ -78,7 +78,8 @@ const guardedRoutes: RouteObject[] = [
   // Owned by the auth/profile engineer (issue 3).
   { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
   { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
-  soon('/community', 'Comunidade'),
+  // Community feed and the comments modal (?post={id}), issue 16.
+  { path: '/community', handle: { title: 'Comunidade' }, lazy: lazyPage(() => import('@/features/comunidade/pages/CommunityPage')) },
   { path: '/connections', handle: { title: 'Conexões' }, lazy: lazyPage(() => import('@/features/conexoes/pages/ConnectionsPage')) },
   soon('/cursos', 'Cursos'),
   soon('/cursos/:id', 'Curso'),

@@ -42,6 +42,16 @@ describe('apiFetch', () => {
     expect(get!.init.method).toBe('GET')
   })
 
+  it('sends extra headers, the same ones again on the retry after a refresh, without letting them replace the CSRF header', async () => {
+    const calls = mockFetch([{ status: 401 }, { status: 200, body: { user: {} } }, { status: 201, body: { id: 'p1' } }])
+    await apiFetch('/api/community/posts', { method: 'POST', body: { content: 'Oi' }, headers: { 'Idempotency-Key': 'k-1', 'X-CSRF-Token': 'forged' } })
+    const first = calls[0]!.init.headers as Record<string, string>
+    const retry = calls[2]!.init.headers as Record<string, string>
+    expect(first['Idempotency-Key']).toBe('k-1')
+    expect(retry['Idempotency-Key']).toBe('k-1')
+    expect(first['X-CSRF-Token']).toBe('tok123')
+  })
+
   it('on 401 refreshes the session once and retries', async () => {
     const calls = mockFetch([{ status: 401 }, { status: 200, body: { user: {} } }, { status: 200, body: { id: 'p1' } }])
     await expect(apiFetch('/api/profile')).resolves.toEqual({ id: 'p1' })

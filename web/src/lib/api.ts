@@ -39,6 +39,8 @@ export interface ApiFetchOptions {
   onUploadProgress?: (fraction: number) => void
   /** Skip the refresh-and-retry on 401 (the auth screens want the raw answer). */
   noRefresh?: boolean
+  /** Extra request headers (e.g. Idempotency-Key); they never replace the CSRF or content headers. */
+  headers?: Record<string, string>
 }
 
 interface RawResponse {
@@ -55,8 +57,8 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   return parse<T>(res)
 }
 
-function buildHeaders(method: string, hasJsonBody: boolean): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders(method) }
+function buildHeaders(method: string, hasJsonBody: boolean, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = { ...extra, Accept: 'application/json', ...csrfHeaders(method) }
   if (hasJsonBody) headers['Content-Type'] = 'application/json'
   return headers
 }
@@ -64,7 +66,7 @@ function buildHeaders(method: string, hasJsonBody: boolean): Record<string, stri
 async function send(path: string, options: ApiFetchOptions): Promise<RawResponse> {
   const method = options.method ?? (options.body !== undefined || options.form ? 'POST' : 'GET')
   const hasJsonBody = options.body !== undefined && !options.form
-  const headers = buildHeaders(method, hasJsonBody)
+  const headers = buildHeaders(method, hasJsonBody, options.headers)
   const payload = options.form ?? (hasJsonBody ? JSON.stringify(options.body) : undefined)
 
   if (options.onUploadProgress) {

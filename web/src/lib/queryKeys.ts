@@ -4,6 +4,8 @@
  * subscription: subscription; pontos: pointsBalance), so it always holds one
  * type; other code only writes or invalidates it. After changing the profile,
  * invalidate `queryKeys.profile` so the sidebar, home and banner follow.
+ * `community` is the root of the community feature's keys (feeds, posts,
+ * comments; see features/comunidade/api.ts): invalidate it to refresh them all.
  */
 export const queryKeys = {
   profile: ['profile'] as const,
@@ -11,4 +13,5 @@ export const queryKeys = {
   profileCompleteness: ['profile', 'completeness'] as const,
   subscription: ['subscription'] as const,
   pointsBalance: ['points', 'balance'] as const,
+  community: ['community'] as const,
 }

@@ -9,6 +9,8 @@ import { ProfileDetails } from '../components/ProfileDetails'
 import { displayName } from '../names'
 import { ConnectButton } from '@/features/conexoes/components/ConnectButton'
 import { MutualConnections } from '@/features/conexoes/components/MutualConnections'
+import { BlockUserButton } from '@/features/comunidade/components/BlockUserButton'
+import { RecentPosts } from '@/features/comunidade/components/RecentPosts'
 
 /** /profile/:userId — public to everyone, never shows email, phone or CPF (the API omits them). */
 export default function PublicProfilePage() {
@@ -50,6 +52,9 @@ export default function PublicProfilePage() {
             <MutualConnections userId={profile.data.id} />
           </>
         )}
+        {/* The feed is for members: visitors see the invitation below instead. */}
+        {user && <RecentPosts userId={profile.data.id} />}
+        {user && user.id !== profile.data.id && <BlockUserButton userId={profile.data.id} name={displayName(profile.data)} />}
         {!user && (
           <p className="text-sm text-muted-foreground">
             Faça parte da comunidade VetClube.{' '}

@@ -1,0 +1,46 @@
+import { useState } from 'react'
+import { Ban } from 'lucide-react'
+import { Button } from '@/components/ui/Button'
+import { toast } from '@/components/ui/toast'
+import { failureMessage, useUnblockUser } from '../api'
+import { messages } from '../messages'
+import { BlockUserDialog } from './BlockUserDialog'
+
+/** 'Bloquear' on someone else's public profile; after blocking, 'Desbloquear' undoes it. */
+export function BlockUserButton({ userId, name }: { userId: string; name: string }) {
+  const [confirming, setConfirming] = useState(false)
+  const [blocked, setBlocked] = useState(false)
+  const unblock = useUnblockUser()
+  if (blocked) {
+    return (
+      <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+        <span>Você bloqueou {name}.</span>
+        <Button
+          variant="outline"
+          size="sm"
+          loading={unblock.isPending}
+          onClick={() =>
+            unblock.mutate(userId, {
+              onSuccess: () => {
+                toast.success(messages.unblocked)
+                setBlocked(false)
+              },
+              onError: (err) => toast.error(failureMessage(err, messages.unblockFailed)),
+            })
+          }
+        >
+          Desbloquear
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <>
+      <Button variant="ghost" size="sm" className="self-start text-destructive" onClick={() => setConfirming(true)}>
+        <Ban aria-hidden="true" className="h-4 w-4" />
+        Bloquear
+      </Button>
+      <BlockUserDialog open={confirming} onOpenChange={setConfirming} userId={userId} name={name} onBlocked={() => setBlocked(true)} />
+    </>
+  )
+}

@@ -1,0 +1,54 @@
+// pt-BR texts of the community. Spec §5 and §8 (Comments) are binding character
+// for character; the post texts follow the API contract's wording.
+export const messages = {
+  // Spec §8 Comments.
+  loadCommentsFailed: 'Erro ao carregar comentários',
+  createCommentFailed: 'Erro ao criar comentário. Tente novamente.',
+  likeFailed: 'Erro ao curtir comentário',
+  dislikeFailed: 'Erro ao não curtir comentário',
+  editCommentFailed: 'Erro ao editar comentário',
+  deleteCommentFailed: 'Erro ao excluir comentário',
+  loginToComment: 'Você precisa estar logado para comentar',
+  loginToLike: 'Você precisa estar logado para curtir comentários',
+  loginToDislike: 'Você precisa estar logado para não curtir comentários',
+  loginToEdit: 'Você precisa estar logado para editar comentários',
+  loginToDelete: 'Você precisa estar logado para excluir comentários',
+  unauthenticated: 'Usuário não autenticado. Por favor, faça login.',
+  emptyComment: 'O comentário não pode estar vazio',
+  // Spec §5: the composer without a signed-in user.
+  composerLogin: 'Faça login para comentar',
+  // Spec §3 Comment: the author's fallback label.
+  fallbackAuthor: 'Usuário VetClube',
+  // Spec §2 Other UI: the comments modal.
+  deleteCommentTitle: 'Excluir Comentário',
+  noMedia: 'Sem mídia',
+  unsupportedMedia: 'Mídia não suportada',
+
+  // Posts (API contract, issue 16).
+  emptyPost: 'A publicação não pode estar vazia',
+  tooManyImages: 'Máximo de 10 imagens por publicação',
+  postTooLong: 'A publicação deve ter no máximo 5000 caracteres',
+  imageType: 'Envie uma imagem JPG, PNG, WebP ou GIF.',
+  imageSize: 'A imagem deve ter no máximo 10 MB.',
+  uploadFailed: 'Erro ao enviar imagem. Tente novamente.',
+  createPostFailed: 'Erro ao publicar. Tente novamente.',
+  postCreated: 'Publicação criada!',
+  editPostFailed: 'Erro ao editar publicação',
+  postUpdated: 'Publicação atualizada',
+  deletePostFailed: 'Erro ao excluir publicação',
+  postDeleted: 'Publicação excluída',
+  postLikeFailed: 'Erro ao curtir publicação',
+  loadFeedFailed: 'Erro ao carregar publicações',
+  loadPostFailed: 'Erro ao carregar publicação',
+  postNotFound: 'Publicação não encontrada',
+  commentDeleted: 'Comentário excluído',
+
+  // Reports and blocks.
+  reportReasonRequired: 'Informe o motivo da denúncia',
+  reportSent: 'Denúncia enviada. Obrigado por ajudar a manter a comunidade segura.',
+  reportFailed: 'Erro ao enviar denúncia',
+  blocked: 'Usuário bloqueado',
+  blockFailed: 'Erro ao bloquear usuário',
+  unblocked: 'Usuário desbloqueado',
+  unblockFailed: 'Erro ao desbloquear usuário',
+}
