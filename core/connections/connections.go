@@ -450,6 +450,30 @@ func (s *Service) Block(ctx context.Context, me, other string) error {
 	return err
 }
 
+// BlockedByMe lists the people me has blocked, most recent first (the ones
+// who blocked me are never revealed).
+func (s *Service) BlockedByMe(ctx context.Context, me string) ([]profiles.Summary, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+profiles.SummaryColumns+`
+		FROM user_blocks b JOIN profiles p ON p.user_id = b.blocked_id
+		WHERE b.blocker_id = $1 ORDER BY b.created_at DESC, b.blocked_id LIMIT $2`, me, listLimit)
+	if err != nil {
+		return nil, fmt.Errorf("list blocked users: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (profiles.Summary, error) {
+		var sum profiles.Summary
+		err := row.Scan(sum.SummaryDest()...)
+		sum.Normalize()
+		return sum, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list blocked users: %w", err)
+	}
+	if list == nil {
+		list = []profiles.Summary{}
+	}
+	return list, nil
+}
+
 // Unblock lifts me's block on other (other's own block on me stays).
 func (s *Service) Unblock(ctx context.Context, me, other string) error {
 	other, err := parseUser(other)

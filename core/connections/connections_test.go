@@ -648,6 +648,14 @@ func TestBlocking(t *testing.T) {
 	}
 	err := f.svc.Block(f.ctx, ana, ana)
 	wantErr(t, err, core.EINVALID, "Você não pode bloquear a si mesmo")
+	// Each sees only the people they blocked: Ana blocked Caio; Bia, who
+	// blocked Ana, is not revealed to her.
+	if l := must[[]profiles.Summary](t)(f.svc.BlockedByMe(f.ctx, ana)); len(l) != 1 || l[0].ID != caio {
+		t.Fatalf("Ana's blocked list %+v", l)
+	}
+	if l := must[[]profiles.Summary](t)(f.svc.BlockedByMe(f.ctx, bia)); len(l) != 1 || l[0].ID != ana {
+		t.Fatalf("Bia's blocked list %+v", l)
+	}
 
 	// Only the blocker lifts their own block; then requests work again.
 	if err := f.svc.Unblock(f.ctx, ana, bia); err != nil { // Ana never blocked Bia

@@ -141,6 +141,17 @@ func (h HTTP) Block() http.Handler {
 	})
 }
 
+// Blocked serves GET /api/blocks: the people the caller blocked.
+func (h HTTP) Blocked() http.Handler {
+	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
+		list, err := h.Service.BlockedByMe(r.Context(), me(r))
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, map[string]any{"blocked": list})
+	})
+}
+
 // Unblock serves DELETE /api/blocks/{userId}.
 func (h HTTP) Unblock() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {

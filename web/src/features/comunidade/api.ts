@@ -99,6 +99,7 @@ export const communityKeys = {
   feed: (f: FeedFilter) => [...queryKeys.community, 'feed', f.tab, f.author ?? '', f.limit ?? FEED_PAGE_SIZE] as const,
   post: (id: string) => [...queryKeys.community, 'post', id] as const,
   comments: (postId: string) => [...queryKeys.community, 'comments', postId] as const,
+  blocks: [...queryKeys.community, 'blocks'] as const,
 }
 
 const enc = encodeURIComponent
@@ -411,6 +412,21 @@ export function useReport() {
       // The report tipped it over the threshold: it is gone for everyone now.
       if (hidden) void qc.invalidateQueries({ queryKey: communityKeys.all })
     },
+  })
+}
+
+export interface BlockedPerson {
+  id: string
+  first_name: string
+  last_name: string
+}
+
+/** The people the signed-in member blocked (GET /api/blocks). */
+export function useMyBlocks(enabled = true) {
+  return useQuery({
+    queryKey: communityKeys.blocks,
+    queryFn: () => apiFetch<{ blocked: BlockedPerson[] }>('/api/blocks'),
+    enabled,
   })
 }
 

@@ -2,14 +2,17 @@ import { useState } from 'react'
 import { Ban } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { toast } from '@/components/ui/toast'
-import { failureMessage, useUnblockUser } from '../api'
+import { failureMessage, useMyBlocks, useUnblockUser } from '../api'
 import { messages } from '../messages'
 import { BlockUserDialog } from './BlockUserDialog'
 
-/** 'Bloquear' on someone else's public profile; after blocking, 'Desbloquear' undoes it. */
+/** 'Bloquear' on someone else's public profile; once blocked (now or on an earlier visit), 'Desbloquear' undoes it. */
 export function BlockUserButton({ userId, name }: { userId: string; name: string }) {
   const [confirming, setConfirming] = useState(false)
-  const [blocked, setBlocked] = useState(false)
+  // What this visit just did wins over the list until the list is read again.
+  const [justChanged, setBlocked] = useState<boolean | null>(null)
+  const blocks = useMyBlocks()
+  const blocked = justChanged ?? blocks.data?.blocked.some((p) => p.id === userId) ?? false
   const unblock = useUnblockUser()
   if (blocked) {
     return (

@@ -73,7 +73,7 @@ describe('public profile: community parts', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Bloquear' }))
     const dialog = screen.getByRole('dialog', { name: 'Bloquear usuário' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }))
-    expect(api.calls.some((c) => c.path === '/api/blocks')).toBe(false)
+    expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/blocks')).toBe(false)
 
     await userEvent.click(screen.getByRole('button', { name: 'Bloquear' }))
     await userEvent.click(within(screen.getByRole('dialog', { name: 'Bloquear usuário' })).getByRole('button', { name: 'Bloquear' }))
@@ -84,5 +84,13 @@ describe('public profile: community parts', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Desbloquear' }))
     expect(await screen.findByText('Usuário desbloqueado')).toBeInTheDocument()
     await waitFor(() => expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/blocks/u1')).toBe(true))
+  })
+  it('offers Desbloquear for someone blocked on an earlier visit', async () => {
+    const api = fakeCommunityApi({ posts: [], blocked: [{ id: 'u1', first_name: 'Ana', last_name: 'Souza' }] }, { other: profileEndpoints })
+    renderProfile()
+    expect(await screen.findByText('Você bloqueou Ana Souza.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Desbloquear' }))
+    expect(await screen.findByRole('button', { name: 'Bloquear' })).toBeInTheDocument()
+    expect(api.state.blocked).toEqual([])
   })
 })

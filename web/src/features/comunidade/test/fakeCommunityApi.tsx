@@ -81,6 +81,8 @@ interface State {
   connections: string[]
   comments: Record<string, Comment[]>
   signedIn: boolean
+  /** The people the reader blocked (GET /api/blocks). */
+  blocked: { id: string; first_name: string; last_name: string }[]
 }
 
 type Reply = { status: number; body?: unknown }
@@ -113,7 +115,7 @@ export function fakeCommunityApi(
   initial: Partial<State> = {},
   options: { fail?: (c: Call) => Reply | undefined | false; other?: (c: Call) => Reply | undefined } = {},
 ) {
-  const state: State = { posts: [], connections: [], comments: {}, signedIn: true, ...structuredClone(initial) }
+  const state: State = { posts: [], connections: [], comments: {}, signedIn: true, blocked: [], ...structuredClone(initial) }
   const calls: Call[] = []
   const uploads: PendingUpload[] = []
   let next = 1
@@ -214,9 +216,17 @@ export function fakeCommunityApi(
       return { status: 204 }
     }
     if (method === 'POST' && p === '/api/reports') return { status: 201, body: { hidden: false } }
-    if (method === 'POST' && p === '/api/blocks') return { status: 200, body: { status: 'blocked' } }
+    if (method === 'GET' && p === '/api/blocks') return { status: 200, body: { blocked: state.blocked } }
+    if (method === 'POST' && p === '/api/blocks') {
+      const id = (body as { user_id: string }).user_id
+      if (!state.blocked.some((b) => b.id === id)) state.blocked.unshift({ id, first_name: '', last_name: '' })
+      return { status: 200, body: { status: 'blocked' } }
+    }
     m = p.match(/^\/api\/blocks\/([^/]+)$/)
-    if (m && method === 'DELETE') return { status: 200, body: { status: 'none' } }
+    if (m && method === 'DELETE') {
+      state.blocked = state.blocked.filter((b) => b.id !== m![1])
+      return { status: 200, body: { status: 'none' } }
+    }
     return options.other?.(call) ?? { status: 404, body: { error: { code: 'not_found', message: 'não encontrado' } } }
   }
 
