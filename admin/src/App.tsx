@@ -1,4 +1,5 @@
 import { lazy, useEffect, useState } from 'react'
+import GavelIcon from '@mui/icons-material/Gavel'
 import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import { Route } from 'react-router-dom'
@@ -12,6 +13,7 @@ import { darkTheme, lightTheme } from './layout/theme'
 import { authProvider, endSession, fetchSession, mayEnterBackoffice, type SessionUser } from './providers/authProvider'
 import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
+import { ModerationList } from './moderation'
 import { UserList, UserShow } from './users'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
@@ -21,7 +23,7 @@ const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
  * The resources: one per content type the plugins declare (GET
  * /api/admin/content/types, read once the user is known to be a backoffice
  * member; adding a content plugin needs no edit here), the audit log of every
- * editorial write, and users.
+ * editorial write, users, and the community's moderation queue.
  */
 async function resources(permissions: string[] | undefined) {
   const types = mayEnterBackoffice(permissions) ? await fetchContentTypes().catch(() => []) : []
@@ -29,6 +31,7 @@ async function resources(permissions: string[] | undefined) {
     ...contentResources(types),
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
+    <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
     </CustomRoutes>,

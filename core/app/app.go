@@ -17,6 +17,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
@@ -24,6 +25,7 @@ import (
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
@@ -63,6 +65,12 @@ type App struct {
 
 	// Eventos is the events' core side (events.go): lists, seats, timers.
 	Eventos *eventos.Service
+
+	// Community is the feed's posts, pictures and likes (community.go).
+	Community *community.Service
+
+	// Moderation is reports and the moderation queue (moderation.go).
+	Moderation *moderation.Service
 
 	closers []func() error
 }
@@ -115,6 +123,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
+		return nil, fmt.Errorf("community: %w", err)
+	}
+	a.buildModeration(pool)
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -138,7 +150,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Auth:          a.Auth,
 		Mailbox:       a.devMailbox(),
 
-		Eventos: &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
+		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
+		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
+		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

@@ -67,7 +67,8 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 	}
 	c.Audit = editorial.NewAudit(pool)
 	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: a.Tools.ContentHooks()})
-	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now})
+	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now, Notify: a.Engagement.Notifications,
+		Profiles: a.Profiles, Log: a.Log})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)
 	opts := editorial.Options{
 		Reviews: c.Reviews,

@@ -59,7 +59,12 @@ func (a *App) buildNotifications(cfg config.Config, pool *pgxpool.Pool, log *slo
 	a.Engagement.Notifications = notifications.NewService(pool, notifications.Options{
 		Push:     a.Engagement.Push,
 		Profiles: a.Profiles,
-		Log:      log.With("component", "notifications"),
+		// Comments are built later with the content platform; the lookup
+		// runs only when notifications are listed, after Build.
+		CommentPost: func(ctx context.Context, commentID string) (string, error) {
+			return a.Content.Engagement.CommentItem(ctx, commentID)
+		},
+		Log: log.With("component", "notifications"),
 	})
 	return nil
 }

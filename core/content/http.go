@@ -93,6 +93,17 @@ func (s *Store) typeParam(r *http.Request) (*Type, error) {
 	return s.typeOf(chi.URLParam(r, "type"))
 }
 
+// publicTypeParam is typeParam for the public reads: a type its feature
+// serves through its own API only (Registry.ServeOwnAPI: members' posts,
+// read with blocks and moderation applied) does not exist here.
+func (s *Store) publicTypeParam(r *http.Request) (*Type, error) {
+	t, err := s.typeParam(r)
+	if err == nil && s.types.OwnAPI(t.ID) {
+		return nil, core.Errorf(core.ENOTFOUND, MsgTypeNotFound)
+	}
+	return t, err
+}
+
 // readerCache lets shared caches keep a visitor's answer briefly; a signed-in
 // reader's answer carries their own flags and stays no-store (the API default).
 func readerCache(w http.ResponseWriter, p core.Principal) {
@@ -106,7 +117,7 @@ func readerCache(w http.ResponseWriter, p core.Principal) {
 // with the signed-in reader's favorite and reaction flags.
 func HandleList(log *slog.Logger, s *Store) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		t, err := s.typeParam(r)
+		t, err := s.publicTypeParam(r)
 		if err != nil {
 			return err
 		}
@@ -138,7 +149,7 @@ func HandleTypes(log *slog.Logger, s *Store) http.Handler {
 // snapshot, never the working copy.
 func HandleGet(log *slog.Logger, s *Store) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
-		t, err := s.typeParam(r)
+		t, err := s.publicTypeParam(r)
 		if err != nil {
 			return err
 		}

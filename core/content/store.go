@@ -409,6 +409,19 @@ func slugTaken(err error) error {
 // drafts. A non-empty idempotencyKey makes the call safe to retry: a repeated
 // key returns the item it created first and created=false.
 func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, idempotencyKey string) (it Item, created bool, err error) {
+	return s.CreateWithin(ctx, a, typeID, in, idempotencyKey, nil)
+}
+
+// Within is a feature's own writes that must commit with an item's create
+// or update (a community post's pictures and VetCoins): it runs in the
+// write's transaction, after the item is stored, and an error rolls the
+// whole write back. it is the item as written.
+type Within func(ctx context.Context, tx pgx.Tx, it Item) error
+
+// CreateWithin is Create with within run in the create's transaction. A
+// repeated idempotency key returns the first item without running within
+// again.
+func (s *Store) CreateWithin(ctx context.Context, a Actor, typeID string, in Input, idempotencyKey string, within Within) (it Item, created bool, err error) {
 	if err := a.check(); err != nil {
 		return Item{}, false, err
 	}
@@ -432,7 +445,7 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 	// A derived slug can be taken by a concurrent create between choosing it
 	// and inserting; choose again rather than blame the editor for it.
 	for attempt := 0; ; attempt++ {
-		it, created, err = s.create(ctx, a, t, in, fields, status, idempotencyKey, now)
+		it, created, err = s.create(ctx, a, t, in, fields, status, idempotencyKey, now, within)
 		var e *core.Error
 		if !autoSlug || attempt == 3 || !errors.As(err, &e) || e.Fields["slug"] != MsgSlugTaken {
 			break
@@ -444,7 +457,7 @@ func (s *Store) Create(ctx context.Context, a Actor, typeID string, in Input, id
 	return it, created, err
 }
 
-func (s *Store) create(ctx context.Context, a Actor, t *Type, in Input, fields []byte, status Status, idempotencyKey string, now time.Time) (it Item, created bool, err error) {
+func (s *Store) create(ctx context.Context, a Actor, t *Type, in Input, fields []byte, status Status, idempotencyKey string, now time.Time, within Within) (it Item, created bool, err error) {
 	typeID := t.ID
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		if idempotencyKey != "" {
@@ -499,8 +512,13 @@ func (s *Store) create(ctx context.Context, a Actor, t *Type, in Input, fields [
 			return err
 		}
 		created = true
-		it, err = getItem(ctx, tx, id)
-		return err
+		if it, err = getItem(ctx, tx, id); err != nil {
+			return err
+		}
+		if within != nil {
+			return within(ctx, tx, it)
+		}
+		return nil
 	})
 	return it, created, err
 }
@@ -587,7 +605,15 @@ func copyToPublished(ctx context.Context, tx pgx.Tx, id string, now time.Time) e
 // rascunho: changed content goes through review again, and a schedule that
 // fires for it finds it no longer agendado. Edits in rascunho, em_revisao and
 // alteracoes_solicitadas keep the state.
+//
+// An item of a publish-on-create type (community posts) has no review: an
+// edit of a published one is published in the same transaction.
 func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in Input) (Item, error) {
+	return s.UpdateWithin(ctx, a, id, version, in, nil)
+}
+
+// UpdateWithin is Update with within run in the update's transaction.
+func (s *Store) UpdateWithin(ctx context.Context, a Actor, id string, version int, in Input, within Within) (Item, error) {
 	if err := a.check(); err != nil {
 		return Item{}, err
 	}
@@ -601,17 +627,33 @@ func (s *Store) Update(ctx context.Context, a Actor, id string, version int, in 
 	if in, err = s.prepare(ctx, t, in); err != nil {
 		return Item{}, err
 	}
+	republished := false
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		_, status, published, _, err := lockItem(ctx, tx, id, version)
 		if err != nil {
 			return err
 		}
-		return s.writeWorkingCopy(ctx, tx, a, id, t, published, in, revisionNote{action: "update", from: status})
+		republished = published && t.Workflow == WorkflowPublishOnCreate
+		if err := s.writeWorkingCopy(ctx, tx, a, id, t, published, in, revisionNote{action: "update", from: status}); err != nil {
+			return err
+		}
+		if within == nil {
+			return nil
+		}
+		it, err := getItem(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return within(ctx, tx, it)
 	})
 	if err != nil {
 		return Item{}, err
 	}
-	return s.Get(ctx, id)
+	it, err := s.Get(ctx, id)
+	if err == nil && republished {
+		s.hooks.AfterPublish(ctx, it)
+	}
+	return it, err
 }
 
 // writeWorkingCopy stores in (already prepared) as item id's working copy.
@@ -627,15 +669,23 @@ func (s *Store) writeWorkingCopy(ctx context.Context, tx pgx.Tx, a Actor, id str
 		return fmt.Errorf("encode fields: %w", err)
 	}
 	now := s.now()
+	// A published item of a publish-on-create type goes public as written.
+	republish := published && t.Workflow == WorkflowPublishOnCreate
 	_, err = tx.Exec(ctx, `UPDATE content_items SET slug = coalesce(nullif($2, ''), slug), title = $3, summary = $4, fields = $5,
-			search = `+searchExpr(3, 4, 6)+`, version = version + 1, updated_at = $7, has_draft = $8,
-			status = CASE WHEN status IN ('aprovado', 'agendado', 'publicado', 'arquivado') THEN 'rascunho' ELSE status END
-		WHERE id = $1`, id, in.Slug, in.Title, in.Summary, fields, searchText(t, in.Fields), now, published)
+			search = `+searchExpr(3, 4, 6)+`, version = version + 1, updated_at = $7, has_draft = $8 AND NOT $9,
+			status = CASE WHEN $9 THEN 'publicado'
+				WHEN status IN ('aprovado', 'agendado', 'publicado', 'arquivado') THEN 'rascunho' ELSE status END
+		WHERE id = $1`, id, in.Slug, in.Title, in.Summary, fields, searchText(t, in.Fields), now, published, republish)
 	if e := slugTaken(err); e != nil {
 		return e
 	}
 	if err != nil {
 		return fmt.Errorf("update content item: %w", err)
+	}
+	if republish {
+		if err := copyToPublished(ctx, tx, id, now); err != nil {
+			return err
+		}
 	}
 	return s.appendRevision(ctx, tx, id, a, n, now)
 }

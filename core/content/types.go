@@ -297,11 +297,30 @@ type Registry struct {
 	mu     sync.RWMutex
 	types  map[string]*Type
 	owners map[string]string // type id → the plugin that declared it ("" for the core's tests)
+	own    map[string]bool   // type ids a feature serves through its own API only
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{types: map[string]*Type{}, owners: map[string]string{}}
+	return &Registry{types: map[string]*Type{}, owners: map[string]string{}, own: map[string]bool{}}
+}
+
+// ServeOwnAPI marks the type id (registered now or later) as read only
+// through its feature's own API: the generic public list and detail
+// (/api/content/{type}) answer 404 for it. Community posts are: their feed
+// hides blocked members and moderated posts, which the generic reads do not
+// know about.
+func (r *Registry) ServeOwnAPI(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.own[id] = true
+}
+
+// OwnAPI reports whether the type id is read only through its feature's API.
+func (r *Registry) OwnAPI(id string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.own[id]
 }
 
 // Register validates t and adds it. A type id may be registered once.

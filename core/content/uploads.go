@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"image/jpeg"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -126,17 +124,11 @@ func (u *Uploads) image(ctx context.Context, raw []byte) ([]byte, string, string
 		}
 		return nil, "", "", err
 	}
-	var out bytes.Buffer
-	if img.Opaque() {
-		if err := jpeg.Encode(&out, img, &jpeg.Options{Quality: 85}); err != nil {
-			return nil, "", "", fmt.Errorf("encode image: %w", err)
-		}
-		return out.Bytes(), "image/jpeg", ".jpg", nil
+	enc, err := imaging.Encode(img)
+	if err != nil {
+		return nil, "", "", err
 	}
-	if err := png.Encode(&out, img); err != nil {
-		return nil, "", "", fmt.Errorf("encode image: %w", err)
-	}
-	return out.Bytes(), "image/png", ".png", nil
+	return enc.Data, enc.ContentType, enc.Ext, nil
 }
 
 // material accepts a PDF or an Office document, judged by its bytes (and,

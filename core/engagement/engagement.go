@@ -1,6 +1,7 @@
 // Package engagement records what readers do with any content item:
-// favorites, like/dislike, views, progress and enrolments, with per-item
-// counters.
+// favorites, like/dislike, views, progress, enrolments and comments (with
+// one level of replies and like/dislike per comment, comments.go), with
+// per-item counters.
 //
 // Counters are exact: each change runs in one transaction that changes the
 // reader's row and moves the counter only by what the row change actually
@@ -16,6 +17,7 @@ package engagement
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,7 +25,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 // Reaction is a reader's like or dislike ("" for none).
@@ -72,12 +76,32 @@ type Service struct {
 	pool          *pgxpool.Pool
 	now           func() time.Time
 	completeRatio float64
+	limiter       *ratelimit.Limiter
+	commentRate   ratelimit.Rule
+	notify        notifications.Sender
+	profiles      ProfileEnsurer
+	log           *slog.Logger
 }
 
 // Options configures a Service.
 type Options struct {
 	Now           func() time.Time // the clock; time.Now when nil
 	CompleteRatio float64          // DefaultCompleteRatio when 0
+	// CommentRate limits how often one member comments (DefaultCommentRate
+	// when Max is 0).
+	CommentRate ratelimit.Rule
+	// Notify tells authors about comments, replies and likes on their
+	// comments (nil: nobody is told).
+	Notify notifications.Sender
+	// Profiles creates a commenter's missing profile row in the comment's
+	// transaction, so every comment shows its author (nil: not created).
+	Profiles ProfileEnsurer
+	Log      *slog.Logger // slog.Default() when nil
+}
+
+// ProfileEnsurer is the part of core/profiles comments use.
+type ProfileEnsurer interface {
+	EnsureTx(ctx context.Context, tx pgx.Tx, userIDs ...string) error
 }
 
 // New returns a service on pool.
@@ -88,7 +112,14 @@ func New(pool *pgxpool.Pool, opts Options) *Service {
 	if opts.CompleteRatio <= 0 || opts.CompleteRatio > 1 {
 		opts.CompleteRatio = DefaultCompleteRatio
 	}
-	return &Service{pool: pool, now: opts.Now, completeRatio: opts.CompleteRatio}
+	if opts.CommentRate.Max <= 0 || opts.CommentRate.Window <= 0 {
+		opts.CommentRate = DefaultCommentRate
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Service{pool: pool, now: opts.Now, completeRatio: opts.CompleteRatio,
+		limiter: ratelimit.New(pool, opts.Now), commentRate: opts.CommentRate, notify: opts.Notify, profiles: opts.Profiles, log: opts.Log}
 }
 
 func notFound() error { return core.Errorf(core.ENOTFOUND, MsgItemNotFound) }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/pluginhost"
@@ -118,6 +119,7 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("POST", "/api/connections/{id}/accept", conn.Accept())
 	rt.handle("POST", "/api/connections/{id}/reject", conn.Reject())
 	rt.handle("DELETE", "/api/connections/{id}", conn.Delete())
+	rt.handle("GET", "/api/blocks", conn.Blocked())
 	rt.handle("POST", "/api/blocks", conn.Block())
 	rt.handle("DELETE", "/api/blocks/{userId}", conn.Unblock())
 
@@ -144,6 +146,29 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("DELETE", "/api/eventos/{idOrSlug}/participation", ev.Leave())
 		rt.handle("PUT", "/api/eventos/{idOrSlug}/waitlist", ev.Wait())
 	}
+
+	// Community posts (core/community): the feed, a post, pictures and
+	// likes, as the signed-in member; edit and delete are the author's (or,
+	// for delete, a moderator's), decided in the handlers.
+	if cm := d.Community; cm != nil && cm.Service != nil {
+		rt.handle("GET", "/api/community/feed", cm.Feed())
+		rt.handle("POST", "/api/community/uploads", cm.Upload())
+		rt.handle("POST", "/api/community/posts", cm.Create())
+		rt.handle("GET", "/api/community/posts/{id}", cm.Get())
+		rt.handle("PUT", "/api/community/posts/{id}", cm.Update())
+		rt.handle("DELETE", "/api/community/posts/{id}", cm.Delete())
+		rt.handle("PUT", "/api/community/posts/{id}/like", cm.Like(true))
+		rt.handle("DELETE", "/api/community/posts/{id}/like", cm.Like(false))
+	}
+
+	// Reports and the moderation queue (core/moderation): any member
+	// reports; moderators and super admins decide.
+	if m := d.Moderation; m != nil && m.Service != nil {
+		rt.handle("POST", "/api/reports", m.Report())
+		rt.handle("GET", "/api/admin/moderation", m.Queue())
+		rt.handle("GET", "/api/admin/moderation/{id}", m.Get())
+		rt.handle("POST", "/api/admin/moderation/{target_type}/{target_id}/{action}", m.Act())
+	}
 }
 
 // addContentRoutes registers the content platform: public lists and details,
@@ -168,6 +193,23 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/progress", eng.Progress())
 	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(true))
 	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(false))
+
+	// Comments (core/engagement): on community posts and on any published
+	// item; edit and delete of one comment are checked in the handlers.
+	resolve := func(ctx context.Context, typeID, id string) (string, error) {
+		it, err := c.Store.GetPublished(ctx, typeID, id, "")
+		return it.ID, err
+	}
+	moderates := func(p core.Principal) bool { return d.Authz.Allowed(p.Roles, "community:comments", "moderate") }
+	postComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, Type: engagement.PostType, IsModerator: moderates, Log: d.Log}
+	anyComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, IsModerator: moderates, Log: d.Log}
+	rt.handle("GET", "/api/community/posts/{id}/comments", postComments.List())
+	rt.handle("POST", "/api/community/posts/{id}/comments", postComments.Create())
+	rt.handle("GET", "/api/content/{type}/{idOrSlug}/comments", anyComments.List())
+	rt.handle("POST", "/api/content/{type}/{idOrSlug}/comments", anyComments.Create())
+	rt.handle("PUT", "/api/comments/{id}", anyComments.Edit())
+	rt.handle("DELETE", "/api/comments/{id}", anyComments.Delete())
+	rt.handle("PUT", "/api/comments/{id}/reaction", anyComments.Reaction())
 
 	ed := c.Editorial
 	rt.handle("GET", "/api/admin/content/types", ed.Types())

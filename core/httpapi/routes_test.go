@@ -17,17 +17,19 @@ import (
 )
 
 // allRoles is every role the policy knows, from least to most privileged.
-var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
+var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, roles.RoleModerador, core.RoleSuperAdmin}
 
 // Who may call a route: the roles allowed for each minimum level.
 var (
 	everyone   = allRoles
-	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
+	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, roles.RoleModerador, core.RoleSuperAdmin}
 	premiumUp  = []string{core.RolePremium, core.RoleSuperAdmin}
 	editorsUp  = []string{core.RoleEditor, core.RoleSuperAdmin}
 	superAdmin = []string{core.RoleSuperAdmin}
 	// backoffice are the content backoffice's roles.
 	backoffice = []string{core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
+	// moderators are the moderation queue's roles.
+	moderators = []string{roles.RoleModerador, core.RoleSuperAdmin}
 )
 
 var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
@@ -44,6 +46,27 @@ var authorisationMatrix = map[string][]string{
 	"PUT /api/eventos/{idOrSlug}/participation":    signedIn,
 	"DELETE /api/eventos/{idOrSlug}/participation": signedIn,
 	"PUT /api/eventos/{idOrSlug}/waitlist":         signedIn,
+	// Community posts
+	"GET /api/community/feed":               signedIn,
+	"POST /api/community/uploads":           signedIn,
+	"POST /api/community/posts":             signedIn,
+	"GET /api/community/posts/{id}":         signedIn,
+	"PUT /api/community/posts/{id}":         signedIn,
+	"DELETE /api/community/posts/{id}":      signedIn,
+	"PUT /api/community/posts/{id}/like":    signedIn,
+	"DELETE /api/community/posts/{id}/like": signedIn,
+	// Comments, reports and moderation
+	"GET /api/community/posts/{id}/comments":                        signedIn,
+	"POST /api/community/posts/{id}/comments":                       signedIn,
+	"GET /api/content/{type}/{idOrSlug}/comments":                   everyone,
+	"POST /api/content/{type}/{idOrSlug}/comments":                  signedIn,
+	"PUT /api/comments/{id}":                                        signedIn,
+	"DELETE /api/comments/{id}":                                     signedIn,
+	"PUT /api/comments/{id}/reaction":                               signedIn,
+	"POST /api/reports":                                             signedIn,
+	"GET /api/admin/moderation":                                     moderators,
+	"GET /api/admin/moderation/{id}":                                moderators,
+	"POST /api/admin/moderation/{target_type}/{target_id}/{action}": moderators,
 	// VetCoins, check-in, subscription, notifications, live events
 	"GET /api/points/balance":                  signedIn,
 	"GET /api/points/history":                  signedIn,
@@ -76,6 +99,7 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/connections/{id}/accept":    signedIn,
 	"POST /api/connections/{id}/reject":    signedIn,
 	"DELETE /api/connections/{id}":         signedIn,
+	"GET /api/blocks":                      signedIn,
 	"POST /api/blocks":                     signedIn,
 	"DELETE /api/blocks/{userId}":          signedIn,
 

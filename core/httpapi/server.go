@@ -17,12 +17,14 @@ import (
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
@@ -72,6 +74,12 @@ type Deps struct {
 	Content ContentDeps
 	// Eventos is the events API (core/eventos); nil: not served.
 	Eventos *eventos.HTTP
+	// Community is the feed's posts, pictures and likes (core/community);
+	// nil: not served.
+	Community *community.HTTP
+	// Moderation is reports and the moderation queue (core/moderation);
+	// nil: not served.
+	Moderation *moderation.HTTP
 }
 
 // New returns the application's root handler.

@@ -43,6 +43,13 @@ var Shared = sync.OnceValue(func() *Decoder {
 	return NewDecoder(DefaultLimits, runtime.GOMAXPROCS(0), DefaultMaxWait)
 })
 
+// WithLimits returns a decoder applying lim that shares d's slots (and so
+// its memory budget): a feature with other limits, such as GIF allowed, still
+// waits its turn with every other image.
+func (d *Decoder) WithLimits(lim Limits) *Decoder {
+	return &Decoder{lim: lim, slots: d.slots, maxWait: d.maxWait, decode: d.decode}
+}
+
 // Limits returns the limits d applies.
 func (d *Decoder) Limits() Limits { return d.lim }
 

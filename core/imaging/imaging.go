@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	stddraw "image/draw"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -33,6 +35,9 @@ const (
 	JPEG Format = "jpeg"
 	PNG  Format = "png"
 	WebP Format = "webp"
+	// GIF is decoded only by limits that allow it (Limits.AllowGIF), as its
+	// first frame: a still image.
+	GIF Format = "gif"
 )
 
 // Limits bounds what an image may cost to decode.
@@ -46,6 +51,10 @@ type Limits struct {
 	// decoder's own working buffers (progressive JPEG coefficients,
 	// interlaced PNG passes, lossless WebP transforms).
 	MaxDecodeBytes int64
+	// AllowGIF accepts GIF, decoded to its first frame (animation is not
+	// kept). Off in DefaultLimits: avatars refuse GIF; community pictures
+	// accept it.
+	AllowGIF bool
 }
 
 // DefaultLimits fit any photo a phone takes (12–24 MP, 8-bit) while keeping
@@ -99,6 +108,9 @@ func Sniff(raw []byte) (f Format, ok, other bool) {
 // when decoded. It never decodes pixels.
 func Inspect(raw []byte, lim Limits) (Header, error) {
 	format, ok, other := Sniff(raw)
+	if !ok && lim.AllowGIF && http.DetectContentType(raw) == "image/gif" {
+		format, ok = GIF, true
+	}
 	if !ok {
 		if other {
 			return Header{}, invalid(MsgUnsupported)
@@ -114,6 +126,8 @@ func Inspect(raw []byte, lim Limits) (Header, error) {
 		cfg, err = png.DecodeConfig(bytes.NewReader(raw))
 	case WebP:
 		cfg, err = webp.DecodeConfig(bytes.NewReader(raw))
+	case GIF:
+		cfg, err = gif.DecodeConfig(bytes.NewReader(raw))
 	}
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
 		return Header{}, invalid(MsgNotImage)
@@ -172,6 +186,11 @@ func decodeBytes(format Format, raw []byte, cfg image.Config) int64 {
 		// (YCbCr + alpha, 2.5 bytes) or lossless (NRGBA plus an ARGB copy
 		// for its transforms, 8 bytes): count the heavier.
 		return pixels * 8
+	case GIF:
+		// The first frame is paletted (1 byte per pixel, within the logical
+		// screen); a frame smaller than the screen is drawn onto a second
+		// screen-sized canvas.
+		return pixels * 2
 	}
 	return pixels * 8
 }
@@ -260,6 +279,36 @@ func decodePixels(format Format, r io.Reader) (image.Image, error) {
 		return png.Decode(r)
 	case WebP:
 		return webp.Decode(r)
+	case GIF:
+		return decodeGIF(r)
 	}
 	return nil, fmt.Errorf("imaging: unknown format %q", format)
+}
+
+// decodeGIF decodes the first frame of a GIF onto its logical screen, so the
+// result has the size the header promised (a first frame may cover only part
+// of the screen).
+func decodeGIF(r io.Reader) (image.Image, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := gif.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	frame, err := gif.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	screen := image.Rect(0, 0, cfg.Width, cfg.Height)
+	if frame.Bounds() == screen {
+		return frame, nil
+	}
+	if !frame.Bounds().In(screen) {
+		return nil, fmt.Errorf("imaging: gif frame %v outside the screen %v", frame.Bounds(), screen)
+	}
+	canvas := image.NewNRGBA(screen)
+	stddraw.Draw(canvas, frame.Bounds(), frame, frame.Bounds().Min, stddraw.Src)
+	return canvas, nil
 }

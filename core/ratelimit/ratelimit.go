@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -36,10 +37,23 @@ func New(pool *pgxpool.Pool, now func() time.Time) *Limiter {
 // the limit. The counter is incremented atomically in one statement, so
 // concurrent hits from any instance are all counted.
 func (l *Limiter) Allow(ctx context.Context, key string, rule Rule) (bool, error) {
+	return l.AllowTx(ctx, l.pool, key, rule)
+}
+
+// Querier runs a statement: the pool, or a caller's open transaction.
+type Querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// AllowTx is Allow on q, typically the transaction of the write being
+// limited: the hit commits with the write, and a write that rolls back (a
+// refusal included) is not counted. It also takes no second connection
+// from the pool while the caller holds one.
+func (l *Limiter) AllowTx(ctx context.Context, q Querier, key string, rule Rule) (bool, error) {
 	now := l.now()
 	start := now.Truncate(rule.Window)
 	var hits int
-	err := l.pool.QueryRow(ctx, `
+	err := q.QueryRow(ctx, `
 		INSERT INTO rate_limit_counters (key, window_start, window_end, hits)
 		VALUES ($1, $2, $3, 1)
 		ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1

@@ -1,5 +1,5 @@
 // Package roles manages the extra roles stored in user_roles (editor,
-// revisor, super_admin) and the backoffice's list of accounts with their
+// revisor, moderador, super_admin) and the backoffice's list of accounts with their
 // roles. Every account is a "user" without a row; trial and premium come
 // from the subscription state, not from here.
 package roles
@@ -20,9 +20,13 @@ import (
 // publishes, unpublishes and archives (core/editorial).
 const RoleRevisor = "revisor"
 
+// RoleModerador moderates the community: hides, restores and removes
+// reported posts and comments (core/moderation).
+const RoleModerador = "moderador"
+
 // Grantable are the roles an administrator may grant; the database's CHECK
 // on user_roles.role allows the same.
-var Grantable = []string{core.RoleEditor, RoleRevisor, core.RoleSuperAdmin}
+var Grantable = []string{core.RoleEditor, RoleRevisor, RoleModerador, core.RoleSuperAdmin}
 
 // ErrNoAccount is returned when no account has the given email.
 var ErrNoAccount = errors.New("no account with that email")

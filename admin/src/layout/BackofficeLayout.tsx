@@ -1,14 +1,19 @@
 import EventIcon from '@mui/icons-material/Event'
 import { Box } from '@mui/material'
-import { AppBar, Layout, Menu, TitlePortal, UserMenu, useGetIdentity, useTranslate, type LayoutProps } from 'react-admin'
+import { AppBar, Layout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useTranslate, type LayoutProps } from 'react-admin'
 import { Logo } from './Logo'
 
+// The agenda is the editorial team's; a moderator's backoffice is the queue.
+const AGENDA_ROLES = ['editor', 'revisor', 'super_admin']
+
 function BackofficeMenu() {
+  const { permissions } = usePermissions<string[]>()
+  const agenda = !!permissions?.some((role) => AGENDA_ROLES.includes(role))
   return (
     <Menu>
       <Menu.DashboardItem />
       <Menu.ResourceItems />
-      <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />
+      {agenda && <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />}
     </Menu>
   )
 }

@@ -2,7 +2,7 @@ import type { AuthProvider } from 'ra-core'
 import { httpClient, readCsrfCookie } from './httpClient'
 
 export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
-const BACKOFFICE_ROLES = ['editor', 'revisor', 'super_admin']
+const BACKOFFICE_ROLES = ['editor', 'revisor', 'moderador', 'super_admin']
 
 export interface SessionUser {
   id: string
@@ -20,6 +20,8 @@ export function mayEnterBackoffice(roles: readonly string[] | undefined): boolea
 // everyone who may enter the backoffice.
 const RESOURCE_ROLES: Record<string, string[]> = {
   users: ['super_admin'],
+  audit: ['editor', 'revisor', 'super_admin'],
+  moderation: ['moderador', 'super_admin'],
 }
 
 export function mayAccessResource(roles: readonly string[], resource: string | undefined): boolean {

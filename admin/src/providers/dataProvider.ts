@@ -3,6 +3,7 @@ import type { DataProvider } from 'ra-core'
 import { httpClient } from './httpClient'
 import type { AdminUser, RoleChange } from '../users/types'
 import { withContent } from '../content/contentData'
+import type { ModerationAction, ModerationRow } from '../moderation/types'
 
 const API_URL = '/api/admin'
 
@@ -14,6 +15,8 @@ export interface BackofficeDataProvider extends DataProvider {
   grantRole(userId: string, role: string): Promise<{ data: AdminUser }>
   revokeRole(userId: string, role: string): Promise<{ data: AdminUser }>
   roleChanges(userId: string): Promise<RoleChange[]>
+  /** A moderator's decision on a post or comment; answers the updated queue row. */
+  moderate(row: Pick<ModerationRow, 'target_type' | 'target_id'>, action: ModerationAction, reason?: string): Promise<{ data: ModerationRow }>
 }
 
 /** ra-data-simple-rest on /api/admin (content resources adapted), plus the role grant/revoke calls. */
@@ -29,6 +32,13 @@ export const dataProvider: BackofficeDataProvider = {
   async roleChanges(userId) {
     const { json } = await httpClient(`${API_URL}/users/${encodeURIComponent(userId)}/role-changes`)
     return json as RoleChange[]
+  },
+  async moderate(row, action, reason) {
+    const { json } = await httpClient(
+      `${API_URL}/moderation/${encodeURIComponent(row.target_type)}/${encodeURIComponent(row.target_id)}/${encodeURIComponent(action)}`,
+      { method: 'POST', body: reason?.trim() ? { reason: reason.trim() } : {} },
+    )
+    return { data: json as ModerationRow }
   },
   async revokeRole(userId, role) {
     const { json } = await httpClient(

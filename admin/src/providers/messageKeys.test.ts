@@ -18,9 +18,9 @@ describe('message keys the UI uses', () => {
     }
     for (const action of ['discard', 'archive', 'unpublish']) used.add(`vetclube.content.confirm_${action}`)
     for (const change of ['grant', 'revoke']) {
-      for (const role of ['editor', 'revisor', 'super_admin']) used.add(`vetclube.users.consequence_${change}_${role}`)
+      for (const role of ['editor', 'revisor', 'moderador', 'super_admin']) used.add(`vetclube.users.consequence_${change}_${role}`)
     }
-    for (const role of ['user', 'trial', 'premium', 'editor', 'revisor', 'super_admin']) used.add(`vetclube.roles.${role}`)
+    for (const role of ['user', 'trial', 'premium', 'editor', 'revisor', 'moderador', 'super_admin']) used.add(`vetclube.roles.${role}`)
     expect(used.size).toBeGreaterThan(50)
     const missing = [...used].filter((key) => typeof lookup(ptBRMessages, key) !== 'string')
     expect(missing).toEqual([])

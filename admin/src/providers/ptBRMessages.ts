@@ -224,6 +224,17 @@ const ptBRMessages: TranslationMessages = {
     audit: {
       name: 'Auditoria |||| Auditoria',
     },
+    moderation: {
+      name: 'Moderação |||| Moderação',
+      fields: {
+        target_type: 'Tipo',
+        excerpt: 'Conteúdo',
+        author: 'Autor',
+        state: 'Situação',
+        report_count: 'Denúncias',
+        updated_at: 'Atualizado em',
+      },
+    },
     users: {
       name: 'Usuário |||| Usuários',
       fields: {
@@ -245,6 +256,7 @@ const ptBRMessages: TranslationMessages = {
       user: 'Usuário',
       editor: 'Editor',
       revisor: 'Revisor',
+      moderador: 'Moderador',
       super_admin: 'Super administrador',
       trial: 'Período de teste',
       premium: 'Premium',
@@ -252,7 +264,7 @@ const ptBRMessages: TranslationMessages = {
     },
     users: {
       manage_roles: 'Papéis administrativos',
-      manage_roles_help: 'Editores gerenciam conteúdo; super administradores também gerenciam usuários.',
+      manage_roles_help: 'Editores e revisores gerenciam conteúdo; moderadores moderam a comunidade; super administradores também gerenciam usuários.',
       grant: 'Conceder %{role}',
       revoke: 'Remover %{role}',
       granted: 'Papel %{role} concedido.',
@@ -267,6 +279,9 @@ const ptBRMessages: TranslationMessages = {
       consequence_grant_revisor:
         'Essa pessoa poderá aprovar, agendar, publicar, despublicar e arquivar conteúdos: o que ela publicar fica visível para todos os usuários.',
       consequence_revoke_revisor: 'Essa pessoa deixará de revisar e publicar conteúdos.',
+      consequence_grant_moderador:
+        'Essa pessoa poderá ocultar, restaurar e remover publicações e comentários da comunidade e excluir comentários de qualquer pessoa.',
+      consequence_revoke_moderador: 'Essa pessoa deixará de moderar a comunidade.',
       consequence_grant_super_admin:
         'Essa pessoa terá acesso total ao backoffice: verá os dados de todos os usuários e poderá conceder e remover qualquer papel, inclusive o seu.',
       consequence_revoke_super_admin: 'Essa pessoa deixará de gerenciar usuários e papéis.',
@@ -277,6 +292,33 @@ const ptBRMessages: TranslationMessages = {
       history_by: 'por %{actor}',
       history_by_system: 'pela linha de comando',
       history_error: 'Não foi possível carregar o histórico.',
+    },
+    moderation: {
+      title: 'Moderação da comunidade',
+      type_post: 'Publicação',
+      type_comment: 'Comentário',
+      state_publicado: 'Publicado',
+      state_oculto: 'Oculto',
+      state_removido: 'Removido',
+      actions: 'Ações',
+      hide: 'Ocultar',
+      restore: 'Restaurar',
+      remove: 'Remover',
+      confirm_hide: 'Ocultar este conteúdo?',
+      confirm_restore: 'Restaurar este conteúdo?',
+      confirm_remove: 'Remover este conteúdo definitivamente?',
+      confirm_help: 'O autor será avisado. O motivo, se informado, é enviado a ele.',
+      reason: 'Motivo (opcional)',
+      hidden: 'Conteúdo ocultado.',
+      restored: 'Conteúdo restaurado.',
+      removed: 'Conteúdo removido.',
+      reports: 'Denúncias',
+      no_reports: 'Nenhuma denúncia.',
+      author_history: 'Histórico do autor',
+      history_line: '%{name}: %{posts} publicações, %{comments} comentários, %{hidden} ocultos, %{removed} removidos.',
+      log: 'Decisões',
+      by_reports: 'automático (3 denúncias)',
+      open_in_app: 'Abrir no aplicativo',
     },
     dashboard: {
       title: 'Painel do VetClube',

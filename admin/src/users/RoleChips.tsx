@@ -6,6 +6,7 @@ const ROLE_COLOURS: Record<string, 'default' | 'primary' | 'secondary' | 'succes
   super_admin: 'secondary',
   editor: 'primary',
   revisor: 'primary',
+  moderador: 'info',
   premium: 'success',
   trial: 'info',
 }
