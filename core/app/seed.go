@@ -65,6 +65,9 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedCommunity(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err
 	}
+	if err := a.seedComments(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
+		return err
+	}
 	return a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
 }
 

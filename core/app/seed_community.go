@@ -71,24 +71,8 @@ func (a *App) seedCommunity(ctx context.Context, demoUserID string, stdout io.Wr
 	if seeded {
 		return nil
 	}
-	emails := make([]string, len(demoVets))
-	for i, v := range demoVets {
-		emails[i] = v.email
-	}
-	ids := map[string]string{}
-	rows, err := a.Pool.Query(ctx, `SELECT id::text, email FROM users WHERE email = ANY($1)`, emails)
+	ids, err := a.demoVetIDs(ctx)
 	if err != nil {
-		return fmt.Errorf("seed community: %w", err)
-	}
-	for rows.Next() {
-		var id, email string
-		if err := rows.Scan(&id, &email); err != nil {
-			rows.Close()
-			return fmt.Errorf("seed community: %w", err)
-		}
-		ids[email] = id
-	}
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("seed community: %w", err)
 	}
 	who := func(i int) string {

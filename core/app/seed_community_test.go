@@ -10,7 +10,7 @@ import (
 )
 
 // With the comunidade plugin loaded, the seed publishes the demo feed among
-// the demo vets over the last days, with likes, once.
+// the demo vets over the last days, with likes, comments and replies, once.
 func TestSeedCommunity(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "comunidade")})
 	ctx := t.Context()
@@ -52,5 +52,25 @@ func TestSeedCommunity(t *testing.T) {
 	oldest := page.Items[len(page.Items)-1].CreatedAt
 	if len(authors) < 12 || likes < 50 || liked == 0 || time.Since(oldest) < 72*time.Hour {
 		t.Fatalf("%d authors, %d likes, %d liked by the demo user, oldest %s", len(authors), likes, liked, oldest)
+	}
+	// Conversations: comments and replies on several posts, counted on the
+	// posts, dated after them, some liked; a second seed added none.
+	var comments, replies, posts, liked2 int
+	var early bool
+	if err := srv.App.Pool.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE c.parent_id IS NOT NULL),
+			count(DISTINCT c.item_id), count(*) FILTER (WHERE c.likes_count > 0),
+			coalesce(bool_or(c.created_at < p.published_at), false)
+		FROM engagement_comments c JOIN content_published p ON p.item_id = c.item_id`).Scan(&comments, &replies, &posts, &liked2, &early); err != nil {
+		t.Fatal(err)
+	}
+	if comments < 20 || replies < 8 || posts < 8 || liked2 < 10 || early {
+		t.Fatalf("%d comments (%d replies) on %d posts, %d liked, dated before the post: %v", comments, replies, posts, liked2, early)
+	}
+	var counted int64
+	for _, p := range page.Items {
+		counted += p.Comments
+	}
+	if counted != int64(comments) {
+		t.Fatalf("posts count %d comments, %d exist", counted, comments)
 	}
 }

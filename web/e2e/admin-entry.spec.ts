@@ -48,7 +48,7 @@ test('a regular user has no Admin entry and /admin tells them it is restricted',
   await expect(page.getByRole('alert')).toContainText('Acesso restrito')
   await expect(page.getByRole('link', { name: 'Abrir backoffice' })).toHaveCount(0)
   await page.goto('/admin/usuarios')
-  await expect(page.getByRole('alert')).toContainText('Esta área é exclusiva para editores, revisores e administradores do VetClube.')
+  await expect(page.getByRole('alert')).toContainText('Esta área é exclusiva para editores, revisores, moderadores e administradores do VetClube.')
   await expect(page).toHaveURL(/\/admin\/usuarios$/)
 })
 

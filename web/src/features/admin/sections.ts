@@ -1,7 +1,7 @@
 export const BACKOFFICE_URL = '/backoffice/'
 
-/** Who may enter the backoffice: content editors and reviewers, and super admins. */
-export const BACKOFFICE_ROLES = ['editor', 'revisor', 'super_admin'] as const
+/** Who may enter the backoffice: content editors and reviewers, community moderators, and super admins. */
+export const BACKOFFICE_ROLES = ['editor', 'revisor', 'moderador', 'super_admin'] as const
 
 /** The backoffice page of a content type (react-admin resource content/<type>). */
 export function backofficeContentURL(typeId: string): string {
@@ -9,6 +9,7 @@ export function backofficeContentURL(typeId: string): string {
 }
 /** react-admin routes inside the hash, so deep links survive reloads. */
 export const BACKOFFICE_USERS_URL = `${BACKOFFICE_URL}#/users`
+export const BACKOFFICE_MODERATION_URL = `${BACKOFFICE_URL}#/moderation`
 
 /**
  * The admin areas under /admin and where each one is managed today. Areas with
@@ -21,6 +22,8 @@ export interface AdminSection {
   href?: string
   /** Only super admins manage it. */
   superAdminOnly?: boolean
+  /** Only community moderators (and super admins) manage it. */
+  moderatorsOnly?: boolean
 }
 
 export const ADMIN_SECTIONS: AdminSection[] = [
@@ -29,6 +32,12 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     description: 'Consulte contas, veja quem confirmou o email e conceda ou revogue papéis.',
     href: BACKOFFICE_USERS_URL,
     superAdminOnly: true,
+  },
+  {
+    title: 'Moderação da comunidade',
+    description: 'Publicações e comentários denunciados: ocultar, restaurar ou remover.',
+    href: BACKOFFICE_MODERATION_URL,
+    moderatorsOnly: true,
   },
   { title: 'Cursos', description: 'Cursos, aulas, instrutores e categorias.' },
   { title: 'Vídeos e conteúdos exclusivos', description: 'Vídeos, biblioteca e conteúdos para assinantes.' },

@@ -11,7 +11,7 @@ export function AdminAccessDenied() {
       <Card role="alert" className="flex flex-col items-center gap-4 p-8 text-center md:p-12">
         <ShieldAlert aria-hidden="true" className="h-10 w-10 text-destructive" />
         <p className="text-lg font-semibold">Acesso restrito</p>
-        <p className="max-w-md text-sm text-muted-foreground">Esta área é exclusiva para editores, revisores e administradores do VetClube.</p>
+        <p className="max-w-md text-sm text-muted-foreground">Esta área é exclusiva para editores, revisores, moderadores e administradores do VetClube.</p>
         <Link to="/" className={buttonClasses('primary')}>
           Voltar ao início
         </Link>

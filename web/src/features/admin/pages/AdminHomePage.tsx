@@ -22,12 +22,15 @@ export default function AdminHomePage() {
 
   if (!BACKOFFICE_ROLES.some((role) => hasRole(user, role))) return <AdminAccessDenied />
   const superAdmin = hasRole(user, 'super_admin')
-  const contentSections: AdminSection[] = (types.data ?? []).map((t) => ({
+  const moderator = superAdmin || hasRole(user, 'moderador')
+  // A moderator only moderates: the content types are the editorial team's.
+  const editorial = superAdmin || hasRole(user, 'editor') || hasRole(user, 'revisor')
+  const contentSections: AdminSection[] = (editorial ? (types.data ?? []) : []).map((t) => ({
     title: t.plural,
     description: `Escreva, revise, agende e publique ${t.plural.toLowerCase()}.`,
     href: backofficeContentURL(t.id),
   }))
-  const sections = [...contentSections, ...ADMIN_SECTIONS.filter((s) => superAdmin || !s.superAdminOnly)]
+  const sections = [...contentSections, ...ADMIN_SECTIONS.filter((s) => (superAdmin || !s.superAdminOnly) && (moderator || !s.moderatorsOnly))]
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 py-6">

@@ -55,13 +55,24 @@ describe('admin pages', () => {
     const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
     expect(await within(areas).findByRole('link', { name: 'Gerenciar Notícias no backoffice' })).toHaveAttribute('href', '/backoffice/#/content/noticias')
     expect(within(areas).queryByRole('link', { name: 'Gerenciar Usuários no backoffice' })).not.toBeInTheDocument()
+    expect(within(areas).queryByRole('link', { name: 'Gerenciar Moderação da comunidade no backoffice' })).not.toBeInTheDocument()
+  })
+
+  it('a moderator gets the moderation queue, without content or user management', async () => {
+    signedInAs(['user', 'moderador'])
+    renderAt(<AdminHomePage />)
+    expect(await screen.findByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
+    const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
+    expect(within(areas).getByRole('link', { name: 'Gerenciar Moderação da comunidade no backoffice' })).toHaveAttribute('href', '/backoffice/#/moderation')
+    expect(within(areas).queryByRole('link', { name: 'Gerenciar Notícias no backoffice' })).not.toBeInTheDocument()
+    expect(within(areas).queryByRole('link', { name: 'Gerenciar Usuários no backoffice' })).not.toBeInTheDocument()
   })
 
   it('anyone else is told the area is restricted and gets no backoffice link', async () => {
     signedInAs(['user', 'premium'])
     renderAt(<AdminHomePage />)
     expect(await screen.findByText('Acesso restrito')).toBeInTheDocument()
-    expect(screen.getByRole('alert')).toHaveTextContent('Esta área é exclusiva para editores, revisores e administradores do VetClube.')
+    expect(screen.getByRole('alert')).toHaveTextContent('Esta área é exclusiva para editores, revisores, moderadores e administradores do VetClube.')
     expect(screen.queryByRole('link', { name: 'Abrir backoffice' })).not.toBeInTheDocument()
   })
 
