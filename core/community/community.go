@@ -508,11 +508,9 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, post string) {
 	if s.o.Notify == nil {
 		return
 	}
-	name := "Alguém"
+	name := profiles.FallbackName
 	if s.o.Profiles != nil {
-		if p, err := s.o.Profiles.Public(ctx, actor); err == nil && strings.TrimSpace(p.FirstName) != "" {
-			name = strings.TrimSpace(p.FirstName)
-		}
+		name = s.o.Profiles.DisplayName(ctx, actor)
 	}
 	_, err := s.o.Notify.Send(ctx, notifications.Notice{
 		UserID: author, Type: "like", Title: "Nova curtida", Message: name + " curtiu seu post",

@@ -671,16 +671,7 @@ func (s *Service) MutualWith(ctx context.Context, me, other string) (Mutual, err
 }
 
 // name is how a notice names a member.
-func (s *Service) name(ctx context.Context, id string) string {
-	p, err := s.profiles.Public(ctx, id)
-	if err != nil {
-		return "Um colega"
-	}
-	if n := strings.TrimSpace(p.FirstName + " " + p.LastName); n != "" {
-		return n
-	}
-	return "Usuário VetClube"
-}
+func (s *Service) name(ctx context.Context, id string) string { return s.profiles.DisplayName(ctx, id) }
 
 // notifyRequest tells the receiver of request r. It runs after the commit:
 // a failure is logged, and the next identical request sends it again.

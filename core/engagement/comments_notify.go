@@ -2,9 +2,9 @@ package engagement
 
 import (
 	"context"
-	"strings"
 
 	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/profiles"
 )
 
 // PostType is the community's content type: comments on its items tell
@@ -24,15 +24,10 @@ func PostLink(itemID string) string { return "/community?post=" + itemID }
 
 // actorName is how a notice names the member who acted.
 func (s *Service) actorName(ctx context.Context, userID string) string {
-	var first, last string
-	err := s.pool.QueryRow(ctx, `SELECT first_name, last_name FROM profiles WHERE user_id = $1`, userID).Scan(&first, &last)
-	if err != nil {
-		return "Usuário VetClube"
+	if s.profiles == nil {
+		return profiles.FallbackName
 	}
-	if n := strings.TrimSpace(first + " " + last); n != "" {
-		return n
-	}
-	return "Usuário VetClube"
+	return s.profiles.DisplayName(ctx, userID)
 }
 
 func (s *Service) send(ctx context.Context, n notifications.Notice) {

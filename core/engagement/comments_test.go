@@ -3,6 +3,7 @@ package engagement_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
@@ -53,7 +55,8 @@ func newCommentsFixture(t *testing.T, rate ratelimit.Rule) *commentsFixture {
 	f.notes = notifications.NewService(f.pool, notifications.Options{
 		CommentPost: func(ctx context.Context, id string) (string, error) { return svc.CommentItem(ctx, id) },
 	})
-	svc = engagement.New(f.pool, engagement.Options{Now: f.now, Notify: f.notes, CommentRate: rate})
+	svc = engagement.New(f.pool, engagement.Options{Now: f.now, Notify: f.notes, CommentRate: rate,
+		Profiles: profiles.NewService(f.pool, nil, slog.New(slog.DiscardHandler))})
 	f.svc = svc
 	return f
 }

@@ -102,6 +102,7 @@ type Options struct {
 // ProfileEnsurer is the part of core/profiles comments use.
 type ProfileEnsurer interface {
 	EnsureTx(ctx context.Context, tx pgx.Tx, userIDs ...string) error
+	DisplayName(ctx context.Context, userID string) string
 }
 
 // New returns a service on pool.

@@ -319,6 +319,22 @@ func (s *Service) Public(ctx context.Context, userID string) (PublicProfile, err
 	return p, nil
 }
 
+// FallbackName is how a member without a name is shown.
+const FallbackName = "Usuário VetClube"
+
+// DisplayName is how notices name a member: first and last name, or
+// FallbackName when the member has none or cannot be read.
+func (s *Service) DisplayName(ctx context.Context, userID string) string {
+	p, err := s.Public(ctx, userID)
+	if err != nil {
+		return FallbackName
+	}
+	if n := strings.TrimSpace(p.FirstName + " " + p.LastName); n != "" {
+		return n
+	}
+	return FallbackName
+}
+
 // PublicMany returns the public profiles of userIDs in one query, keyed by
 // id. Unknown or malformed ids are simply absent: callers enriching a list
 // show what they have.

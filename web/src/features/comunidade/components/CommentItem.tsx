@@ -118,24 +118,25 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
         <div className="flex flex-wrap items-center gap-1">
           <button
             type="button"
-            aria-label="Curtir comentário"
             aria-pressed={comment.is_liked}
             onClick={() => react('like')}
             className={cn(actionClass, 'inline-flex items-center gap-1', comment.is_liked && 'text-primary')}
           >
             <ThumbsUp aria-hidden="true" className={cn('h-3.5 w-3.5', comment.is_liked && 'fill-current')} />
+            {/* The visible count is part of the name (WCAG 2.5.3). */}
+            <span className="sr-only">Curtir comentário </span>
             <span className="tabular-nums" data-testid="likes">
               {comment.likes}
             </span>
           </button>
           <button
             type="button"
-            aria-label="Não curtir comentário"
             aria-pressed={comment.is_disliked}
             onClick={() => react('dislike')}
             className={cn(actionClass, 'inline-flex items-center gap-1', comment.is_disliked && 'text-destructive')}
           >
             <ThumbsDown aria-hidden="true" className={cn('h-3.5 w-3.5', comment.is_disliked && 'fill-current')} />
+            <span className="sr-only">Não curtir comentário </span>
             <span className="tabular-nums" data-testid="dislikes">
               {comment.dislikes}
             </span>

@@ -162,23 +162,21 @@ export function PostCard({ post, onOpen, position, setSize }: { post: Post; onOp
         <Button
           variant="ghost"
           size="sm"
-          aria-label="Curtir"
           aria-pressed={post.liked}
           aria-describedby={ids.likes}
           onClick={() => like.mutate(!post.liked)}
           className={cn(post.liked && 'text-rose-600 dark:text-rose-400')}
         >
           <Heart aria-hidden="true" className={cn('h-4 w-4', post.liked && 'fill-current')} />
-          <span aria-hidden="true" className="tabular-nums">
-            {post.likes}
-          </span>
+          {/* The visible count is part of the name (WCAG 2.5.3: what is seen is what voice control says). */}
+          <span className="sr-only">Curtir </span>
+          <span className="tabular-nums">{post.likes}</span>
           <span id={ids.likes} className="sr-only">{`${post.likes} ${post.likes === 1 ? 'curtida' : 'curtidas'}`}</span>
         </Button>
-        <Button variant="ghost" size="sm" aria-label="Ver comentários" aria-describedby={ids.comments} onClick={() => onOpen()}>
+        <Button variant="ghost" size="sm" aria-describedby={ids.comments} onClick={() => onOpen()}>
           <MessageCircle aria-hidden="true" className="h-4 w-4" />
-          <span aria-hidden="true" className="tabular-nums">
-            {post.comments_count}
-          </span>
+          <span className="sr-only">Ver comentários </span>
+          <span className="tabular-nums">{post.comments_count}</span>
           <span id={ids.comments} className="sr-only">{`${post.comments_count} ${post.comments_count === 1 ? 'comentário' : 'comentários'}`}</span>
         </Button>
       </footer>
