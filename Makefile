@@ -142,8 +142,10 @@ bench: build-go
 
 ## bench-api: every API figure against its floor (bare pgx + net/http, same SQL), in one run (bench/api)
 # BENCH_API_DURATION (10s), BENCH_API_ROUNDS (3), BENCH_API_CONCURRENCY (32),
-# BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per real check-in phase, twice that for the floor) and
-# BENCH_API_DB_PARAMS (appended to both sides' database URL) override the run.
+# BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per real check-in phase, twice that for the floor),
+# BENCH_API_NEWS (10000), BENCH_API_POSTS (100000 community posts), BENCH_API_COMMENTS (1000000 comments on them) and
+# BENCH_API_DB_PARAMS (appended to both sides' database URL) override the run; BENCH_API_ONLY=feed measures (and
+# seeds) only the rows whose name contains it.
 # The real server's request log goes to $(DATA_DIR)/bench-api.log.
 .PHONY: bench-api test-bench-api
 bench-api: build-go

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -16,7 +17,8 @@ func TestSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server and loads it for ~15 s")
 	}
-	rep := Run(t, Config{Users: 40, Notifs: 20, Ledger: 10, CheckinUsers: 300, NewsItems: 200, Concurrency: 4,
+	rep := Run(t, Config{Users: 40, Notifs: 20, Ledger: 10, CheckinUsers: 300, NewsItems: 200,
+		FeedPosts: 500, FeedComments: 5000, Courses: 300, CourseEnrols: 1200, Concurrency: 4,
 		Duration: time.Second, Warmup: 100 * time.Millisecond, Rounds: 1})
 	var out bytes.Buffer
 	rep.Print(&out)
@@ -39,6 +41,88 @@ func TestSmoke(t *testing.T) {
 		if len(r.ShapeDiff) > 0 {
 			t.Errorf("%s: the floor's answer has not the real one's shape: %v", r.Endpoint.Path, r.ShapeDiff)
 		}
+		if strings.HasPrefix(r.Endpoint.Path, feedPath) {
+			checkFeedAnswers(t, r)
+		}
+		if strings.HasPrefix(r.Endpoint.Path, coursesPath) {
+			checkCourseAnswers(t, r)
+		}
+	}
+}
+
+// checkFeedAnswers: the feed's floor runs the real statement, so both sides
+// answer the same bytes, and the seeded page is a full one (20 posts, each
+// with its author and 10 comments, some with pictures, and a next page).
+func checkFeedAnswers(t *testing.T, r Row) {
+	t.Helper()
+	if !bytes.Equal(r.Answers["floor"], r.Answers["real"]) {
+		t.Errorf("%s: floor and real answers differ:\nfloor %s\nreal  %s", r.Endpoint.Path, r.Answers["floor"], r.Answers["real"])
+	}
+	var page struct {
+		Items []struct {
+			Author   *struct{ ID string }   `json:"author"`
+			Comments int64                  `json:"comments_count"`
+			Media    []struct{ URL string } `json:"media"`
+		} `json:"items"`
+		NextCursor *string `json:"next_cursor"`
+	}
+	if err := json.Unmarshal(r.Answers["real"], &page); err != nil {
+		t.Fatalf("%s: %v", r.Endpoint.Path, err)
+	}
+	pictures := 0
+	for i, p := range page.Items {
+		if p.Author == nil || p.Comments != 10 {
+			t.Errorf("%s: post %d: author %v, %d comments; want an author and 10 comments", r.Endpoint.Path, i, p.Author, p.Comments)
+		}
+		pictures += len(p.Media)
+	}
+	if len(page.Items) != 20 || page.NextCursor == nil || pictures == 0 {
+		t.Errorf("%s: %d posts, next cursor %v, %d pictures; want 20 posts, a next page and pictures", r.Endpoint.Path,
+			len(page.Items), page.NextCursor, pictures)
+	}
+}
+
+// checkCourseAnswers: the course list's floor runs the real statement, so
+// both sides answer the same bytes, and the seeded first page is a full one
+// with the reader's progress and favorites.
+func checkCourseAnswers(t *testing.T, r Row) {
+	t.Helper()
+	if !bytes.Equal(r.Answers["floor"], r.Answers["real"]) {
+		t.Errorf("%s: floor and real answers differ:\nfloor %s\nreal  %s", r.Endpoint.Path, r.Answers["floor"], r.Answers["real"])
+	}
+	var page struct {
+		Courses []struct {
+			Level      string `json:"level"`
+			Progress   int    `json:"progress"`
+			IsEnrolled bool   `json:"is_enrolled"`
+			IsFavorite bool   `json:"is_favorite"`
+		} `json:"courses"`
+		HasMore bool `json:"has_more"`
+	}
+	if err := json.Unmarshal(r.Answers["real"], &page); err != nil {
+		t.Fatalf("%s: %v", r.Endpoint.Path, err)
+	}
+	enrolled, favorites, partial, done := 0, 0, 0, 0
+	for _, c := range page.Courses {
+		if c.Level != "Intermediário" {
+			t.Errorf("%s: a %s course in the level filter", r.Endpoint.Path, c.Level)
+		}
+		if c.IsEnrolled {
+			enrolled++
+		}
+		if c.IsFavorite {
+			favorites++
+		}
+		switch c.Progress {
+		case 40:
+			partial++
+		case 100:
+			done++
+		}
+	}
+	if len(page.Courses) != 20 || !page.HasMore || enrolled < 5 || favorites != 2 || partial < 4 || done != 1 {
+		t.Errorf("%s: %d courses (has_more %v), %d enrolled, %d favorites, %d at 40 %%, %d at 100 %%", r.Endpoint.Path,
+			len(page.Courses), page.HasMore, enrolled, favorites, partial, done)
 	}
 }
 

@@ -27,7 +27,8 @@ import (
 // (Service.SessionUser, the one query a session read runs when the principal
 // is not cached; a cached principal answers with no query at all, so the real
 // session read may beat this floor), core/profiles (Service.Get) and
-// core/notifications (Store.List); keep it in step when those queries change. The JSON-key check
+// core/notifications (Store.List); keep it in step when those queries change
+// (the feed's floor takes its SQL from core/community itself, feed.go). The JSON-key check
 // in the harness catches a changed response shape.
 
 type floor struct {
@@ -45,6 +46,8 @@ func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *hostsid
 	mux.Handle("POST /api/checkin", f.auth(f.checkin))
 	mux.Handle("GET /api/tools/"+fixturePlugin+"/echo", f.auth(f.pluginEcho(echo)))
 	mux.Handle("GET /api/content/"+newsPlugin, f.auth(f.newsList))
+	mux.Handle("GET "+feedPath, f.auth(f.feed))
+	mux.Handle("GET "+coursesPath, f.auth(f.courseList))
 	return mux
 }
 

@@ -43,12 +43,17 @@ type Config struct {
 	Ledger       int           // points ledger rows per user
 	CheckinUsers int           // fresh users per real check-in phase, twice as many for the floor (one check-in per user-day)
 	NewsItems    int           // published news items for the news-list row
+	FeedPosts    int           // published community posts for the feed rows
+	FeedComments int           // comments on those posts
+	Courses      int           // published courses for the course-list row
+	CourseEnrols int           // enrolments in those courses, spread over the readers
 	Concurrency  int           // closed-loop clients
 	Duration     time.Duration // per phase (one endpoint, one side, one round)
 	Warmup       time.Duration // per side and endpoint, before the first round, not measured
 	Rounds       int
 	// Only, when set, measures only the endpoints whose name contains it
-	// (BENCH_API_ONLY="news list").
+	// (BENCH_API_ONLY="news list", BENCH_API_ONLY=feed), and seeds only what
+	// they read.
 	Only string
 	// DBParams is appended to both servers' database URL (e.g.
 	// "pool_max_conns=16"); both sides always get the same pool settings.
@@ -60,8 +65,8 @@ type Config struct {
 
 // DefaultConfig is the full run; BENCH_API_* variables override it.
 func DefaultConfig() Config {
-	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, NewsItems: 10000, Concurrency: 32,
-		Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
+	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, NewsItems: 10000,
+		FeedPosts: 100_000, FeedComments: 1_000_000, Courses: 10_000, CourseEnrols: 100_000, Concurrency: 32, Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
 	envInt := func(name string, dst *int) {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
 			*dst = n
@@ -70,6 +75,10 @@ func DefaultConfig() Config {
 	envInt("BENCH_API_USERS", &c.Users)
 	envInt("BENCH_API_CHECKIN_USERS", &c.CheckinUsers)
 	envInt("BENCH_API_NEWS", &c.NewsItems)
+	envInt("BENCH_API_POSTS", &c.FeedPosts)
+	envInt("BENCH_API_COMMENTS", &c.FeedComments)
+	envInt("BENCH_API_COURSES", &c.Courses)
+	envInt("BENCH_API_COURSE_ENROLMENTS", &c.CourseEnrols)
 	envInt("BENCH_API_CONCURRENCY", &c.Concurrency)
 	envInt("BENCH_API_ROUNDS", &c.Rounds)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_API_DURATION")); err == nil && d > 0 {
@@ -104,6 +113,15 @@ var Endpoints = []Endpoint{
 	{Name: "plugin call", Method: "GET", Path: "/api/tools/" + fixturePlugin + "/echo?q=oi", Status: 200, MinRPS: 0.80, MaxP99: 1.25},
 	// The public news list, 20 items with the reader's flags, on NewsItems published items.
 	{Name: "news list", Method: "GET", Path: "/api/content/" + newsPlugin + "?limit=20", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	// The community feed's first page, 20 posts with authors, counters, the
+	// reader's like and pictures, on FeedPosts posts and FeedComments
+	// comments: everyone's posts, and the reader's network (feed.go).
+	{Name: "feed todos", Method: "GET", Path: feedPath + "?tab=todos&limit=20", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	{Name: "feed conexoes", Method: "GET", Path: feedPath + "?tab=conexoes&limit=20", Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	// The course catalogue for a signed-in learner: level filter, popular
+	// sort, a page of 20 with the reader's progress and favorites, on
+	// Courses courses and CourseEnrols enrolments (courses.go).
+	{Name: "course list", Method: "GET", Path: coursesPath + coursesQuery, Status: 200, MinRPS: 0.70, MaxP99: 1.3},
 }
 
 // Row is one endpoint's figures over every round.
@@ -112,6 +130,8 @@ type Row struct {
 	Floor, Real *stats
 	// ShapeDiff lists top-level JSON keys present on one side only.
 	ShapeDiff []string
+	// Answers are the bodies of the shape check's requests, by side.
+	Answers map[string][]byte
 }
 
 // Met reports whether the real server meets the row's targets.
@@ -163,6 +183,22 @@ func Run(t testing.TB, cfg Config) Report {
 		realSrv = apptest.StartOn(t, url, env)
 	}
 
+	endpoints := Endpoints
+	if cfg.Only != "" {
+		endpoints = nil
+		for _, ep := range Endpoints {
+			if strings.Contains(ep.Name, cfg.Only) {
+				endpoints = append(endpoints, ep)
+			}
+		}
+	}
+	// Seed only what the measured rows read: check-in users for a write
+	// row, news items and the feed for theirs.
+	writes := slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write })
+	reads := func(prefix string) bool {
+		return slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return strings.HasPrefix(ep.Path, prefix) })
+	}
+
 	start := time.Now()
 	readers := seedUsers(t, ctx, realSrv, cfg.Users, "u", cfg, true, true)
 	// Fresh users for every check-in phase: the real side needs sessions,
@@ -170,6 +206,9 @@ func Run(t testing.TB, cfg Config) Report {
 	checkins := map[string][][]benchUser{}
 	for _, s := range []string{"floor", "real"} {
 		for r := range cfg.Rounds + 1 { // +1: the shape check's spare users
+			if !writes {
+				break
+			}
 			n := cfg.CheckinUsers
 			if s == "floor" {
 				// Users without sessions cost the seed little, and the
@@ -182,12 +221,29 @@ func Run(t testing.TB, cfg Config) Report {
 			checkins[s] = append(checkins[s], seedUsers(t, ctx, realSrv, n, fmt.Sprintf("c%s%d-", s[:1], r), cfg, false, s == "real"))
 		}
 	}
-	seedNews(t, ctx, realSrv.App.Pool, cfg.NewsItems, readers)
+	if reads("/api/content/" + newsPlugin) {
+		seedNews(t, ctx, realSrv.App.Pool, cfg.NewsItems, readers)
+	}
+	perRound := 0
+	if writes {
+		perRound = cfg.CheckinUsers
+	}
+	t.Logf("bench-api: seeded %d users (%d notifications, %d ledger rows each) and %d+%d check-in users per round in %s",
+		cfg.Users, cfg.Notifs, cfg.Ledger, 2*perRound, perRound, time.Since(start).Round(time.Millisecond))
+	if reads(coursesPath) {
+		cstart := time.Now()
+		seedCourses(t, ctx, realSrv.App.Pool, cfg.Courses, cfg.CourseEnrols, readers)
+		t.Logf("bench-api: seeded %d courses and %d enrolments in %s", cfg.Courses, cfg.CourseEnrols, time.Since(cstart).Round(time.Millisecond))
+	}
+	if reads(feedPath) {
+		fstart := time.Now()
+		seedFeed(t, ctx, realSrv.App.Pool, cfg.FeedPosts, cfg.FeedComments, readers)
+		t.Logf("bench-api: seeded the feed (%d posts, %d comments, likes, pictures, connections) in %s",
+			cfg.FeedPosts, cfg.FeedComments, time.Since(fstart).Round(time.Millisecond))
+	}
 	if _, err := realSrv.App.Pool.Exec(ctx, "ANALYZE"); err != nil {
 		t.Fatalf("bench-api: analyze: %v", err)
 	}
-	t.Logf("bench-api: seeded %d users (%d notifications, %d ledger rows each) and %d+%d check-in users per round in %s",
-		cfg.Users, cfg.Notifs, cfg.Ledger, 2*cfg.CheckinUsers, cfg.CheckinUsers, time.Since(start).Round(time.Millisecond))
 
 	tokens := map[string]string{}
 	for _, u := range readers {
@@ -211,20 +267,14 @@ func Run(t testing.TB, cfg Config) Report {
 	}
 	sides := []side{{"floor", fsrv.URL, client()}, {"real", realSrv.URL, client()}}
 
-	endpoints := Endpoints
-	if cfg.Only != "" {
-		endpoints = nil
-		for _, ep := range Endpoints {
-			if strings.Contains(ep.Name, cfg.Only) {
-				endpoints = append(endpoints, ep)
-			}
-		}
-	}
 	rows := make([]Row, len(endpoints))
 	for i, ep := range endpoints {
 		rows[i] = Row{Endpoint: ep, Floor: &stats{}, Real: &stats{}}
-		spare := map[string]benchUser{"floor": checkins["floor"][cfg.Rounds][0], "real": checkins["real"][cfg.Rounds][0]}
-		rows[i].ShapeDiff = shapeDiff(t, ep, sides, readers[0], spare)
+		var spare map[string]benchUser
+		if ep.Write {
+			spare = map[string]benchUser{"floor": checkins["floor"][cfg.Rounds][0], "real": checkins["real"][cfg.Rounds][0]}
+		}
+		rows[i].ShapeDiff, rows[i].Answers = shapeDiff(t, ep, sides, readers[0], spare)
 	}
 	// Warm-up: connections, caches and buffer pools, on reads only (check-ins would use up fresh users).
 	for _, s := range sides {
@@ -391,10 +441,11 @@ func writeNext(ep Endpoint, base string, users []benchUser) func() (*http.Reques
 
 // shapeDiff sends one request to each side and returns the top-level JSON
 // keys only one side answers with, so a floor that drifted from the real
-// endpoint shows in the table.
-func shapeDiff(t testing.TB, ep Endpoint, sides []side, reader benchUser, spare map[string]benchUser) []string {
+// endpoint shows in the table, and the answers by side.
+func shapeDiff(t testing.TB, ep Endpoint, sides []side, reader benchUser, spare map[string]benchUser) ([]string, map[string][]byte) {
 	t.Helper()
 	keys := map[string][]string{}
+	answers := map[string][]byte{}
 	for _, s := range sides {
 		u := reader
 		if ep.Write {
@@ -409,6 +460,7 @@ func shapeDiff(t testing.TB, ep Endpoint, sides []side, reader benchUser, spare 
 		if res.StatusCode != ep.Status {
 			t.Fatalf("bench-api: %s %s %s: %s %s", s.name, ep.Method, ep.Path, res.Status, body)
 		}
+		answers[s.name] = body
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(body, &m); err != nil {
 			t.Fatalf("bench-api: %s %s: not a JSON object: %s", s.name, ep.Path, body)
@@ -442,7 +494,7 @@ func shapeDiff(t testing.TB, ep Endpoint, sides []side, reader benchUser, spare 
 		}
 	}
 	slices.Sort(diff)
-	return diff
+	return diff, answers
 }
 
 // Print writes the ratio table.

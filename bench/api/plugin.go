@@ -47,13 +47,17 @@ func buildPlugin(t testing.TB) (dir, path string) {
 	if err := pluginhost.RecordChecksum(path); err != nil {
 		t.Fatalf("bench-api: %v", err)
 	}
-	// The news plugin declares the type the news-list row reads.
-	news := filepath.Join(dir, newsPlugin)
-	if out, err := exec.Command("go", "build", "-o", news, newsPkg).CombinedOutput(); err != nil {
-		t.Fatalf("bench-api: build the %s plugin: %v\n%s", newsPlugin, err, out)
-	}
-	if err := pluginhost.RecordChecksum(news); err != nil {
-		t.Fatalf("bench-api: %v", err)
+	// The news plugin declares the type the news-list row reads, the
+	// comunidade plugin the posts the feed rows read, the cursos plugin the
+	// courses the course-list row reads.
+	for _, p := range []struct{ name, pkg string }{{newsPlugin, newsPkg}, {comunidade, comunidadePkg}, {cursos, cursosPkg}} {
+		bin := filepath.Join(dir, p.name)
+		if out, err := exec.Command("go", "build", "-o", bin, p.pkg).CombinedOutput(); err != nil {
+			t.Fatalf("bench-api: build the %s plugin: %v\n%s", p.name, err, out)
+		}
+		if err := pluginhost.RecordChecksum(bin); err != nil {
+			t.Fatalf("bench-api: %v", err)
+		}
 	}
 	return dir, path
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
@@ -65,6 +66,10 @@ type App struct {
 
 	// Eventos is the events' core side (events.go): lists, seats, timers.
 	Eventos *eventos.Service
+
+	// Courses is the courses' core side (courses.go): catalogue, progress,
+	// certificates.
+	Courses *courses.Service
 
 	// Community is the feed's posts, pictures and likes (community.go).
 	Community *community.Service
@@ -123,6 +128,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	a.buildCourses(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
 		return nil, fmt.Errorf("community: %w", err)
 	}
@@ -151,6 +157,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Mailbox:       a.devMailbox(),
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
+		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Content: httpapi.ContentDeps{

@@ -30,6 +30,9 @@ type Content struct {
 	Audit      *editorial.Audit
 	Reviews    *editorial.Reviews
 	Previews   *content.Previews
+	// Gates are the core's own checks on workflow moves, per type, run after
+	// the type plugin's BeforeTransition (core/courses adds the course's).
+	Gates *content.GatedHooks
 	// Timers are the publication timers on Temporal (nil when
 	// TEMPORAL_ADDRESS is empty: scheduled moments are then stored and shown
 	// in the agenda but nothing fires them).
@@ -66,7 +69,9 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 		return err
 	}
 	c.Audit = editorial.NewAudit(pool)
-	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: a.Tools.ContentHooks()})
+	// The plugins' hooks plus the core's own gates (a course's curriculum).
+	c.Gates = content.WithGates(a.Tools.ContentHooks())
+	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: c.Gates})
 	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now, Notify: a.Engagement.Notifications,
 		Profiles: a.Profiles, Log: a.Log})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)

@@ -62,6 +62,9 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedEvents(ctx, ids, stdout); err != nil {
 		return err
 	}
+	if err := a.seedCourses(ctx, ids, stdout); err != nil {
+		return err
+	}
 	if err := a.seedCommunity(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err
 	}

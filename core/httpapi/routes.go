@@ -147,6 +147,28 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("PUT", "/api/eventos/{idOrSlug}/waitlist", ev.Wait())
 	}
 
+	// Courses (core/courses): the catalogue, the course and lesson pages,
+	// enrolment, favorites, progress, certificates (the public check open to
+	// visitors) and the backoffice statistics.
+	if cs := d.Courses; cs != nil && cs.Service != nil {
+		rt.handle("GET", "/api/cursos", cs.List())
+		rt.handle("GET", "/api/cursos/filtros", cs.Filters())
+		rt.handle("GET", "/api/cursos/estatisticas", cs.Statistics())
+		rt.handle("GET", "/api/cursos/ultimo", cs.Last())
+		rt.handle("GET", "/api/cursos/{idOrSlug}", cs.Detail())
+		rt.handle("POST", "/api/cursos/{idOrSlug}/matricula", cs.Enrol())
+		rt.handle("POST", "/api/cursos/{idOrSlug}/favorito", cs.Favorite())
+		rt.handle("GET", "/api/cursos/{idOrSlug}/aulas/{lessonId}", cs.Lesson())
+		rt.handle("PUT", "/api/cursos/{idOrSlug}/aulas/{lessonId}/progresso", cs.Progress())
+		rt.handle("POST", "/api/cursos/{idOrSlug}/aulas/{lessonId}/concluir", cs.Complete())
+		rt.handle("GET", "/api/me/certificados", cs.MyCertificates())
+		rt.handle("GET", "/api/certificados/{code}", cs.Verify())
+		rt.handle("GET", "/api/certificados/{code}/imprimir", cs.Printable())
+		rt.handle("GET", "/api/certificados/{code}/pdf", cs.PDF())
+		rt.handle("POST", "/api/admin/certificados/{code}/revogar", cs.Revoke())
+		rt.handle("GET", "/api/admin/courses/{id}/stats", cs.Stats())
+	}
+
 	// Community posts (core/community): the feed, a post, pictures and
 	// likes, as the signed-in member; edit and delete are the author's (or,
 	// for delete, a moderator's), decided in the handlers.

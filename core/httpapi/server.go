@@ -20,6 +20,7 @@ import (
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
+	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -74,6 +75,8 @@ type Deps struct {
 	Content ContentDeps
 	// Eventos is the events API (core/eventos); nil: not served.
 	Eventos *eventos.HTTP
+	// Courses is the courses API (core/courses); nil: not served.
+	Courses *courses.HTTP
 	// Community is the feed's posts, pictures and likes (core/community);
 	// nil: not served.
 	Community *community.HTTP

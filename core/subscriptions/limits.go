@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -65,31 +66,55 @@ func (s *Service) CheckTrialLimits(ctx context.Context, userID, limitType string
 // RecordUsage counts one use of limitType, refusing atomically when a
 // non-premium user is at the limit (so concurrent uses cannot overshoot).
 func (s *Service) RecordUsage(ctx context.Context, userID, limitType string) (LimitCheck, error) {
+	return s.RecordUsageTx(ctx, s.pool, userID, limitType)
+}
+
+// RowQuerier runs one statement: a pool, or the caller's transaction.
+type RowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// RecordUsageTx is RecordUsage inside the caller's transaction, so the use
+// and what it pays for (an enrolment) commit or roll back together.
+func (s *Service) RecordUsageTx(ctx context.Context, q RowQuerier, userID, limitType string) (LimitCheck, error) {
 	limit, known := s.limits[limitType]
 	if !known {
 		return LimitCheck{Status: LimitError}, core.Invalid("Tipo de limite desconhecido.", map[string]string{"limit_type": "Desconhecido."})
 	}
-	v, err := s.View(ctx, userID)
-	if err != nil {
-		return LimitCheck{Status: LimitError}, err
+	// Read through q: inside a caller's transaction that holds a lock, a
+	// second pool connection could be the one a waiting request holds.
+	sub := Subscriber{UserID: userID}
+	var v View
+	err := q.QueryRow(ctx, `SELECT subscription_status, subscription_tier, trial_ends_at FROM subscribers WHERE user_id = $1`, userID).
+		Scan(&sub.Status, &sub.Tier, &sub.TrialEndsAt)
+	switch {
+	case postgres.IsNoRows(err):
+		v = ViewOf(nil, s.now())
+	case err != nil:
+		return LimitCheck{Status: LimitError}, fmt.Errorf("read subscriber: %w", err)
+	default:
+		v = ViewOf(&sub, s.now())
 	}
 	max := limit
 	if v.IsPremium {
 		max = int(^uint32(0) >> 1)
 	}
 	var used int
-	err = s.pool.QueryRow(ctx, `INSERT INTO trial_usage (user_id, limit_type, used) SELECT $1, $2, 1 WHERE $3 > 0
+	err = q.QueryRow(ctx, `INSERT INTO trial_usage (user_id, limit_type, used) SELECT $1, $2, 1 WHERE $3 > 0
 		ON CONFLICT (user_id, limit_type) DO UPDATE SET used = trial_usage.used + 1, updated_at = now()
 		WHERE trial_usage.used < $3
 		RETURNING used`, userID, limitType, max).Scan(&used)
 	if postgres.IsNoRows(err) {
-		c := s.CheckTrialLimits(ctx, userID, limitType)
-		return c, core.Errorf(core.EFORBIDDEN, "Você atingiu o limite do seu plano. Faça upgrade para continuar.")
+		return LimitCheck{Allowed: false, Current: limit, Limit: limit, Status: LimitReached},
+			core.Errorf(core.EFORBIDDEN, "Você atingiu o limite do seu plano. Faça upgrade para continuar.")
 	}
 	if err != nil {
 		return LimitCheck{Status: LimitError}, fmt.Errorf("record usage: %w", err)
 	}
-	return s.CheckTrialLimits(ctx, userID, limitType), nil
+	if v.IsPremium {
+		return LimitCheck{Allowed: true, Current: used, Limit: LimitUnlimited, Status: LimitPremium}, nil
+	}
+	return LimitCheck{Allowed: used < limit, Current: used, Limit: limit, Status: map[bool]string{true: LimitWithin, false: LimitReached}[used < limit]}, nil
 }
 
 // HandleView serves GET /api/subscription.

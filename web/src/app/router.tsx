@@ -81,9 +81,11 @@ const guardedRoutes: RouteObject[] = [
   // Community feed and the comments modal (?post={id}), issue 16.
   { path: '/community', handle: { title: 'Comunidade' }, lazy: lazyPage(() => import('@/features/comunidade/pages/CommunityPage')) },
   { path: '/connections', handle: { title: 'Conexões' }, lazy: lazyPage(() => import('@/features/conexoes/pages/ConnectionsPage')) },
-  soon('/cursos', 'Cursos'),
-  soon('/cursos/:id', 'Curso'),
-  soon('/cursos/:id/aula/:lessonId', 'Aula'),
+  // Courses, issue 13.
+  { path: '/cursos', handle: { title: 'Cursos' }, lazy: lazyPage(() => import('@/features/cursos/pages/CoursesPage')) },
+  { path: '/cursos/:id', handle: { title: 'Curso' }, lazy: lazyPage(() => import('@/features/cursos/pages/CoursePage')) },
+  { path: '/cursos/:id/aula/:lessonId', handle: { title: 'Aula' }, lazy: lazyPage(() => import('@/features/cursos/pages/LessonPage')) },
+  { path: '/cursos/:id/certificado', handle: { title: 'Certificado' }, lazy: lazyPage(() => import('@/features/cursos/pages/CertificatePage')) },
   // The #videoId fragment opens one video on the same page.
   soon('/conteudos-exclusivos', 'Conteúdos Exclusivos'),
   soon('/desafios', 'Desafios'),
@@ -136,6 +138,8 @@ export const routes: RouteObject[] = [
             },
           },
           { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
+          // Certificate verification (issue 13): public, no sign-in, no layout.
+          { path: '/certificados/:code', lazy: lazyPage(() => import('@/features/cursos/pages/PublicCertificatePage')) },
           // A draft's signed preview link (content platform), outside the layout.
           { path: '/pre-visualizacao/:token', lazy: lazyPage(() => import('@/features/conteudo/PreviewPage')) },
           // Public, but signed-in users keep their layout around it.

@@ -41,6 +41,8 @@ export interface ApiFetchOptions {
   noRefresh?: boolean
   /** Extra request headers (e.g. Idempotency-Key); they never replace the CSRF or content headers. */
   headers?: Record<string, string>
+  /** Let the request outlive the page (fetch keepalive): a last save sent on pagehide. */
+  keepalive?: boolean
 }
 
 interface RawResponse {
@@ -73,7 +75,7 @@ async function send(path: string, options: ApiFetchOptions): Promise<RawResponse
     return sendWithXhr(path, method, headers, payload, options.signal, options.onUploadProgress)
   }
   try {
-    const res = await fetch(path, { method, headers, body: payload, credentials: 'include', signal: options.signal })
+    const res = await fetch(path, { method, headers, body: payload, credentials: 'include', signal: options.signal, keepalive: options.keepalive })
     return { status: res.status, text: await res.text() }
   } catch (err) {
     if (isAbort(err)) throw err

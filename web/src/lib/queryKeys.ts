@@ -6,6 +6,9 @@
  * invalidate `queryKeys.profile` so the sidebar, home and banner follow.
  * `community` is the root of the community feature's keys (feeds, posts,
  * comments; see features/comunidade/api.ts): invalidate it to refresh them all.
+ * `courses` is the root of the courses feature's keys (catalogue, statistics,
+ * course and lesson pages, the home's last course, certificates; see
+ * features/cursos/api.ts).
  */
 export const queryKeys = {
   profile: ['profile'] as const,
@@ -14,4 +17,5 @@ export const queryKeys = {
   subscription: ['subscription'] as const,
   pointsBalance: ['points', 'balance'] as const,
   community: ['community'] as const,
+  courses: ['cursos'] as const,
 }

@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import {
-  BookOpen,
   CalendarDays,
   GraduationCap,
   Lock,
@@ -23,6 +22,7 @@ import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
 import { useMyProfile, useProfileCompleteness } from '@/features/profile/api'
 import { displayName } from '@/features/profile/names'
+import { LastCourseCard } from '@/features/cursos/components/LastCourseCard'
 import { useCheckinCard } from './CheckinSlot'
 import { DashboardCards } from './DashboardCards'
 import { NextEventCard } from './NextEventCard'
@@ -180,12 +180,7 @@ export default function HomePage() {
       <QuickAccessGrid />
       <AiPromoCard />
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-        <EmptyCard
-          title="Continue de onde parou"
-          icon={BookOpen}
-          text="Você ainda não iniciou nenhum curso. Escolha um curso e acompanhe seu progresso por aqui."
-          action={{ label: 'Explorar cursos', to: '/cursos' }}
-        />
+        <LastCourseCard />
         <EmptyCard
           title="Conteúdo Exclusivo"
           icon={PlayCircle}

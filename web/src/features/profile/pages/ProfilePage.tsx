@@ -3,6 +3,7 @@ import { Pencil } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/lib/usePageTitle'
+import { MyCertificates } from '@/features/cursos/components/MyCertificates'
 import { useMyProfile } from '../api'
 import { missingProfileFields } from '../completeness'
 import { CompletenessCard } from '../components/CompletenessCard'
@@ -76,6 +77,7 @@ export default function ProfilePage() {
           </Link>
         </p>
       </ProfileDetails>
+      <MyCertificates />
     </div>
   )
 }

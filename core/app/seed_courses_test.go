@@ -1,0 +1,48 @@
+package app_test
+
+import (
+	"io"
+	"testing"
+
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/courses"
+)
+
+// With the cursos plugin loaded, the seed publishes three courses with their
+// categories, instructors, modules and lessons, once; the catalogue and the
+// course pages read them from the read model.
+func TestSeedCourses(t *testing.T) {
+	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "cursos")})
+	for range 2 {
+		if err := srv.App.Seed(t.Context(), io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var demo string
+	if err := srv.App.Pool.QueryRow(t.Context(), `SELECT id FROM users WHERE email = 'demo@vetclube.dev'`).Scan(&demo); err != nil {
+		t.Fatal(err)
+	}
+	p, err := srv.App.Courses.List(t.Context(), demo, courses.Filter{Page: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Courses) != 3 {
+		t.Fatalf("%d courses", len(p.Courses))
+	}
+	for _, c := range p.Courses {
+		if c.Category == nil || c.Instructor == nil || c.Duration == "" || c.Level == "" {
+			t.Errorf("course %s: %+v", c.Title, c)
+		}
+		d, err := srv.App.Courses.Detail(t.Context(), c.ID, demo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Modules) != 2 || d.RequiredLessons < 4 || d.Continue == nil || !d.Modules[0].Lessons[0].IsFree {
+			t.Errorf("course %s: %d modules, %d required lessons", c.Title, len(d.Modules), d.RequiredLessons)
+		}
+	}
+	f, err := srv.App.Courses.FilterOptions(t.Context())
+	if err != nil || len(f.Categories) != 3 || len(f.Instructors) != 3 {
+		t.Fatalf("filters: %+v %v", f, err)
+	}
+}

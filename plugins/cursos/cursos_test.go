@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/vetclube/vetclube/plugins/sdk"
+)
+
+func TestManifestIsValid(t *testing.T) {
+	if err := Plugin().Manifest.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func validate(t *testing.T, typ string, fields map[string]any) sdk.ContentCheck {
+	t.Helper()
+	c, err := Validate(context.Background(), nil, sdk.ContentItem{Type: typ, Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestLessonValidation(t *testing.T) {
+	c := validate(t, LessonType, map[string]any{"duration": "1:02:03", "video_source": "youtube", "youtube_url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ"})
+	if c.Errors != nil || c.Computed["duration_seconds"] != float64(3723) {
+		t.Fatalf("valid lesson: %+v", c)
+	}
+	c = validate(t, LessonType, map[string]any{"youtube_url": "https://example.com/watch?v=abc", "vimeo_url": "https://vimeo.com/channels/x",
+		"video_source": "stream", "materials": "Apostila | https://exemplo.com/a.pdf\nsem endereço", "external_link_title": "Leia"})
+	want := map[string]string{"youtube_url": MsgYouTubeURL, "vimeo_url": MsgVimeoURL, "stream_url": MsgSourceMissing,
+		"materials": MsgMaterialsFormat, "external_link_url": MsgExternalLinkURL}
+	for f, msg := range want {
+		if c.Errors[f] != msg {
+			t.Errorf("%s: got %q, want %q", f, c.Errors[f], msg)
+		}
+	}
+	if c.Computed["duration_seconds"] != float64(0) {
+		t.Errorf("no duration: %v", c.Computed)
+	}
+}
+
+func TestCourseAndCategoryValidation(t *testing.T) {
+	c := validate(t, CourseType, map[string]any{"price": 100.0, "original_price": 50.0, "total_ratings": 3.5})
+	if c.Errors["original_price"] != MsgOriginalPrice || c.Errors["total_ratings"] != MsgWholeNumber {
+		t.Fatalf("course: %+v", c)
+	}
+	if c := validate(t, CategoryType, map[string]any{"hidden": true}); c.Computed["is_active"] != false {
+		t.Fatalf("hidden category: %+v", c)
+	}
+	if c := validate(t, CategoryType, map[string]any{}); c.Computed["is_active"] != true {
+		t.Fatalf("category: %+v", c)
+	}
+}
+
+func TestBeforeTransition(t *testing.T) {
+	refuse := func(typ string, f map[string]any, to string) string {
+		r, err := BeforeTransition(context.Background(), nil, sdk.ContentItem{Type: typ, Fields: f}, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := refuse(LessonType, map[string]any{"body": "  "}, "publicado"); r != MsgLessonNothing {
+		t.Errorf("empty lesson: %q", r)
+	}
+	if r := refuse(LessonType, map[string]any{"body": "Texto"}, "publicado"); r != "" {
+		t.Errorf("text lesson: %q", r)
+	}
+	if r := refuse(LessonType, map[string]any{"vimeo_url": "https://vimeo.com/123456"}, "publicado"); r != "" {
+		t.Errorf("vimeo lesson: %q", r)
+	}
+	if r := refuse(LessonType, map[string]any{"video_source": "upload", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgLessonNothing {
+		t.Errorf("chosen source empty: %q", r)
+	}
+	if r := refuse(LessonType, map[string]any{}, "em_revisao"); r != "" {
+		t.Errorf("review is not gated: %q", r)
+	}
+	if r := refuse(ModuleType, map[string]any{"lessons": []any{}}, "publicado"); r != MsgModuleWithoutAny {
+		t.Errorf("empty module: %q", r)
+	}
+	if r := refuse(ModuleType, map[string]any{"lessons": []any{"x"}}, "publicado"); r != "" {
+		t.Errorf("module: %q", r)
+	}
+}
+
+func TestVideoIDs(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10": "dQw4w9WgXcQ",
+		"https://youtu.be/dQw4w9WgXcQ":                     "dQw4w9WgXcQ",
+		"https://www.youtube.com/embed/dQw4w9WgXcQ":        "dQw4w9WgXcQ",
+		"https://m.youtube.com/shorts/dQw4w9WgXcQ":         "dQw4w9WgXcQ",
+		"https://evil.com/watch?v=dQw4w9WgXcQ":             "",
+		"https://www.youtube.com/watch?v=<script>":         "",
+	} {
+		if got := YouTubeID(in); got != want {
+			t.Errorf("YouTubeID(%s) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"https://vimeo.com/76979871":              "76979871",
+		"https://player.vimeo.com/video/76979871": "76979871",
+		"https://vimeo.com/channels/staffpicks":   "",
+	} {
+		if got := VimeoID(in); got != want {
+			t.Errorf("VimeoID(%s) = %q, want %q", in, got, want)
+		}
+	}
+	if DurationSeconds("12:30") != 750 || DurationSeconds("x") != 0 {
+		t.Error("DurationSeconds")
+	}
+}

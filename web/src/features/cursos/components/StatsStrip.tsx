@@ -1,0 +1,32 @@
+import { Award, BookOpen, CheckCircle2, Clock, Coins, Heart, type LucideIcon } from 'lucide-react'
+import { useCourseStatistics } from '../api'
+import { formatNumber } from '../format'
+
+/** The statistics strip of /cursos (spec §3 Course statistics); nothing while loading or when the read fails. */
+export function StatsStrip() {
+  const { data: s } = useCourseStatistics()
+  if (!s) return null
+  const items: Array<{ label: string; value: string; icon: LucideIcon }> = [
+    { label: 'Matriculados', value: formatNumber(s.enrolled_courses), icon: BookOpen },
+    { label: 'Concluídos', value: formatNumber(s.completed_courses), icon: CheckCircle2 },
+    { label: 'Favoritos', value: formatNumber(s.favorite_courses), icon: Heart },
+    { label: 'VetCoins em cursos', value: formatNumber(s.total_points), icon: Coins },
+    { label: 'Progresso médio', value: `${Math.round(s.average_progress)}%`, icon: Award },
+    { label: 'Horas concluídas', value: `${formatNumber(s.completed_hours)}h`, icon: Clock },
+  ]
+  return (
+    <section aria-label="Suas estatísticas de cursos">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
+        {items.map(({ label, value, icon: Icon }) => (
+          <div key={label} className="flex items-center gap-3 rounded-xl border border-border bg-card p-3 shadow-sm">
+            <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
+            <div className="flex min-w-0 flex-col">
+              <dt className="truncate text-xs text-muted-foreground">{label}</dt>
+              <dd className="text-lg font-bold leading-tight">{value}</dd>
+            </div>
+          </div>
+        ))}
+      </dl>
+    </section>
+  )
+}

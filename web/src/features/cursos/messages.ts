@@ -1,0 +1,40 @@
+// pt-BR texts of the courses screens. The spec's §8 messages (the first three
+// and the lesson ones borrowed from the video catalogue) are binding character
+// for character; the others follow the API contract's wording.
+export const messages = {
+  // Spec §8 Courses.
+  loadFailed: 'Erro ao carregar cursos',
+  enrolFailed: 'Erro ao matricular no curso',
+  favoriteFailed: 'Erro ao favoritar curso',
+  // Spec §8 (videos): the same actions on a lesson.
+  likeFailed: 'Erro ao atualizar curtida',
+  completeFailed: 'Erro ao atualizar status de conclusão',
+
+  // Spec §2 Home: the last-course card's invitation.
+  lastCourseTitle: 'Continue de onde parou',
+  lastCourseEmpty: 'Você ainda não iniciou nenhum curso. Escolha um curso e acompanhe seu progresso por aqui.',
+  explore: 'Explorar cursos',
+
+  courseNotFound: 'Curso não encontrado.',
+  lessonNotFound: 'Aula não encontrada.',
+  noCourses: 'Nenhum curso encontrado.',
+  noCoursesHint: 'Tente outros filtros ou outra busca.',
+  endOfList: 'Você chegou ao fim da lista de cursos.',
+  retry: 'Tentar novamente',
+  loadMore: 'Carregar mais',
+  enrol: 'Matricular-se',
+  continue: 'Continuar',
+  premiumTitle: 'Conteúdo exclusivo Premium',
+  premiumText: 'Esta aula é exclusiva para assinantes Premium. Assine para continuar.',
+  seePlans: 'Ver Planos',
+  notEnrolled: 'Matricule-se no curso para assistir a esta aula.',
+  playbackFailed: 'Não foi possível reproduzir este vídeo. Verifique sua conexão e tente novamente.',
+
+  // Certificates.
+  certificateNotFound: 'Certificado não encontrado.',
+  certificateNotFoundHint: 'Confira se o código foi digitado corretamente. Ele aparece no rodapé do certificado.',
+  certificateCheckFailed: 'Não foi possível verificar o certificado agora. Tente novamente.',
+  certificateValid: 'Certificado válido',
+  certificateRevoked: 'Certificado revogado',
+  noCertificates: 'Você ainda não tem certificados. Conclua um curso para receber o seu.',
+}

@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { applyProgress, saveProgress, type ProgressAnswer } from '../api'
+import { WatchTracker } from './tracker'
+
+/** Spec (issue 13): the position is saved at least every 10 s, and on leaving the page. */
+export const SAVE_INTERVAL_MS = 10_000
+
+export interface PlayerEvents {
+  /** A time update: the playhead and whether the media is playing. */
+  onTime: (seconds: number, playing: boolean) => void
+  onDuration: (seconds: number) => void
+  /** Paused or ended: report at once (an ended video may complete the lesson). */
+  onStop: () => void
+}
+
+/**
+ * Saves a lesson's position and the spans actually played: every 10 s when
+ * something changed, when the player stops, and when the page is hidden or
+ * left (pagehide, visibilitychange, leaving the lesson in the app) with a
+ * keepalive request that outlives the page. A failed report keeps its spans
+ * for the next one. Answers update the caches; `onAnswer` sees those that
+ * arrive while the lesson is still open (the completion screen).
+ */
+export function useProgressSaver({
+  courseId,
+  lessonId,
+  startAt,
+  enabled,
+  onAnswer,
+}: {
+  courseId: string
+  lessonId: string
+  startAt: number
+  enabled: boolean
+  onAnswer: (a: ProgressAnswer) => void
+}): PlayerEvents {
+  const qc = useQueryClient()
+  const [tracker] = useState(() => new WatchTracker(startAt))
+  const duration = useRef(0)
+  // Nothing to save until the playhead leaves the position the server gave us.
+  const lastSent = useRef(Math.floor(startAt))
+  const mounted = useRef(false)
+  const onAnswerRef = useRef(onAnswer)
+  useEffect(() => {
+    onAnswerRef.current = onAnswer
+  })
+
+  const save = useCallback(
+    (leaving: boolean) => {
+      const watched = tracker.take()
+      const position = Math.floor(tracker.position)
+      if (watched.length === 0 && position === lastSent.current) return
+      lastSent.current = position
+      saveProgress(courseId, lessonId, { position_seconds: position, duration_seconds: Math.round(duration.current), watched }, leaving)
+        .then((a) => {
+          applyProgress(qc, courseId, lessonId, a)
+          if (mounted.current) onAnswerRef.current(a)
+        })
+        .catch(() => {
+          // Quietly: the next report (10 s later at most) carries these spans again.
+          tracker.putBack(watched)
+          lastSent.current = Number.NaN
+        })
+    },
+    [courseId, lessonId, qc, tracker],
+  )
+
+  useEffect(() => {
+    if (!enabled) return
+    mounted.current = true
+    const interval = setInterval(() => save(false), SAVE_INTERVAL_MS)
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') save(true)
+    }
+    const onPageHide = () => save(true)
+    document.addEventListener('visibilitychange', onVisibility)
+    window.addEventListener('pagehide', onPageHide)
+    return () => {
+      mounted.current = false
+      clearInterval(interval)
+      document.removeEventListener('visibilitychange', onVisibility)
+      window.removeEventListener('pagehide', onPageHide)
+      // Leaving the lesson inside the app (next lesson, back to the course).
+      save(true)
+    }
+  }, [enabled, save])
+
+  // One object for the lesson's life: the players subscribe once.
+  return useMemo(
+    () => ({
+      onTime: (t: number, playing: boolean) => tracker.tick(t, playing),
+      onDuration: (d: number) => {
+        if (Number.isFinite(d) && d > 0) duration.current = d
+      },
+      onStop: () => save(false),
+    }),
+    [save, tracker],
+  )
+}
