@@ -1,4 +1,4 @@
-import { useMemo } from 'react'
+import { useMemo, type ComponentType } from 'react'
 import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material'
 import {
   Create,
@@ -77,9 +77,11 @@ function LockBanner({ lock, onTakeOver }: { lock: LockState; onTakeOver: () => v
   }
 }
 
-function ItemHeader({ type, item }: { type: ContentType; item: AdminItem }) {
+/** 'Pré-visualizar': opens the item's working copy in the app through a short-lived preview link. */
+export function PreviewButton({ type, item }: { type: ContentType; item: AdminItem }) {
   const translate = useTranslate()
   const notify = useNotify()
+  if (!type.route) return null
   const openPreview = async () => {
     try {
       const { token } = await previewLink(type.id, item.id)
@@ -88,6 +90,18 @@ function ItemHeader({ type, item }: { type: ContentType; item: AdminItem }) {
       notify(e instanceof Error ? e.message : 'vetclube.content.action_failed', { type: 'error' })
     }
   }
+  return (
+    <Button size="small" onClick={openPreview}>
+      {translate('vetclube.content.preview')}
+    </Button>
+  )
+}
+
+/** What a plugin's edit view adds beside the item's state and preview (plugins/<type>/index.tsx). */
+export type HeaderExtra = ComponentType<{ type: ContentType; item: AdminItem }>
+
+function ItemHeader({ type, item, extra: Extra }: { type: ContentType; item: AdminItem; extra?: HeaderExtra }) {
+  const translate = useTranslate()
   return (
     <Stack direction="row" spacing={1} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
       <StatusChip item={item} />
@@ -101,23 +115,20 @@ function ItemHeader({ type, item }: { type: ContentType; item: AdminItem }) {
       {item.unpublish_at && (
         <Typography variant="body2">{translate('vetclube.content.unpublishes_at', { when: formatSaoPaulo(item.unpublish_at) })}</Typography>
       )}
-      {type.route && (
-        <Button size="small" onClick={openPreview}>
-          {translate('vetclube.content.preview')}
-        </Button>
-      )}
+      <PreviewButton type={type} item={item} />
+      {Extra && <Extra type={type} item={item} />}
     </Stack>
   )
 }
 
-function EditBody({ type }: { type: ContentType }) {
+function EditBody({ type, extra }: { type: ContentType; extra?: HeaderExtra }) {
   const item = useRecordContext<AdminItem>()
   const { lock, takeOver } = useEditLock(type.id, item?.id as string | undefined)
   if (!item) return null
   const canSave = lock.state === 'mine'
   return (
     <Box sx={{ p: 2 }}>
-      <ItemHeader type={type} item={item} />
+      <ItemHeader type={type} item={item} extra={extra} />
       <LockBanner lock={lock} onTakeOver={takeOver} />
       {/* Workflow moves need no edit lock: the server checks the version they were made on. */}
       <WorkflowBar type={type.id} item={item} disabled={lock.state === 'lost'} />
@@ -137,10 +148,10 @@ function EditBody({ type }: { type: ContentType }) {
   )
 }
 
-export function ContentEdit({ type }: { type: ContentType }) {
+export function ContentEdit({ type, extra }: { type: ContentType; extra?: HeaderExtra }) {
   return (
     <Edit mutationMode="pessimistic" title={type.singular} redirect={false}>
-      <EditBody type={type} />
+      <EditBody type={type} extra={extra} />
     </Edit>
   )
 }

@@ -40,4 +40,23 @@ describe('content saves', () => {
     expect(calls[1].options.headers['Idempotency-Key']).toBe('k1')
     expect(await dp.update('users', {} as any)).toEqual({ data: 'base' })
   })
+
+  it('read many items one by one, leaving out those the user may not see', async () => {
+    const urls: string[] = []
+    const client = async (url: string) => {
+      urls.push(url)
+      if (url.endsWith('/m2')) throw new HttpError('Conteúdo não encontrado.', 404, {})
+      return { json: { id: url.split('/').pop(), version: 1 } }
+    }
+    const dp = withContent({ getMany: async () => ({ data: ['base'] }) } as any, client)
+    const { data } = await dp.getMany('content/cursos-modulos', { ids: ['m1', 'm2', 'm3'] })
+    expect(urls).toEqual(['/api/admin/content/cursos-modulos/m1', '/api/admin/content/cursos-modulos/m2', '/api/admin/content/cursos-modulos/m3'])
+    expect(data.map((d) => d.id)).toEqual(['m1', 'm3'])
+    await expect(
+      withContent({} as any, async () => {
+        throw new HttpError('Erro', 500, {})
+      }).getMany('content/cursos', { ids: ['x'] }),
+    ).rejects.toThrow('Erro')
+    expect((await dp.getMany('users', { ids: ['u1'] })).data).toEqual(['base'])
+  })
 })

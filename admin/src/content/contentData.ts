@@ -1,4 +1,4 @@
-import { HttpError, type DataProvider } from 'ra-core'
+import { HttpError, type DataProvider, type RaRecord } from 'ra-core'
 import { lockHeaders } from './api'
 import { typeOfResource, type AdminItem } from './types'
 
@@ -36,11 +36,30 @@ export function inputOf(data: Partial<AdminItem>) {
  * Wraps the simple-rest provider for the content resources: saves send only
  * the input (and the version they edited, and the edit lock), creates carry
  * an idempotency key so a retried click creates once, and 422s become form
- * errors. Other resources pass through.
+ * errors. getMany reads each item by id: the admin list takes no id filter,
+ * and an item the user may not see (an editor reaches only their own and
+ * those shared with them) is left out instead of failing the whole read.
+ * Other resources pass through.
  */
 export function withContent(base: DataProvider, client: (url: string, options?: any) => Promise<{ json: any }>): DataProvider {
   return {
     ...base,
+    async getMany(resource, params) {
+      const type = typeOfResource(resource)
+      if (!type) return base.getMany(resource, params)
+      const found = await Promise.all(
+        params.ids.map(async (id) => {
+          try {
+            const { json } = await client(`/api/admin/${resource}/${encodeURIComponent(String(id))}`)
+            return json as RaRecord
+          } catch (e) {
+            if (e instanceof HttpError && e.status === 404) return undefined
+            throw e
+          }
+        }),
+      )
+      return { data: found.filter((r): r is RaRecord => r !== undefined) as any[] }
+    },
     async create(resource, params) {
       const type = typeOfResource(resource)
       if (!type) return base.create(resource, params)

@@ -114,6 +114,10 @@ function UploadInput({ field, source, kind }: { field: ContentField; source: str
   )
 }
 
+// react-admin sorts reference choices by id unless told; the admin content
+// list sorts only by title, updated_at, created_at and status (422 otherwise).
+const CHOICE_SORT = { field: 'title', order: 'ASC' } as const
+
 /** The input for one declared field, at fields.<name> in the item. */
 export function FieldInput({ field: f }: { field: ContentField }) {
   const source = `fields.${f.name}`
@@ -154,17 +158,17 @@ export function FieldInput({ field: f }: { field: ContentField }) {
       return <UploadInput field={f} source={source} kind="file" />
     case 'reference':
       return f.many ? (
-        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')}>
+        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')} sort={CHOICE_SORT}>
           <AutocompleteArrayInput label={f.label} optionText="title" helperText={f.help || false} validate={validatorsFor(f)} />
         </ReferenceArrayInput>
       ) : (
-        <ReferenceInput source={source} reference={resourceName(f.target ?? '')}>
+        <ReferenceInput source={source} reference={resourceName(f.target ?? '')} sort={CHOICE_SORT}>
           <AutocompleteInput label={f.label} optionText="title" helperText={f.help || false} validate={validatorsFor(f)} />
         </ReferenceInput>
       )
     case 'children':
       return (
-        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')}>
+        <ReferenceArrayInput source={source} reference={resourceName(f.target ?? '')} sort={CHOICE_SORT}>
           <AutocompleteArrayInput label={f.label} optionText="title" helperText={f.help || 'vetclube.content.children_help'} />
         </ReferenceArrayInput>
       )

@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import ArticleIcon from '@mui/icons-material/Article'
 import { Resource } from 'react-admin'
 import { ContentCreate, ContentEdit } from './ContentEdit'
@@ -9,11 +9,14 @@ import { resourceName, type ContentType } from './types'
  * A content plugin may ship its own backoffice views in
  * admin/src/plugins/<type id>/index.tsx, exporting any of List, Edit and
  * Create (each receives the type); the generated views fill in the rest.
+ * It may also export routes: react-router <Route>s under the resource's
+ * path (e.g. ":id/gerenciar" → #/content/cursos/{id}/gerenciar).
  */
 interface CustomViews {
   List?: ComponentType<{ type: ContentType }>
   Edit?: ComponentType<{ type: ContentType }>
   Create?: ComponentType<{ type: ContentType }>
+  routes?: (type: ContentType) => ReactNode
 }
 
 const customModules = import.meta.glob<CustomViews>('../plugins/*/index.tsx', { eager: true })
@@ -39,7 +42,9 @@ export function contentResources(types: ContentType[]) {
         list={<ListView type={type} />}
         edit={<EditView type={type} />}
         create={<CreateView type={type} />}
-      />
+      >
+        {custom.routes?.(type)}
+      </Resource>
     )
   })
 }

@@ -1,0 +1,81 @@
+/** What the course views say (pt-BR); kept with the plugin's views rather than in the shared catalogue. */
+export const T = {
+  manage: 'Gerenciar conteúdo',
+  manageTitle: (course: string) => `Gerenciar conteúdo: ${course}`,
+  backToCourse: 'Voltar ao curso',
+  curriculum: 'Currículo',
+  publishNote: 'As alterações aparecem para os alunos depois de publicar o curso.',
+  publishNoteMore:
+    'Mudanças na ordem das aulas de um módulo ou no título de uma aula aparecem quando esse módulo ou essa aula é publicado; publique primeiro as aulas e os módulos e, por último, o curso.',
+  modules: 'Módulos',
+  lessonsOf: (module: string) => `Aulas de «${module}»`,
+  noModules: 'Este curso ainda não tem módulos. Adicione o primeiro abaixo.',
+  noLessons: 'Nenhuma aula neste módulo.',
+  unreadableModule: 'Módulo de outra pessoa (sem acesso)',
+  unreadableLesson: 'Aula de outra pessoa (sem acesso)',
+  moduleLabel: (n: number, title: string) => `Módulo ${n}: ${title}`,
+  lessonCount: (n: number) => (n === 1 ? '1 aula' : `${n} aulas`),
+  duration: (text: string) => `Duração: ${text || '—'}`,
+  unknownDurations: (n: number) => (n === 1 ? '1 aula sem duração informada' : `${n} aulas sem duração informada`),
+  courseTotal: 'Total do curso',
+  optional: 'opcional',
+  free: 'gratuita',
+  moveUp: (title: string) => `Mover «${title}» para cima`,
+  moveDown: (title: string) => `Mover «${title}» para baixo`,
+  moveTo: (title: string) => `Mover «${title}» para outro módulo`,
+  drag: (title: string) => `Arrastar «${title}»`,
+  edit: (title: string) => `Editar «${title}»`,
+  editShort: 'Editar',
+  newModule: 'Título do novo módulo',
+  addModule: 'Adicionar módulo',
+  newLesson: (module: string) => `Título da nova aula em «${module}»`,
+  addLesson: 'Adicionar aula',
+  added: (title: string) => `«${title}» adicionado ao currículo como rascunho.`,
+  unsaved: 'Há alterações na ordem que ainda não foram salvas.',
+  save: 'Salvar ordem',
+  saving: 'Salvando...',
+  undo: 'Desfazer alterações',
+  saved: 'Ordem salva. As alterações aparecem para os alunos depois de publicar o curso.',
+  conflict:
+    'Outra pessoa alterou este currículo enquanto você editava. Carregamos a versão atual: confira a ordem e refaça o que faltar.',
+  saveFailed: 'Não foi possível salvar a ordem. Tente novamente.',
+  loadFailed: 'Não foi possível carregar o currículo.',
+  retry: 'Tentar de novo',
+  pendingTitle: 'Publicação',
+  pendingNone: 'Tudo o que está no currículo já está publicado.',
+  pendingSaveFirst: 'Salve ou desfaça a nova ordem antes de publicar.',
+  pendingOf: (kind: string, title: string) => `${kind}: ${title}`,
+  kind: { cursos: 'Curso', 'cursos-modulos': 'Módulo', 'cursos-aulas': 'Aula' } as Record<string, string>,
+  movedWithin: (title: string, pos: number, of: number, module: string) => `«${title}» na posição ${pos} de ${of} em «${module}».`,
+  movedModule: (title: string, pos: number, of: number) => `«${title}» na posição ${pos} de ${of} módulos.`,
+  // Statistics
+  stats: 'Estatísticas',
+  statsNone: 'Sem estatísticas ainda: o curso nunca foi publicado.',
+  statsFailed: 'Não foi possível carregar as estatísticas.',
+  enrolments: 'Matrículas',
+  completions: 'Conclusões',
+  completionRate: 'Taxa de conclusão',
+  averageProgress: 'Progresso médio',
+  dropOff: 'Onde os alunos param',
+  dropOffHelp:
+    'Para quem ainda não concluiu o curso, a primeira aula obrigatória que falta. "Concluíram" conta quem já concluiu a aula.',
+  dropOffEmpty: 'O curso publicado ainda não tem aulas.',
+  colOrder: 'Nº',
+  colLesson: 'Aula',
+  colModule: 'Módulo',
+  colReached: 'Concluíram',
+  colStopped: 'Pararam aqui',
+  // Drag and drop, read by screen readers (dnd-kit's live region)
+  dragInstructions:
+    'Para pegar um item, pressione espaço ou Enter. Use as setas para mover, espaço ou Enter para soltar e Esc para cancelar.',
+  dragStart: (title: string) => `«${title}» pego.`,
+  dragOver: (title: string, over: string) => `«${title}» sobre «${over}».`,
+  dragEnd: (title: string) => `«${title}» solto.`,
+  dragCancel: (title: string) => `Movimento de «${title}» cancelado.`,
+}
+
+const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 })
+
+/** 45.5 → '45,5%'. */
+export const percent = (n: number) => `${number.format(n)}%`
+export const count = (n: number) => number.format(n)
