@@ -144,7 +144,9 @@ test.describe('notification bell', () => {
     await expect(larissa.getByRole('button', { name: 'Aceitar' })).toBeHidden()
     await expect(badge(page)).toHaveText('1')
     await marcos.getByRole('button', { name: 'Recusar' }).click()
-    await expect(marcos.getByRole('button', { name: 'Recusar' })).toBeHidden()
+    // A refused request takes its notice back; the accepted one stays, read, without buttons.
+    await expect(marcos).toHaveCount(0)
+    await expect(items).toHaveCount(1)
     await expect(badge(page)).toBeHidden()
 
     const list = (await (await context.request.get('/api/connections')).json()) as { connections: { user: { first_name: string } }[]; received: unknown[] }
@@ -153,7 +155,8 @@ test.describe('notification bell', () => {
 
     // Deleting one removes it from the list.
     await larissa.getByRole('button', { name: /^Excluir notificação/ }).click()
-    await expect(items).toHaveCount(1)
+    await expect(items).toHaveCount(0)
+    await expect(panel(page).getByText('Nenhuma notificação no momento.')).toBeVisible()
   })
 })
 

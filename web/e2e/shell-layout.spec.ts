@@ -294,8 +294,8 @@ test.describe('accessibility of the shell screens', () => {
     }
   })
 
-  test('home and a coming-soon page, light and dark, desktop and mobile', async ({ page, context, request }) => {
-    // Eight pages and eight axe scans: on a busy machine that outgrows the
+  test('home, courses and a coming-soon page, light and dark, desktop and mobile', async ({ page, context, request }) => {
+    // Twelve pages and twelve axe scans: on a busy machine that outgrows the
     // default 60 s budget without anything being stuck.
     test.slow()
     await signedInUser(context, request)
@@ -304,7 +304,7 @@ test.describe('accessibility of the shell screens', () => {
       for (const theme of ['light', 'dark']) {
         await page.goto('/landing')
         await page.evaluate((t) => localStorage.setItem('theme', t), theme)
-        for (const path of ['/', '/cursos']) {
+        for (const path of ['/', '/cursos', '/desafios']) {
           await page.goto(path)
           await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
           await expect(page.getByText('Carregando...')).toHaveCount(0)

@@ -18,12 +18,13 @@ export function StatsStrip() {
     <section aria-label="Suas estatísticas de cursos">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
         {items.map(({ label, value, icon: Icon }) => (
-          <div key={label} className="flex items-center gap-3 rounded-xl border border-border bg-card p-3 shadow-sm">
-            <Icon aria-hidden="true" className="h-5 w-5 shrink-0 text-primary" />
-            <div className="flex min-w-0 flex-col">
-              <dt className="truncate text-xs text-muted-foreground">{label}</dt>
-              <dd className="text-lg font-bold leading-tight">{value}</dd>
-            </div>
+          // dt and dd sit directly in their group (a definition list allows nothing else there); the icon lives in the dt.
+          <div key={label} className="flex min-w-0 flex-col gap-1 rounded-xl border border-border bg-card p-3 shadow-sm">
+            <dt className="flex min-w-0 items-center gap-2 text-xs text-muted-foreground">
+              <Icon aria-hidden="true" className="h-4 w-4 shrink-0 text-primary" />
+              <span className="truncate">{label}</span>
+            </dt>
+            <dd className="text-lg font-bold leading-tight">{value}</dd>
           </div>
         ))}
       </dl>

@@ -79,7 +79,7 @@ describe('CoursesPage', () => {
     expect(within(cards()[0]!).getByRole('button', { name: 'Favoritar Dermatologia veterinária' })).toHaveAttribute('aria-pressed', 'true')
 
     const stats = screen.getByRole('region', { name: 'Suas estatísticas de cursos' })
-    const value = (label: string) => within(stats).getByText(label).nextElementSibling?.textContent
+    const value = (label: string) => within(stats).getByText(label).closest('dt')?.nextElementSibling?.textContent
     await waitFor(() => expect(value('Matriculados')).toBe('2'))
     expect(value('Concluídos')).toBe('1')
     expect(value('Favoritos')).toBe('1')
@@ -240,7 +240,7 @@ describe('CoursesPage', () => {
     await waitFor(() => expect(api.state.courses.find((c) => c.id === 'c3')!.is_favorite).toBe(true))
     // The strip follows.
     const stats = screen.getByRole('region', { name: 'Suas estatísticas de cursos' })
-    await waitFor(() => expect(within(stats).getByText('Favoritos').nextElementSibling).toHaveTextContent('2'))
+    await waitFor(() => expect(within(stats).getByText('Favoritos').closest('dt')?.nextElementSibling).toHaveTextContent('2'))
 
     refuse = true
     await userEvent.click(heart)
