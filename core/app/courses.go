@@ -19,6 +19,10 @@ func (a *App) buildCourses(pool *pgxpool.Pool) {
 		Now:           a.Content.Now,
 		Log:           a.Log,
 	})
-	a.Content.Registry.ServeOwnAPI(courses.TypeLesson)
+	// Courses, modules and lessons are read and engaged with through
+	// /api/cursos only: it applies enrolment, access and awards.
+	for _, typ := range []string{courses.TypeCourse, courses.TypeModule, courses.TypeLesson} {
+		a.Content.Registry.ServeOwnAPI(typ)
+	}
 	a.Content.Gates.AddGate(courses.TypeCourse, a.Courses.PublishGate)
 }

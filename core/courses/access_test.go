@@ -60,6 +60,19 @@ func TestAccessRulesAndTrialLimit(t *testing.T) {
 	if r := basic.Do("PUT", "/api/cursos/"+c1+"/aulas/"+paid+"/progresso", map[string]any{"position_seconds": 5}); r.Status != http.StatusForbidden {
 		t.Fatalf("progress without access: %d", r.Status)
 	}
+	// The generic engagement routes cannot stand in for /api/cursos: a
+	// lesson's progress or a course's enrolment there would skip access
+	// rules and awards.
+	if r := basic.Do("PUT", "/api/content/"+courses.TypeLesson+"/"+paid+"/progress",
+		map[string]any{"position_seconds": 600, "duration_seconds": 600, "ranges": [][2]float64{{0, 600}}}); r.Status != http.StatusNotFound {
+		t.Fatalf("generic lesson progress: %d %s", r.Status, r.Body)
+	}
+	if r := basic.Do("PUT", "/api/content/"+courses.TypeCourse+"/"+c1+"/enrolment", nil); r.Status != http.StatusNotFound {
+		t.Fatalf("generic course enrolment: %d %s", r.Status, r.Body)
+	}
+	if r := basic.Do("GET", "/api/content/"+courses.TypeCourse+"/"+c1, nil); r.Status != http.StatusNotFound {
+		t.Fatalf("generic course read: %d %s", r.Status, r.Body)
+	}
 	// Within the limit (1 course): enrolled and the paid lesson opens.
 	var en courses.EnrolResult
 	if r := basic.Do("POST", "/api/cursos/"+c1+"/matricula", nil); r.Status != http.StatusOK {

@@ -212,9 +212,19 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/favorite", eng.Favorite(false))
 	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/reaction", eng.Reaction())
 	rt.handle("POST", "/api/content/{type}/{idOrSlug}/view", eng.View())
-	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/progress", eng.Progress())
-	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(true))
-	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/enrolment", eng.Enrolment(false))
+	// Progress and enrolment of a type that serves its own API (a course's
+	// lessons) go through that API, which applies its access rules and
+	// awards; the generic routes would bypass both, so they do not know it.
+	own := eng
+	own.Resolve = func(ctx context.Context, typeID, id string) (string, error) {
+		if c.Store.Types().OwnAPI(typeID) {
+			return "", core.Errorf(core.ENOTFOUND, engagement.MsgItemNotFound)
+		}
+		return eng.Resolve(ctx, typeID, id)
+	}
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/progress", own.Progress())
+	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/enrolment", own.Enrolment(true))
+	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/enrolment", own.Enrolment(false))
 
 	// Comments (core/engagement): on community posts and on any published
 	// item; edit and delete of one comment are checked in the handlers.
