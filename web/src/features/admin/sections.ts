@@ -43,3 +43,25 @@ export const ADMIN_SECTIONS: AdminSection[] = [
   { title: 'Vídeos e conteúdos exclusivos', description: 'Vídeos, biblioteca e conteúdos para assinantes.' },
   { title: 'Vagas de empregos', description: 'Oportunidades publicadas para a comunidade.' },
 ]
+
+// The backoffice's content type of each /admin/cursos area.
+const COURSE_AREAS: Record<string, string> = { instrutores: 'cursos-instrutores', categorias: 'cursos-categorias' }
+
+/**
+ * The backoffice page for a path under /admin/cursos (given without that
+ * prefix): 'novo' creates, ':id/editar' and ':id/preview' open the item (its
+ * edit page has 'Pré-visualizar'), ':id/gerenciar' the curriculum manager, and
+ * the same for instrutores and categorias.
+ */
+export function backofficeTarget(rest: string): string {
+  const parts = rest.split('/').filter(Boolean)
+  let type = 'cursos'
+  if (parts[0] && COURSE_AREAS[parts[0]]) type = COURSE_AREAS[parts.shift()!]!
+  const base = backofficeContentURL(type)
+  const [first, second] = parts
+  if (!first) return base
+  if (first === 'novo' || first === 'nova') return `${base}/create`
+  const id = encodeURIComponent(first)
+  if (second === 'gerenciar' && type === 'cursos') return `${base}/${id}/gerenciar`
+  return `${base}/${id}`
+}

@@ -1,0 +1,34 @@
+import { useEffect } from 'react'
+import { useParams } from 'react-router'
+import { Spinner } from '@/components/ui/Spinner'
+import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { AdminAccessDenied } from '../components/AdminAccessDenied'
+import { backofficeTarget } from '../sections'
+
+const leaveTo = (url: string) => window.location.assign(url)
+
+/**
+ * The spec's /admin/cursos… screens live in the backoffice (courses,
+ * categories and instructors are content types; the curriculum manager is the
+ * courses plugin's view): this page sends editors there, to the same place.
+ */
+export default function BackofficeRedirectPage({ navigate = leaveTo }: { navigate?: (url: string) => void }) {
+  const { user } = useAuth()
+  const params = useParams()
+  const allowed = ['editor', 'revisor', 'super_admin'].some((role) => hasRole(user, role))
+  const target = backofficeTarget(params['*'] ?? '')
+
+  useEffect(() => {
+    if (allowed) navigate(target)
+  }, [allowed, navigate, target])
+
+  if (!allowed) return <AdminAccessDenied />
+  return (
+    <div className="flex flex-col items-center gap-3 py-12 text-center">
+      <Spinner label="Abrindo o backoffice..." />
+      <p className="text-sm text-muted-foreground">
+        Abrindo no backoffice… <a className="text-primary underline" href={target}>Abrir agora</a>
+      </p>
+    </div>
+  )
+}
