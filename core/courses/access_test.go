@@ -64,7 +64,7 @@ func TestAccessRulesAndTrialLimit(t *testing.T) {
 	// lesson's progress or a course's enrolment there would skip access
 	// rules and awards.
 	if r := basic.Do("PUT", "/api/content/"+courses.TypeLesson+"/"+paid+"/progress",
-		map[string]any{"position_seconds": 600, "duration_seconds": 600, "ranges": [][2]float64{{0, 600}}}); r.Status != http.StatusNotFound {
+		map[string]any{"position_seconds": 600, "duration_seconds": 600, "watched": [][2]float64{{0, 600}}}); r.Status != http.StatusNotFound {
 		t.Fatalf("generic lesson progress: %d %s", r.Status, r.Body)
 	}
 	if r := basic.Do("PUT", "/api/content/"+courses.TypeCourse+"/"+c1+"/enrolment", nil); r.Status != http.StatusNotFound {
