@@ -61,16 +61,26 @@ type Service struct {
 	log  *slog.Logger
 }
 
+// pushLanesHint is how many DeliverDue calls one worker runs at once on a
+// large fan-out (workflows' lanes); it sizes the idle connection pool.
+const pushLanesHint = 4
+
 // New returns a push service.
 func New(pool *pgxpool.Pool, o Options) *Service {
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = 32
+	}
+	if o.HTTPClient == nil {
+		// A fan-out sends to a handful of push services (FCM, Mozilla,
+		// Apple) from many goroutines at once; the default transport keeps
+		// only two idle connections per host, so most sends would open (and
+		// then drop) a new TLS connection. Keep one per send in flight.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = pushLanesHint * o.Concurrency
+		o.HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: t}
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 8
