@@ -73,9 +73,16 @@ func PushDelivery(ctx workflow.Context, in PushDeliveryInput) error {
 				wait = p.Wait
 			}
 		}
+		// A lane that ran dry while its sibling lanes still held claims
+		// reports those claims' expiry as a wait; the siblings have finished
+		// by now, so one lane looks again at once instead of sleeping out a
+		// claim that was already settled.
+		recheck := workflow.GetVersion(ctx, "push-recheck-after-lanes", workflow.DefaultVersion, 1) == 1
 		switch {
 		case more:
 			lanes = pushLanes
+		case wait > 0 && lanes > 1 && recheck:
+			lanes = 1
 		case wait > 0:
 			lanes = 1
 			if err := workflow.Sleep(ctx, wait); err != nil {
