@@ -33,6 +33,7 @@ import (
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/storage"
+	"github.com/vetclube/vetclube/core/videos"
 )
 
 // App is one running instance's services and its HTTP handler.
@@ -70,6 +71,9 @@ type App struct {
 	// Courses is the courses' core side (courses.go): catalogue, progress,
 	// certificates.
 	Courses *courses.Service
+
+	// Videos is the exclusive videos' core side (videos.go).
+	Videos *videos.Service
 
 	// Community is the feed's posts, pictures and likes (community.go).
 	Community *community.Service
@@ -129,6 +133,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("events: %w", err)
 	}
 	a.buildCourses(pool)
+	a.buildVideos(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
 		return nil, fmt.Errorf("community: %w", err)
 	}
@@ -158,6 +163,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
 		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
+		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Content: httpapi.ContentDeps{

@@ -65,6 +65,9 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedCourses(ctx, ids, stdout); err != nil {
 		return err
 	}
+	if err := a.seedVideos(ctx, ids, stdout); err != nil {
+		return err
+	}
 	if err := a.seedCommunity(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err
 	}

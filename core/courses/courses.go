@@ -27,6 +27,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
+	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/subscriptions"
@@ -54,7 +55,7 @@ const (
 
 // Messages users read (pt-BR).
 const (
-	MsgSignIn          = "Usuário não autenticado"
+	MsgSignIn          = httpx.MsgSignIn
 	MsgCourseNotFound  = "Curso não encontrado."
 	MsgLessonNotFound  = "Aula não encontrada."
 	MsgCertNotFound    = "Certificado não encontrado."

@@ -7,13 +7,12 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/httpx"
 )
 
-// HTTP serves the courses API (/tmp contract: /api/cursos/…, the
-// certificates and the backoffice statistics).
+// HTTP serves the courses API: /api/cursos/…, the certificates and the
+// backoffice statistics.
 type HTTP struct {
 	Service *Service
 	// PublicURL is the PWA's origin (printed verification addresses).
@@ -24,16 +23,7 @@ type HTTP struct {
 type userHandler func(w http.ResponseWriter, r *http.Request, userID string) error
 
 // signedIn refuses visitors with the spec's 'Usuário não autenticado'.
-func (h HTTP) signedIn(fn userHandler) http.Handler {
-	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
-		p := core.PrincipalFrom(r.Context())
-		if !p.Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, MsgSignIn)
-		}
-		w.Header().Set("Cache-Control", "no-store")
-		return fn(w, r, p.UserID)
-	})
-}
+func (h HTTP) signedIn(fn userHandler) http.Handler { return httpx.SignedIn(h.Log, fn) }
 
 func ok(w http.ResponseWriter, v any) error { return httpx.Encode(w, http.StatusOK, v) }
 

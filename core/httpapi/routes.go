@@ -169,6 +169,21 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/courses/{id}/stats", cs.Stats())
 	}
 
+	// Exclusive videos (core/videos): the list, categories, statistics, the
+	// home card, the player, progress, views, likes, favorites, completion.
+	if vs := d.Videos; vs != nil && vs.Service != nil {
+		rt.handle("GET", "/api/videos", vs.List())
+		rt.handle("GET", "/api/videos/categorias", vs.Categories())
+		rt.handle("GET", "/api/videos/estatisticas", vs.Statistics())
+		rt.handle("GET", "/api/videos/ultimo", vs.Latest())
+		rt.handle("GET", "/api/videos/{idOrSlug}", vs.Detail())
+		rt.handle("PUT", "/api/videos/{idOrSlug}/progresso", vs.Progress())
+		rt.handle("POST", "/api/videos/{idOrSlug}/visualizacao", vs.View())
+		rt.handle("POST", "/api/videos/{idOrSlug}/curtida", vs.Like())
+		rt.handle("POST", "/api/videos/{idOrSlug}/favorito", vs.Favorite())
+		rt.handle("PUT", "/api/videos/{idOrSlug}/concluido", vs.Complete())
+	}
+
 	// Community posts (core/community): the feed, a post, pictures and
 	// likes, as the signed-in member; edit and delete are the author's (or,
 	// for delete, a moderator's), decided in the handlers.

@@ -63,6 +63,19 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/certificados/{code}/pdf":                      signedIn,
 	"POST /api/admin/certificados/{code}/revogar":           editorsUp,
 	"GET /api/admin/courses/{id}/stats":                     backoffice,
+
+	// Exclusive videos
+	"GET /api/videos":                          signedIn,
+	"GET /api/videos/categorias":               signedIn,
+	"GET /api/videos/estatisticas":             signedIn,
+	"GET /api/videos/ultimo":                   signedIn,
+	"GET /api/videos/{idOrSlug}":               signedIn,
+	"PUT /api/videos/{idOrSlug}/progresso":     signedIn,
+	"POST /api/videos/{idOrSlug}/visualizacao": signedIn,
+	"POST /api/videos/{idOrSlug}/curtida":      signedIn,
+	"POST /api/videos/{idOrSlug}/favorito":     signedIn,
+	"PUT /api/videos/{idOrSlug}/concluido":     signedIn,
+
 	// Community posts
 	"GET /api/community/feed":               signedIn,
 	"POST /api/community/uploads":           signedIn,

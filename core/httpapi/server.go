@@ -33,6 +33,7 @@ import (
 	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/core/videos"
 )
 
 // Authenticator resolves who is calling. It returns core.Visitor and no error
@@ -77,6 +78,8 @@ type Deps struct {
 	Eventos *eventos.HTTP
 	// Courses is the courses API (core/courses); nil: not served.
 	Courses *courses.HTTP
+	// Videos is the exclusive videos API (core/videos); nil: not served.
+	Videos *videos.HTTP
 	// Community is the feed's posts, pictures and likes (core/community);
 	// nil: not served.
 	Community *community.HTTP

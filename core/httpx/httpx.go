@@ -210,3 +210,20 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	_ = Encode(w, Status(code), ErrorBody{Error: detail})
 }
+
+// MsgSignIn is the answer to a visitor on a route for members only.
+const MsgSignIn = "Usuário não autenticado"
+
+// SignedIn serves fn to signed-in members only (a visitor gets 401
+// MsgSignIn, as the route policy would say it) with their user id; answers
+// are a member's own, so they are never cached.
+func SignedIn(log *slog.Logger, fn func(w http.ResponseWriter, r *http.Request, userID string) error) http.Handler {
+	return Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p := core.PrincipalFrom(r.Context())
+		if !p.Authenticated() {
+			return core.Errorf(core.EUNAUTHORIZED, MsgSignIn)
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		return fn(w, r, p.UserID)
+	})
+}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/videourl"
 )
 
 // Type ids. core/courses reads their published snapshots: the field names
@@ -211,10 +211,10 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 }
 
 func validateLesson(f map[string]any, errs map[string]string) {
-	if u := str(f["youtube_url"]); u != "" && YouTubeID(u) == "" {
+	if u := str(f["youtube_url"]); u != "" && videourl.YouTubeID(u) == "" {
 		errs["youtube_url"] = MsgYouTubeURL
 	}
-	if u := str(f["vimeo_url"]); u != "" && VimeoID(u) == "" {
+	if u := str(f["vimeo_url"]); u != "" && videourl.VimeoID(u) == "" {
 		errs["vimeo_url"] = MsgVimeoURL
 	}
 	if src := str(f["video_source"]); src != "" && sourceField(src) != "" && isEmpty(f[sourceField(src)]) {
@@ -293,54 +293,6 @@ func DurationSeconds(s string) int {
 		total = total*60 + n
 	}
 	return total
-}
-
-var youtubeID = regexp.MustCompile(`^[A-Za-z0-9_-]{6,20}$`)
-
-// YouTubeID is the video id of a YouTube watch, short, embed or shorts
-// address ("" when it is not one).
-func YouTubeID(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return ""
-	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	host = strings.TrimPrefix(host, "m.")
-	var id string
-	switch host {
-	case "youtube.com", "youtube-nocookie.com":
-		switch {
-		case u.Path == "/watch":
-			id = u.Query().Get("v")
-		case strings.HasPrefix(u.Path, "/embed/"), strings.HasPrefix(u.Path, "/shorts/"), strings.HasPrefix(u.Path, "/live/"):
-			id = u.Path[strings.LastIndex(u.Path, "/")+1:]
-		}
-	case "youtu.be":
-		id = strings.TrimPrefix(u.Path, "/")
-	}
-	if !youtubeID.MatchString(id) {
-		return ""
-	}
-	return id
-}
-
-var vimeoID = regexp.MustCompile(`^/(?:video/)?([0-9]{3,12})(?:/[0-9a-f]+)?/?$`)
-
-// VimeoID is the video id of a vimeo.com or player.vimeo.com address.
-func VimeoID(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return ""
-	}
-	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-	if host != "vimeo.com" && host != "player.vimeo.com" {
-		return ""
-	}
-	m := vimeoID.FindStringSubmatch(u.Path)
-	if m == nil {
-		return ""
-	}
-	return m[1]
 }
 
 // Material is one line of a lesson's materials.

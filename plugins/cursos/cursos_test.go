@@ -85,28 +85,8 @@ func TestBeforeTransition(t *testing.T) {
 	}
 }
 
-func TestVideoIDs(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10": "dQw4w9WgXcQ",
-		"https://youtu.be/dQw4w9WgXcQ":                     "dQw4w9WgXcQ",
-		"https://www.youtube.com/embed/dQw4w9WgXcQ":        "dQw4w9WgXcQ",
-		"https://m.youtube.com/shorts/dQw4w9WgXcQ":         "dQw4w9WgXcQ",
-		"https://evil.com/watch?v=dQw4w9WgXcQ":             "",
-		"https://www.youtube.com/watch?v=<script>":         "",
-	} {
-		if got := YouTubeID(in); got != want {
-			t.Errorf("YouTubeID(%s) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
-		"https://vimeo.com/76979871":              "76979871",
-		"https://player.vimeo.com/video/76979871": "76979871",
-		"https://vimeo.com/channels/staffpicks":   "",
-	} {
-		if got := VimeoID(in); got != want {
-			t.Errorf("VimeoID(%s) = %q, want %q", in, got, want)
-		}
-	}
+// Video addresses are checked by plugins/sdk/videourl (tested there).
+func TestDurations(t *testing.T) {
 	if DurationSeconds("12:30") != 750 || DurationSeconds("x") != 0 {
 		t.Error("DurationSeconds")
 	}

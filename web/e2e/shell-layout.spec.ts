@@ -71,7 +71,10 @@ test.describe('signed-in shell at 1280 px', () => {
     // so the card shows either its empty text or that event (both states are unit-tested).
     const nextEvent = page.getByRole('region', { name: 'Próximo Evento' })
     await expect(nextEvent.getByText('Nenhum evento próximo').or(nextEvent.getByRole('link', { name: 'Ver evento' }))).toBeVisible()
-    await expect(page.getByText('Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve.')).toBeVisible()
+    const exclusive = page.getByRole('region', { name: 'Conteúdo Exclusivo' })
+    await expect(
+      exclusive.getByText('Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve.').or(exclusive.getByRole('link', { name: /^Assistir: / })),
+    ).toBeVisible()
     await expect(page.getByRole('link', { name: 'Iniciar Chat' })).toHaveAttribute('href', '/vetclube-ia')
     await expect(page.getByText('Novo', { exact: true })).toBeVisible()
   })

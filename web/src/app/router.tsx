@@ -82,7 +82,7 @@ const guardedRoutes: RouteObject[] = [
   { path: '/cursos/:id/aula/:lessonId', handle: { title: 'Aula' }, lazy: lazyPage(() => import('@/features/cursos/pages/LessonPage')) },
   { path: '/cursos/:id/certificado', handle: { title: 'Certificado' }, lazy: lazyPage(() => import('@/features/cursos/pages/CertificatePage')) },
   // The #videoId fragment opens one video on the same page.
-  soon('/conteudos-exclusivos', 'Conteúdos Exclusivos'),
+  { path: '/conteudos-exclusivos', handle: { title: 'Conteúdos Exclusivos' }, lazy: lazyPage(() => import('@/features/videos/pages/VideosPage')) },
   soon('/desafios', 'Desafios'),
   { path: '/eventos', handle: { title: 'Eventos' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventsPage')) },
   { path: '/eventos/:slug', handle: { title: 'Evento' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventPage')) },

@@ -8,7 +8,8 @@
  * comments; see features/comunidade/api.ts): invalidate it to refresh them all.
  * `courses` is the root of the courses feature's keys (catalogue, statistics,
  * course and lesson pages, the home's last course, certificates; see
- * features/cursos/api.ts).
+ * features/cursos/api.ts). `videos` is the root of the exclusive videos' keys
+ * (library, statistics, player, the home card; see features/videos/api.ts).
  */
 export const queryKeys = {
   profile: ['profile'] as const,
@@ -18,4 +19,5 @@ export const queryKeys = {
   pointsBalance: ['points', 'balance'] as const,
   community: ['community'] as const,
   courses: ['cursos'] as const,
+  videos: ['videos'] as const,
 }

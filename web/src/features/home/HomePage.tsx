@@ -5,7 +5,6 @@ import {
   GraduationCap,
   Lock,
   MessageSquare,
-  PlayCircle,
   Quote as QuoteIcon,
   Smartphone,
   Sparkles,
@@ -16,13 +15,13 @@ import {
 } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { buttonClasses } from '@/components/ui/Button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { usePageTitle } from '@/lib/usePageTitle'
 import { InstallButton } from '@/features/pwa/InstallPrompt'
 import { useInstallState } from '@/features/pwa/install'
 import { useMyProfile, useProfileCompleteness } from '@/features/profile/api'
 import { displayName } from '@/features/profile/names'
 import { LastCourseCard } from '@/features/cursos/components/LastCourseCard'
+import { LatestVideoCard } from '@/features/videos/components/LatestVideoCard'
 import { useCheckinCard } from './CheckinSlot'
 import { DashboardCards } from './DashboardCards'
 import { NextEventCard } from './NextEventCard'
@@ -102,27 +101,6 @@ function AiPromoCard() {
   )
 }
 
-function EmptyCard({ title, icon: Icon, text, action }: { title: string; icon: LucideIcon; text: string; action?: { label: string; to: string } }) {
-  return (
-    <Card className="flex flex-col">
-      <CardHeader>
-        <div className="flex items-center gap-2">
-          <Icon aria-hidden="true" className="h-5 w-5 text-primary" />
-          <CardTitle className="text-base">{title}</CardTitle>
-        </div>
-      </CardHeader>
-      <CardContent className="flex flex-1 flex-col justify-between gap-4">
-        <CardDescription>{text}</CardDescription>
-        {action && (
-          <Link to={action.to} className={buttonClasses('outline', 'sm', 'self-start')}>
-            {action.label}
-          </Link>
-        )}
-      </CardContent>
-    </Card>
-  )
-}
-
 function QuoteCard() {
   // Chosen once per visit to the page, not on every render.
   const [quote] = useState(() => pickQuote())
@@ -181,11 +159,7 @@ export default function HomePage() {
       <AiPromoCard />
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         <LastCourseCard />
-        <EmptyCard
-          title="Conteúdo Exclusivo"
-          icon={PlayCircle}
-          text="Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve."
-        />
+        <LatestVideoCard />
         <NextEventCard />
       </div>
       {/* Below the fold on most screens: cards arriving after the first render push nothing the user is reading. */}

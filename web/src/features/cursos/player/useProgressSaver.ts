@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { applyProgress, saveProgress, type ProgressAnswer } from '../api'
+import { applyProgress, saveProgress, type ProgressAnswer, type Span } from '../api'
 import { WatchTracker } from './tracker'
 
 /** Spec (issue 13): the position is saved at least every 10 s, and on leaving the page. */
@@ -14,36 +14,38 @@ export interface PlayerEvents {
   onStop: () => void
 }
 
+/** What a watch reporter sends: the playhead, the media length and the spans played since the last report. */
+export interface WatchReport {
+  position_seconds: number
+  duration_seconds: number
+  watched: Span[]
+}
+
 /**
- * Saves a lesson's position and the spans actually played: every 10 s when
+ * Reports a player's position and the spans actually played: every 10 s when
  * something changed, when the player stops, and when the page is hidden or
- * left (pagehide, visibilitychange, leaving the lesson in the app) with a
- * keepalive request that outlives the page. A failed report keeps its spans
- * for the next one. Answers update the caches; `onAnswer` sees those that
- * arrive while the lesson is still open (the completion screen).
+ * left (pagehide, visibilitychange, unmounting) with `leaving` set so the
+ * request can outlive the page (keepalive). A failed report keeps its spans
+ * for the next one. Shared by course lessons and exclusive videos.
  */
-export function useProgressSaver({
-  courseId,
-  lessonId,
+export function useWatchReporter({
   startAt,
   enabled,
-  onAnswer,
+  send,
 }: {
-  courseId: string
-  lessonId: string
   startAt: number
   enabled: boolean
-  onAnswer: (a: ProgressAnswer) => void
+  /** Sends one report; `mounted()` says whether the player is still open when the answer arrives. */
+  send: (report: WatchReport, leaving: boolean, mounted: () => boolean) => Promise<unknown>
 }): PlayerEvents {
-  const qc = useQueryClient()
   const [tracker] = useState(() => new WatchTracker(startAt))
   const duration = useRef(0)
   // Nothing to save until the playhead leaves the position the server gave us.
   const lastSent = useRef(Math.floor(startAt))
   const mounted = useRef(false)
-  const onAnswerRef = useRef(onAnswer)
+  const sendRef = useRef(send)
   useEffect(() => {
-    onAnswerRef.current = onAnswer
+    sendRef.current = send
   })
 
   const save = useCallback(
@@ -52,18 +54,13 @@ export function useProgressSaver({
       const position = Math.floor(tracker.position)
       if (watched.length === 0 && position === lastSent.current) return
       lastSent.current = position
-      saveProgress(courseId, lessonId, { position_seconds: position, duration_seconds: Math.round(duration.current), watched }, leaving)
-        .then((a) => {
-          applyProgress(qc, courseId, lessonId, a)
-          if (mounted.current) onAnswerRef.current(a)
-        })
-        .catch(() => {
-          // Quietly: the next report (10 s later at most) carries these spans again.
-          tracker.putBack(watched)
-          lastSent.current = Number.NaN
-        })
+      sendRef.current({ position_seconds: position, duration_seconds: Math.round(duration.current), watched }, leaving, () => mounted.current).catch(() => {
+        // Quietly: the next report (10 s later at most) carries these spans again.
+        tracker.putBack(watched)
+        lastSent.current = Number.NaN
+      })
     },
-    [courseId, lessonId, qc, tracker],
+    [tracker],
   )
 
   useEffect(() => {
@@ -81,12 +78,12 @@ export function useProgressSaver({
       clearInterval(interval)
       document.removeEventListener('visibilitychange', onVisibility)
       window.removeEventListener('pagehide', onPageHide)
-      // Leaving the lesson inside the app (next lesson, back to the course).
+      // Leaving the player inside the app (next lesson, closing the dialog).
       save(true)
     }
   }, [enabled, save])
 
-  // One object for the lesson's life: the players subscribe once.
+  // One object for the player's life: the players subscribe once.
   return useMemo(
     () => ({
       onTime: (t: number, playing: boolean) => tracker.tick(t, playing),
@@ -97,4 +94,38 @@ export function useProgressSaver({
     }),
     [save, tracker],
   )
+}
+
+/**
+ * Saves a lesson's position and the spans actually played (useWatchReporter).
+ * Answers update the caches; `onAnswer` sees those that arrive while the
+ * lesson is still open (the completion screen).
+ */
+export function useProgressSaver({
+  courseId,
+  lessonId,
+  startAt,
+  enabled,
+  onAnswer,
+}: {
+  courseId: string
+  lessonId: string
+  startAt: number
+  enabled: boolean
+  onAnswer: (a: ProgressAnswer) => void
+}): PlayerEvents {
+  const qc = useQueryClient()
+  const onAnswerRef = useRef(onAnswer)
+  useEffect(() => {
+    onAnswerRef.current = onAnswer
+  })
+  const send = useCallback(
+    (report: WatchReport, leaving: boolean, mounted: () => boolean) =>
+      saveProgress(courseId, lessonId, report, leaving).then((a) => {
+        applyProgress(qc, courseId, lessonId, a)
+        if (mounted()) onAnswerRef.current(a)
+      }),
+    [courseId, lessonId, qc],
+  )
+  return useWatchReporter({ startAt, enabled, send })
 }

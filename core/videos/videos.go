@@ -1,0 +1,197 @@
+// Package videos is the core side of the exclusive videos content plugin
+// (plugins/videos): the list at /conteudos-exclusivos for a signed-in
+// reader (filters, Portuguese search, paging 8 then 4), the reader's
+// statistics, the player's detail with the resume position, likes,
+// favorites, views, progress with automatic completion, mark/unmark
+// completed, and the home card's newest video.
+//
+// Videos and categories are content items; their published snapshots are
+// typed into video_* tables by a trigger in the publishing transaction
+// (migrations/00120_videos.sql). Likes, favorites, views (once per reader
+// per 24 h) and watched ranges reuse core/engagement; completion is this
+// package's (it can be unmarked, which engagement's cannot).
+package videos
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/engagement"
+	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/subscriptions"
+
+	"github.com/vetclube/vetclube/plugins/sdk/videourl"
+)
+
+// Content type ids (plugins/videos).
+const (
+	TypeVideo    = "videos"
+	TypeCategory = "videos-categorias"
+)
+
+// Paging (spec §9): the first page holds 8 videos, every later page 4.
+const (
+	FirstPageSize = 8
+	NextPageSize  = 4
+	PreviewChars  = 100
+)
+
+// Resume rule: a player starts from 0 when the saved position is before
+// ResumeMin or after ResumeMax of the video.
+const (
+	ResumeMin = 0.05
+	ResumeMax = 0.90
+)
+
+// Messages users read (pt-BR).
+const (
+	MsgSignIn         = httpx.MsgSignIn
+	MsgNotFound       = "Vídeo não encontrado."
+	MsgPremium        = "Este vídeo é exclusivo para assinantes Premium. Assine para continuar."
+	MsgFavoriteOn     = "Vídeo adicionado aos favoritos"
+	MsgFavoriteOff    = "Vídeo removido dos favoritos"
+	MsgCompletedOn    = "Vídeo marcado como concluído"
+	MsgCompletedOff   = "Vídeo desmarcado como concluído"
+	MsgBadPage        = "Página inválida."
+	MsgBadID          = "Identificador inválido."
+	MsgBadFlag        = "Use true ou false."
+	MsgSearchTooLong  = "A busca deve ter no máximo 200 caracteres."
+	MsgBadFilters     = "Filtros inválidos."
+	MsgCompletedField = "Informe completed como true ou false."
+)
+
+// AccessPremium is error.fields.access when a reader without premium or an
+// active trial opens a video (the web shows the Premium invitation).
+const AccessPremium = "premium_required"
+
+func refusePremium() error {
+	return &core.Error{Code: core.EFORBIDDEN, Message: MsgPremium, Fields: map[string]string{"access": AccessPremium}}
+}
+
+func notFound() error { return core.Errorf(core.ENOTFOUND, MsgNotFound) }
+
+// Subscriptions is what videos need of core/subscriptions.
+type Subscriptions interface {
+	View(ctx context.Context, userID string) (subscriptions.View, error)
+}
+
+// Service serves exclusive videos.
+type Service struct {
+	pool *pgxpool.Pool
+	eng  *engagement.Service
+	subs Subscriptions
+	now  func() time.Time
+	log  *slog.Logger
+}
+
+// Options configures a Service.
+type Options struct {
+	Engagement    *engagement.Service
+	Subscriptions Subscriptions
+	Now           func() time.Time
+	Log           *slog.Logger
+}
+
+// New returns a service on pool.
+func New(pool *pgxpool.Pool, o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, now: o.Now, log: o.Log}
+}
+
+// HasAccess says whether userID may watch exclusive videos: premium or an
+// active trial (the same rule as course lessons).
+func (s *Service) HasAccess(ctx context.Context, userID string) (bool, error) {
+	v, err := s.subs.View(ctx, userID)
+	if err != nil {
+		return false, wrap("subscription", err)
+	}
+	return v.IsPremium || v.TrialActive, nil
+}
+
+// Category is a video category.
+type Category struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// Card is a video in the list, with the reader's state.
+type Card struct {
+	ID              string     `json:"id"`
+	Slug            string     `json:"slug"`
+	Title           string     `json:"title"`
+	Description     string     `json:"description"`
+	Thumbnail       *string    `json:"thumbnail"`
+	Category        *Category  `json:"category"`
+	Duration        string     `json:"duration"`
+	DurationSeconds int        `json:"duration_seconds"`
+	Difficulty      string     `json:"difficulty"`
+	Instructor      string     `json:"instructor"`
+	Tags            []string   `json:"tags"`
+	VideoSource     string     `json:"video_source"`
+	Views           int64      `json:"views"`
+	Likes           int64      `json:"likes"`
+	PublishedAt     time.Time  `json:"published_at"`
+	IsFavorite      bool       `json:"is_favorite"`
+	UserLiked       bool       `json:"user_liked"`
+	IsCompleted     bool       `json:"is_completed"`
+	CompletedAt     *time.Time `json:"completed_at"`
+	Progress        int        `json:"progress"`
+	Locked          bool       `json:"locked"`
+}
+
+// DurationText is what readers see: '45min', '1h05', '2h' (” unknown).
+func DurationText(seconds int) string {
+	if seconds <= 0 {
+		return ""
+	}
+	m := (seconds + 30) / 60
+	if m == 0 {
+		m = 1
+	}
+	switch {
+	case m < 60:
+		return fmt.Sprintf("%dmin", m)
+	case m%60 == 0:
+		return fmt.Sprintf("%dh", m/60)
+	default:
+		return fmt.Sprintf("%dh%02d", m/60, m%60)
+	}
+}
+
+// imageURL turns an image field's storage key into its public address; a
+// YouTube video without a thumbnail shows YouTube's own.
+func imageURL(key, youtubeURL string) *string {
+	if key == "" {
+		if id := videourl.YouTubeID(youtubeURL); id != "" {
+			u := "https://i.ytimg.com/vi/" + id + "/hqdefault.jpg"
+			return &u
+		}
+		return nil
+	}
+	if strings.HasPrefix(key, "http://") || strings.HasPrefix(key, "https://") || strings.HasPrefix(key, "/") {
+		return &key
+	}
+	u := "/uploads/" + key
+	return &u
+}
+
+func validUUID(s string) bool { return len(s) == 36 && uuid.Validate(s) == nil }
+
+func wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("videos: %s: %w", what, err)
+}

@@ -1,0 +1,28 @@
+import { Heart } from 'lucide-react'
+import { cn } from '@/lib/cn'
+import { useToggleFavorite } from '../api'
+
+/** The favorite toggle (aria-pressed): shown at once, rolled back with 'Erro ao atualizar favorito'. */
+export function FavoriteToggle({ videoId, title, favorite, className, withText = false }: { videoId: string; title: string; favorite: boolean; className?: string; withText?: boolean }) {
+  const toggle = useToggleFavorite(videoId)
+  return (
+    <button
+      type="button"
+      aria-pressed={favorite}
+      aria-label={withText ? undefined : `Favoritar ${title}`}
+      // Clicks during a request are ignored (the server toggles): the button keeps its focus.
+      aria-disabled={toggle.isPending || undefined}
+      onClick={() => {
+        if (!toggle.isPending) toggle.mutate()
+      }}
+      className={cn(
+        'inline-flex items-center justify-center gap-2 rounded-full border border-border bg-card/90 p-2 text-sm font-medium shadow-sm transition-colors hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring',
+        withText && 'rounded-lg px-4',
+        className,
+      )}
+    >
+      <Heart aria-hidden="true" className={cn('h-5 w-5', favorite ? 'fill-rose-600 text-rose-600' : 'text-muted-foreground')} />
+      {withText && 'Favoritar'}
+    </button>
+  )
+}

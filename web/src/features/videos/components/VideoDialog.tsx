@@ -1,0 +1,230 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
+import Markdown from 'react-markdown'
+import { useQueryClient } from '@tanstack/react-query'
+import { CheckCircle2, Eye, ThumbsUp, X } from 'lucide-react'
+import { Badge } from '@/components/ui/Badge'
+import { Button, buttonClasses } from '@/components/ui/Button'
+import { Spinner } from '@/components/ui/Spinner'
+import { Toaster } from '@/components/ui/Toaster'
+import { cn } from '@/lib/cn'
+import { PremiumInvite } from '@/features/cursos/components/PremiumInvite'
+import { MAX_STEP_SECONDS } from '@/features/cursos/player/tracker'
+import { useWatchReporter, type PlayerEvents, type WatchReport } from '@/features/cursos/player/useProgressSaver'
+import { VideoPlayer } from '@/features/cursos/player/VideoPlayer'
+import {
+  failureMessage,
+  isNotFound,
+  isPremiumRequired,
+  loadFailure,
+  recordView,
+  saveVideoProgress,
+  useSetCompleted,
+  useToggleLike,
+  useVideo,
+  type VideoDetail,
+} from '../api'
+import { likesLabel, viewsLabel } from '../format'
+import { messages } from '../messages'
+import { FavoriteToggle } from './FavoriteToggle'
+import { handlePlayerKey, SpeedSelect } from './PlaybackControls'
+
+/** Spec §4 and issue 14: a view counts after this much actual playback (the server counts it once per 24 h). */
+export const VIEW_AFTER_SECONDS = 30
+
+/**
+ * Counts seconds actually played (continuous steps of a playing player, as the
+ * watch tracker does) and records the view once, at 30 s.
+ */
+function useViewRecorder(videoId: string, events: PlayerEvents): PlayerEvents {
+  const qc = useQueryClient()
+  const state = useRef({ played: 0, last: null as number | null, sent: false })
+  return useMemo(
+    () => ({
+      ...events,
+      onTime: (t: number, playing: boolean) => {
+        events.onTime(t, playing)
+        const s = state.current
+        if (playing && s.last !== null && t > s.last && t - s.last <= MAX_STEP_SECONDS) s.played += t - s.last
+        s.last = playing ? t : null
+        if (!s.sent && s.played >= VIEW_AFTER_SECONDS) {
+          s.sent = true
+          recordView(qc, videoId).catch(() => {
+            // Tried again on the next time update.
+            s.sent = false
+          })
+        }
+      },
+    }),
+    [events, qc, videoId],
+  )
+}
+
+function LikeButton({ video }: { video: VideoDetail }) {
+  const like = useToggleLike(video.id)
+  return (
+    <button
+      type="button"
+      aria-pressed={video.user_liked}
+      // The name holds the visible count (WCAG 2.5.3).
+      aria-label={`Curtir vídeo, ${likesLabel(video.likes)}`}
+      // A second click while the first is on its way is ignored (spec §4), keeping the focus.
+      aria-disabled={like.isPending || undefined}
+      onClick={() => {
+        if (!like.isPending) like.mutate()
+      }}
+      className={buttonClasses('outline', 'md')}
+    >
+      <ThumbsUp aria-hidden="true" className={cn('h-4 w-4', video.user_liked && 'fill-primary text-primary')} />
+      {likesLabel(video.likes)}
+    </button>
+  )
+}
+
+function CompleteButton({ video }: { video: VideoDetail }) {
+  const complete = useSetCompleted(video.id)
+  const set = () => {
+    if (!complete.isPending) complete.mutate(!video.is_completed)
+  }
+  if (video.is_completed) {
+    return (
+      <span className="inline-flex items-center gap-2">
+        <Badge variant="success">
+          <CheckCircle2 aria-hidden="true" className="h-3.5 w-3.5" /> Concluído
+        </Badge>
+        <Button variant="ghost" size="sm" aria-label={`${messages.unmarkCompleted} como concluído`} loading={complete.isPending} onClick={set}>
+          {messages.unmarkCompleted}
+        </Button>
+      </span>
+    )
+  }
+  return (
+    <Button loading={complete.isPending} onClick={set}>
+      <CheckCircle2 aria-hidden="true" className="h-4 w-4" /> {messages.markCompleted}
+    </Button>
+  )
+}
+
+/** One video, mounted per id: the position it resumes from is read once, when it opens. */
+function VideoView({ video }: { video: VideoDetail }) {
+  const qc = useQueryClient()
+  const [startAt] = useState(() => Math.max(0, Math.floor(video.resume_at)))
+  const send = useCallback((report: WatchReport, leaving: boolean) => saveVideoProgress(qc, video.id, report, leaving), [qc, video.id])
+  const reporter = useWatchReporter({ startAt, enabled: true, send })
+  const events = useViewRecorder(video.id, reporter)
+  const playerRoot = useRef<HTMLDivElement>(null)
+  const native = video.video.source === 'stream' || !video.video.embed_url
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <div
+        ref={playerRoot}
+        role="group"
+        aria-label="Player de vídeo"
+        aria-keyshortcuts={native ? 'Space k ArrowLeft ArrowRight f m' : undefined}
+        onKeyDown={native ? (e) => handlePlayerKey(e, playerRoot) : undefined}
+      >
+        <VideoPlayer video={video.video} title={video.title} startAt={startAt} poster={video.thumbnail} events={events} />
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <CompleteButton video={video} />
+        <LikeButton video={video} />
+        <FavoriteToggle videoId={video.id} title={video.title} favorite={video.is_favorite} withText />
+        {native && <SpeedSelect root={playerRoot} />}
+      </div>
+      {native && <p className="text-xs text-muted-foreground">Atalhos: espaço ou K reproduz/pausa, ← → voltam/avançam 5 s, F tela cheia, M sem som.</p>}
+      <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+        {video.category && <Badge variant="secondary">{video.category.name}</Badge>}
+        {video.difficulty && <Badge variant="outline">{video.difficulty}</Badge>}
+        {video.duration && <span>{video.duration}</span>}
+        <span className="inline-flex items-center gap-1">
+          <Eye aria-hidden="true" className="h-4 w-4" />
+          {viewsLabel(video.views)}
+        </span>
+        {video.instructor && <span className="font-medium text-foreground">{video.instructor}</span>}
+      </div>
+      {video.description && (
+        <div className="prose max-w-none dark:prose-invert">
+          <Markdown skipHtml>{video.description}</Markdown>
+        </div>
+      )}
+    </div>
+  )
+}
+
+function DialogBody({ videoId, onTitle }: { videoId: string; onTitle: (t: string) => void }) {
+  const video = useVideo(videoId)
+  const title = video.data?.title
+  useEffect(() => {
+    if (title) onTitle(title)
+  }, [title, onTitle])
+  if (video.isPending) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner label="Carregando vídeo..." />
+      </div>
+    )
+  }
+  if (video.isError && !video.data) {
+    if (isPremiumRequired(video.error)) return <PremiumInvite message={failureMessage(video.error, messages.premiumText)} />
+    if (isNotFound(video.error)) {
+      return (
+        <p role="alert" className="py-10 text-center font-medium">
+          {failureMessage(video.error, messages.videoNotFound)}
+        </p>
+      )
+    }
+    return (
+      <div className="flex flex-col items-center gap-3 py-10 text-center">
+        <p role="alert" className="font-medium">
+          {loadFailure(video.error)}
+        </p>
+        <Button variant="outline" onClick={() => void video.refetch()}>
+          {messages.retry}
+        </Button>
+      </div>
+    )
+  }
+  return <VideoView key={video.data.id} video={video.data} />
+}
+
+/**
+ * The player dialog of `#videoId`: a native modal <dialog> (focus trap,
+ * Escape, inert page, focus return). `onClose` owns leaving (the hash), so
+ * the dialog never closes itself; unmounting saves the position.
+ */
+export function VideoDialog({ videoId, onClose }: { videoId: string; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const [title, setTitle] = useState('')
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) dialog.showModal?.()
+  }, [])
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      aria-modal="true"
+      onCancel={(e) => {
+        e.preventDefault()
+        onClose()
+      }}
+      onClose={(e) => e.target === e.currentTarget && onClose()}
+      onClick={(e) => e.target === ref.current && onClose()}
+      className="m-auto max-h-[95dvh] w-[min(calc(100%-1rem),1000px)] max-w-full overflow-y-auto rounded-2xl border border-border bg-card p-0 text-card-foreground shadow-xl backdrop:bg-black/70"
+    >
+      <div className="flex flex-col gap-4 p-4 sm:p-6">
+        <div className="flex items-start justify-between gap-4">
+          <h2 id={titleId} className="text-lg font-semibold sm:text-xl">
+            {title || 'Vídeo'}
+          </h2>
+          <button type="button" onClick={onClose} className="rounded-md p-1 text-muted-foreground hover:bg-muted" aria-label="Fechar">
+            <X aria-hidden="true" className="h-5 w-5" />
+          </button>
+        </div>
+        <DialogBody videoId={videoId} onTitle={setTitle} />
+      </div>
+      {/* The page's toasts sit under the modal's backdrop: this one shows the dialog's. */}
+      <Toaster />
+    </dialog>
+  )
+}
