@@ -11,7 +11,7 @@ import (
 	"github.com/vetclube/vetclube/core/httpx"
 )
 
-// HTTP serves the videos API (/tmp/videos-contract.md: /api/videos/…).
+// HTTP serves the videos API (/api/videos/…).
 type HTTP struct {
 	Service *Service
 	Log     *slog.Logger

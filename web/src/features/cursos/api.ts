@@ -5,7 +5,7 @@ import { toast } from '@/components/ui/toast'
 import { listURL, type CourseQuery } from './format'
 import { messages } from './messages'
 
-// Shapes of the courses API (/tmp/courses-contract.md, core/courses): /api/cursos/...,
+// Shapes of the courses API (core/courses; core/httpapi/openapi.json): /api/cursos/...,
 // /api/me/certificados and the public /api/certificados/{code}.
 
 export interface Instructor {

@@ -6,7 +6,7 @@ import type { LessonVideo, Span } from '@/features/cursos/api'
 import type { WatchReport } from '@/features/cursos/player/useProgressSaver'
 import { messages } from './messages'
 
-// Shapes of the exclusive videos API (/tmp/videos-contract.md, core/videos): /api/videos/...
+// Shapes of the exclusive videos API (core/videos; core/httpapi/openapi.json): /api/videos/...
 
 export type VideoSource = 'youtube' | 'vimeo' | 'stream'
 

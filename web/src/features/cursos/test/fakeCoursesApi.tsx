@@ -8,7 +8,7 @@ import { createQueryClient } from '@/lib/queryClient'
 import type { Certificate, CourseDetail, LessonDetail, LessonSummary, ModuleSummary, Span } from '../api'
 import { mergeSpans } from '../player/tracker'
 
-// The courses API of /tmp/courses-contract.md over in-memory state, at the
+// The courses API (core/courses) over in-memory state, at the
 // network layer (fetch), so hooks, apiFetch and pages run as in the app.
 
 export type FakeLesson = LessonSummary & Partial<Omit<LessonDetail, keyof LessonSummary>>

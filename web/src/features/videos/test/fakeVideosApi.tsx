@@ -3,7 +3,7 @@ import type { Span } from '@/features/cursos/api'
 import { mergeSpans } from '@/features/cursos/player/tracker'
 import type { VideoCard, VideoCategory, VideoDetail } from '../api'
 
-// The videos API of /tmp/videos-contract.md over in-memory state, at the
+// The videos API (core/videos) over in-memory state, at the
 // network layer (fetch), so hooks, apiFetch and pages run as in the app.
 
 export type FakeVideo = VideoCard & Partial<Omit<VideoDetail, keyof VideoCard>>
