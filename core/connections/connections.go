@@ -43,7 +43,7 @@ const (
 
 // Limits of the lists.
 const (
-	// SuggestionsLimit is how many suggestions a member sees (spec §9).
+	// SuggestionsLimit is how many suggestions a member sees.
 	SuggestionsLimit = 6
 	// MutualListLimit is how many mutual connections are listed (count is exact).
 	MutualListLimit = 12

@@ -42,7 +42,7 @@ const (
 	TypeInstructor = "cursos-instrutores"
 )
 
-// Business constants (spec §9).
+// Business constants.
 const (
 	PageSize          = 20
 	PreviewChars      = 100

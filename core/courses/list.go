@@ -296,7 +296,7 @@ type Statistics struct {
 }
 
 // Statistics returns userID's course statistics. Completed hours are the
-// number before 'h' in each completed course's duration (spec §9).
+// number before 'h' in each completed course's duration.
 func (s *Service) Statistics(ctx context.Context, userID string) (Statistics, error) {
 	var st Statistics
 	err := s.pool.QueryRow(ctx, `

@@ -24,7 +24,7 @@ import (
 // The counts are kept by triggers (migrations/00101_engagement_comments.sql)
 // so every delete path, cascades included, keeps them equal to the rows.
 
-// pt-BR messages of spec §5 and §8 (Comments) and the community contract.
+// pt-BR messages members see about comments.
 const (
 	MsgCommentEmpty           = "O comentário não pode estar vazio"
 	MsgCommentTooLong         = "O comentário deve ter no máximo 5000 caracteres"

@@ -46,7 +46,7 @@ func signedIn(r *http.Request) (core.Principal, error) {
 	return p, nil
 }
 
-// MsgUnauthenticatedWrite is spec §8's answer to a comment write without a
+// MsgUnauthenticatedWrite is the answer to a comment write without a
 // session (the route policy answers most of them first).
 const MsgUnauthenticatedWrite = "Usuário não autenticado. Por favor, faça login."
 

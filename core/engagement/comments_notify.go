@@ -80,7 +80,7 @@ func (s *Service) notifyComment(ctx context.Context, c Comment, cc commentContex
 
 // notifyLike tells a comment's author that actor liked it. The notice
 // carries the comment only: the notifications service finds its post with
-// CommentItem (spec §3, "the post id is looked up").
+// CommentItem.
 func (s *Service) notifyLike(ctx context.Context, actor, author, commentID, itemID string) {
 	if s.notify == nil || author == "" || author == actor {
 		return

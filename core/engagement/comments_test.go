@@ -527,7 +527,7 @@ func TestCommentNoticesGoOutOncePerActorAndTarget(t *testing.T) {
 			like = x
 		}
 	}
-	// The like is stored without its post; the list finds it (spec §3).
+	// The like is stored without its post; the list finds it.
 	if like.RelatedCommentID == nil || *like.RelatedCommentID != bc.ID || like.RelatedPostID == nil || *like.RelatedPostID != post ||
 		*like.RelatedUserID != carla || like.Message != "Carla Souza curtiu seu comentário" {
 		t.Fatalf("like notice: %+v", like)

@@ -36,7 +36,7 @@ const (
 	TypeCategory = "videos-categorias"
 )
 
-// Paging (spec §9): the first page holds 8 videos, every later page 4.
+// Paging: the first page holds 8 videos, every later page 4.
 const (
 	FirstPageSize = 8
 	NextPageSize  = 4

@@ -263,7 +263,7 @@ export function usePostLike(postId: string) {
 const time = (iso: string) => new Date(iso).getTime() || 0
 
 /**
- * Spec §7: top-level comments newest first, replies oldest first. The server
+ * Top-level comments newest first, replies oldest first. The server
  * answers in that order; sorting here too keeps a comment written on this
  * screen (inserted into the cache) in its place.
  */

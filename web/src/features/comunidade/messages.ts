@@ -1,7 +1,7 @@
-// pt-BR texts of the community. Spec §5 and §8 (Comments) are binding character
-// for character; the post texts follow the API contract's wording.
+// pt-BR texts of the community. The comment messages are the product's
+// wording, character for character; the post texts follow the API's.
 export const messages = {
-  // Spec §8 Comments.
+  // Comments.
   loadCommentsFailed: 'Erro ao carregar comentários',
   createCommentFailed: 'Erro ao criar comentário. Tente novamente.',
   likeFailed: 'Erro ao curtir comentário',
@@ -15,11 +15,11 @@ export const messages = {
   loginToDelete: 'Você precisa estar logado para excluir comentários',
   unauthenticated: 'Usuário não autenticado. Por favor, faça login.',
   emptyComment: 'O comentário não pode estar vazio',
-  // Spec §5: the composer without a signed-in user.
+  // The composer without a signed-in user.
   composerLogin: 'Faça login para comentar',
-  // Spec §3 Comment: the author's fallback label.
+  // The author's fallback label.
   fallbackAuthor: 'Usuário VetClube',
-  // Spec §2 Other UI: the comments modal.
+  // The comments modal.
   deleteCommentTitle: 'Excluir Comentário',
   noMedia: 'Sem mídia',
   unsupportedMedia: 'Mídia não suportada',

@@ -16,14 +16,14 @@ export interface CourseQuery {
 
 export const DEFAULT_QUERY: CourseQuery = { category: '', level: '', instructor: '', status: 'todos', q: '', sort: 'popular' }
 
-/** Spec §9: pages of 20 courses; the description preview is 100 characters. */
+/** Pages of 20 courses; the description preview is 100 characters. */
 export const PAGE_SIZE = 20
 export const DESCRIPTION_PREVIEW = 100
-/** Spec §9: VetCoins per enrolment and per completion. */
+/** VetCoins per enrolment and per completion. */
 export const ENROL_POINTS = 50
 export const COMPLETION_POINTS = 200
 
-/** The label 'Todos' of every filter (spec §5: it means no filter). */
+/** The label 'Todos' of every filter. */
 export const ALL = 'Todos'
 
 // Each option: the API's value, its label, and its word in the page's URL

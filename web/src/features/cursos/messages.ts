@@ -1,16 +1,16 @@
-// pt-BR texts of the courses screens. The spec's §8 messages (the first three
-// and the lesson ones borrowed from the video catalogue) are binding character
-// for character; the others follow the API contract's wording.
+// pt-BR texts of the courses screens. The product's messages (the first three
+// and the lesson ones shared with the video catalogue) are kept character for
+// character; the others follow the API's wording.
 export const messages = {
-  // Spec §8 Courses.
+  // Courses.
   loadFailed: 'Erro ao carregar cursos',
   enrolFailed: 'Erro ao matricular no curso',
   favoriteFailed: 'Erro ao favoritar curso',
-  // Spec §8 (videos): the same actions on a lesson.
+  // The videos' messages, for the same actions on a lesson.
   likeFailed: 'Erro ao atualizar curtida',
   completeFailed: 'Erro ao atualizar status de conclusão',
 
-  // Spec §2 Home: the last-course card's invitation.
+  // The last-course card's invitation.
   lastCourseTitle: 'Continue de onde parou',
   lastCourseEmpty: 'Você ainda não iniciou nenhum curso. Escolha um curso e acompanhe seu progresso por aqui.',
   explore: 'Explorar cursos',

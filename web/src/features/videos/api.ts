@@ -88,7 +88,7 @@ export function hasFilters(q: VideoQuery): boolean {
   return !!(q.category || q.q || q.favorites || q.completed)
 }
 
-/** Spec §9: the first page holds 8 videos, every later one 4 (offset 8+(page−2)×4, computed by the server from page). */
+/** The first page holds 8 videos, every later one 4 (offset 8+(page−2)×4, computed by the server from page). */
 export const FIRST_PAGE_SIZE = 8
 export const NEXT_PAGE_SIZE = 4
 
@@ -205,7 +205,7 @@ function findCached(qc: QueryClient, id: string): VideoCard | undefined {
 }
 
 /**
- * Like toggle (spec §4): shown at once, the count never below 0, settled by
+ * Like toggle: shown at once, the count never below 0, settled by
  * the server's answer, rolled back with 'Erro ao atualizar curtida'. The
  * server toggles, so no retries; the button ignores clicks while one is in flight.
  */

@@ -1,14 +1,14 @@
-// pt-BR texts of the exclusive videos screens. The spec's §8 messages are
-// binding character for character; the others follow the house wording.
+// pt-BR texts of the exclusive videos screens. The product's messages are
+// kept character for character; the others follow the house wording.
 export const messages = {
-  // Spec §8 Videos.
+  // Videos.
   loadFailed: 'Erro ao carregar vídeos',
   unknown: 'Erro desconhecido',
   categoriesFailed: 'Erro ao carregar categorias',
   favoriteFailed: 'Erro ao atualizar favorito',
   likeFailed: 'Erro ao atualizar curtida',
   completeFailed: 'Erro ao atualizar status de conclusão',
-  // Spec §8: the home's exclusive-content card.
+  // The home's exclusive-content card.
   homeFailed: 'Erro ao carregar conteúdo exclusivo. Tente novamente mais tarde.',
   homeEmpty: 'Nenhum conteúdo exclusivo disponível no momento. Novos vídeos em breve.',
 

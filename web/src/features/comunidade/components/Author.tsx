@@ -7,7 +7,7 @@ import { relativeTime } from '@/features/notificacoes/view'
 import type { Author } from '../api'
 import { messages } from '../messages'
 
-/** The author's name, or 'Usuário VetClube' when the account is gone (spec §3 Comment). */
+/** The author's name, or 'Usuário VetClube' when the account is gone. */
 export function authorName(author: Author | null): string {
   return author ? displayName(author) : messages.fallbackAuthor
 }

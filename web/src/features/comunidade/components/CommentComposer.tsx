@@ -16,7 +16,7 @@ export function isSendKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey'> & { nativeE
 /**
  * Writes a comment, or a reply when `parentId` is set. Enter sends,
  * Shift+Enter inserts a newline, and the send button stays disabled while the
- * text is blank or a send is on its way (spec §5). One idempotency key per
+ * text is blank or a send is on its way. One idempotency key per
  * text, so a retry after an error never comments twice.
  */
 export function CommentComposer({

@@ -48,7 +48,7 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
     if (update.isPending) return
     const content = draft.trim()
     if (!content) return setEditError(messages.emptyComment)
-    // Spec §4: save only when the text changed.
+    // Save only when the text changed.
     if (content === comment.content.trim()) return setEditing(false)
     update.mutate(
       { id: comment.id, content },

@@ -48,7 +48,7 @@ function CommentsList({ postId }: { postId: string }) {
 }
 
 /**
- * The comments modal (spec §2 Other UI): on desktop the post's media carousel
+ * The comments modal: on desktop the post's media carousel
  * beside a 420 px comments panel; below 768 px a bottom sheet with the panel
  * only. A native modal <dialog>: focus stays inside, Escape closes, the page
  * behind is inert, focus returns on close. `onClose` owns leaving (the

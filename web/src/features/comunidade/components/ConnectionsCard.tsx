@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/Card'
 import { displayName } from '@/features/profile/names'
 import { useRequestConnection, useSuggestions } from '@/features/conexoes/api'
 
-/** The way into /connections from the feed, with up to six people to connect with (spec §9). */
+/** The way into /connections from the feed, with up to six people to connect with. */
 export function ConnectionsCard() {
   const suggestions = useSuggestions()
   const request = useRequestConnection()

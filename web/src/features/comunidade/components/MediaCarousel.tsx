@@ -4,7 +4,7 @@ import type { PostMedia } from '../api'
 import { messages } from '../messages'
 
 /**
- * The comments modal's media (spec §2): images render, any other kind says
+ * The comments modal's media: images render, any other kind says
  * 'Mídia não suportada', a post without media says 'Sem mídia'. Arrows (and
  * the ← → keys) move between items.
  */

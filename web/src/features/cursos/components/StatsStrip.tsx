@@ -2,7 +2,7 @@ import { Award, BookOpen, CheckCircle2, Clock, Coins, Heart, type LucideIcon } f
 import { useCourseStatistics } from '../api'
 import { formatNumber } from '../format'
 
-/** The statistics strip of /cursos (spec §3 Course statistics); nothing while loading or when the read fails. */
+/** The statistics strip of /cursos; nothing while loading or when the read fails. */
 export function StatsStrip() {
   const { data: s } = useCourseStatistics()
   if (!s) return null

@@ -44,7 +44,7 @@ function LikeButton({ courseId, lesson }: { courseId: string; lesson: LessonDeta
       aria-label="Curtir aula"
       aria-describedby={countId}
       onClick={() => {
-        // One request at a time (spec §4: likes are guarded against double clicks).
+        // One request at a time: a second click while a like is on its way is ignored.
         if (!like.isPending) like.mutate(!lesson.is_liked)
       }}
       className={buttonClasses('outline', 'md')}

@@ -28,7 +28,7 @@ import { messages } from '../messages'
 import { FavoriteToggle } from './FavoriteToggle'
 import { handlePlayerKey, SpeedSelect } from './PlaybackControls'
 
-/** Spec §4 and issue 14: a view counts after this much actual playback (the server counts it once per 24 h). */
+/** A view counts after this much actual playback (the server counts it once per member per 24 h). */
 export const VIEW_AFTER_SECONDS = 30
 
 /**
@@ -67,7 +67,7 @@ function LikeButton({ video }: { video: VideoDetail }) {
       aria-pressed={video.user_liked}
       // The name holds the visible count (WCAG 2.5.3).
       aria-label={`Curtir vídeo, ${likesLabel(video.likes)}`}
-      // A second click while the first is on its way is ignored (spec §4), keeping the focus.
+      // A second click while the first is on its way is ignored, keeping the focus.
       aria-disabled={like.isPending || undefined}
       onClick={() => {
         if (!like.isPending) like.mutate()

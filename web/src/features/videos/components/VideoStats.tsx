@@ -2,7 +2,7 @@ import { CheckCircle2, Clock, Heart, PlayCircle, TrendingUp, type LucideIcon } f
 import { useVideoStatistics } from '../api'
 import { formatNumber, hoursLabel } from '../format'
 
-/** The statistics strip of /conteudos-exclusivos (spec §3 Video statistics); nothing while loading or when the read fails. */
+/** The statistics strip of /conteudos-exclusivos; nothing while loading or when the read fails. */
 export function VideoStats() {
   const { data: s } = useVideoStatistics()
   if (!s) return null

@@ -103,7 +103,7 @@ export function fakeVideosApi(
       if (q) list = list.filter((v) => fold(`${v.title} ${v.description} ${v.instructor} ${v.tags.join(' ')}`).includes(fold(q)))
       const page = Number(search.get('page') ?? 1)
       if (!Number.isInteger(page) || page < 1) return err(422, 'invalid', 'Página inválida.', { page: 'Página inválida.' })
-      // Spec §9: 8 first, then 4 at offset 8+(page−2)×4.
+      // 8 first, then 4 at offset 8+(page−2)×4.
       const size = page === 1 ? 8 : 4
       const offset = page === 1 ? 0 : 8 + (page - 2) * 4
       const items = list.slice(offset, offset + size)
