@@ -1,9 +1,10 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { useFeed, type FeedFilter } from '../api'
 import { messages } from '../messages'
 import { PostCard } from './PostCard'
+import { useNextPageOnScroll } from '@/lib/useNextPageOnScroll'
 
 /**
  * Posts newest first. The next page loads when the end of the list comes into
@@ -12,22 +13,8 @@ import { PostCard } from './PostCard'
  */
 export function FeedList({ filter, onOpen, empty }: { filter: FeedFilter; onOpen: (postId: string, mediaIndex?: number) => void; empty: ReactNode }) {
   const feed = useFeed(filter)
-  const sentinel = useRef<HTMLDivElement>(null)
+  const sentinel = useNextPageOnScroll(feed)
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = feed
-
-  useEffect(() => {
-    const el = sentinel.current
-    // After a failed page, wait for the button: scrolling must not hammer a failing server.
-    if (!el || !hasNextPage || isFetchNextPageError || typeof IntersectionObserver === 'undefined') return
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage()
-      },
-      { rootMargin: '600px' },
-    )
-    io.observe(el)
-    return () => io.disconnect()
-  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage])
 
   if (feed.isPending) {
     return (

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 import { GraduationCap } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
@@ -10,25 +9,12 @@ import { CourseFiltersBar } from '../components/CourseFiltersBar'
 import { StatsStrip } from '../components/StatsStrip'
 import { hasFilters, parseQuery, toSearchParams, type CourseQuery } from '../format'
 import { messages } from '../messages'
+import { useNextPageOnScroll } from '@/lib/useNextPageOnScroll'
 
 function CourseResults({ query }: { query: CourseQuery }) {
   const list = useCourseList(query)
-  const sentinel = useRef<HTMLDivElement>(null)
+  const sentinel = useNextPageOnScroll(list)
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list
-
-  useEffect(() => {
-    const el = sentinel.current
-    // After a failed page, wait for the button: scrolling must not hammer a failing server.
-    if (!el || !hasNextPage || isFetchNextPageError || typeof IntersectionObserver === 'undefined') return
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage()
-      },
-      { rootMargin: '600px' },
-    )
-    io.observe(el)
-    return () => io.disconnect()
-  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage])
 
   if (list.isPending) {
     return (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Lock } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
@@ -10,25 +10,12 @@ import { VideoFiltersBar } from '../components/VideoFiltersBar'
 import { VideoStats } from '../components/VideoStats'
 import { messages } from '../messages'
 import { useVideoHashRoute } from '../useVideoHashRoute'
+import { useNextPageOnScroll } from '@/lib/useNextPageOnScroll'
 
 function VideoResults({ query, onOpen }: { query: VideoQuery; onOpen: (id: string) => void }) {
   const list = useVideoList(query)
-  const sentinel = useRef<HTMLDivElement>(null)
+  const sentinel = useNextPageOnScroll(list)
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list
-
-  useEffect(() => {
-    const el = sentinel.current
-    // After a failed page, wait for the button: scrolling must not hammer a failing server.
-    if (!el || !hasNextPage || isFetchNextPageError || typeof IntersectionObserver === 'undefined') return
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage()
-      },
-      { rootMargin: '600px' },
-    )
-    io.observe(el)
-    return () => io.disconnect()
-  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage])
 
   if (list.isPending) {
     return (
