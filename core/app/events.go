@@ -35,6 +35,11 @@ func (a *App) buildEvents(ctx context.Context, cfg config.Config, pool *pgxpool.
 		return err
 	}
 	a.Eventos = svc
+	// Readers see events only through /api/eventos, which shows the
+	// meeting link to participants alone and only near the start; the
+	// generic content reads would hand every published field, the link
+	// included, to anyone.
+	a.Content.Registry.ServeOwnAPI(eventos.TypeID)
 	if t := a.Engagement.Temporal; t != nil {
 		svc.SetTimers(&workflows.EventTimers{Client: t})
 		if cfg.TemporalWorker {

@@ -322,10 +322,15 @@ func (s *Service) Join(ctx context.Context, idOrSlug, userID string) (Event, err
 }
 
 // Leave gives up userID's seat, offer or place in line; a freed seat goes
-// at once to the first person waiting, whose offer timer starts here.
+// at once to the first person waiting, whose offer timer starts here. Once
+// the event is cancelled or has started the seats are settled: leaving then
+// would offer a seat nobody can take.
 func (s *Service) Leave(ctx context.Context, idOrSlug, userID string) (Event, error) {
 	e, err := s.Get(ctx, idOrSlug, "")
 	if err != nil {
+		return Event{}, err
+	}
+	if err := s.open(e); err != nil {
 		return Event{}, err
 	}
 	offers, err := s.signups.Leave(ctx, e.ID, userID)
@@ -396,10 +401,19 @@ func (s *Service) NotifyOffer(ctx context.Context, offerID string) error {
 		return nil
 	}
 	e, err := s.Get(ctx, o.ItemID, "")
+	if core.ErrorCode(err) == core.ENOTFOUND {
+		return nil // unpublished meanwhile
+	}
 	if err != nil {
 		return err
 	}
-	until := o.ExpiresAt.In(s.zone).Format("02/01 às 15:04")
+	// A seat of a cancelled or started event cannot be claimed: announcing
+	// it would only disappoint.
+	if s.open(e) != nil {
+		return nil
+	}
+	zone := s.readerZone(ctx, o.UserID, s.zoneOf(e))
+	until := o.ExpiresAt.In(zone).Format("02/01 às 15:04") + zoneNote(zone, s.zoneOf(e))
 	_, err = s.notify.Send(ctx, notifications.Notice{
 		UserID: o.UserID, Type: "event", Title: "Vaga disponível",
 		Message: fmt.Sprintf("Abriu uma vaga em \u201c%s\u201d. Confirme sua participação até %s.", e.Title, until),
@@ -465,12 +479,15 @@ func (s *Service) SendReminder(ctx context.Context, itemID string, kind Reminder
 	if kind == Reminder1h {
 		when = "em 1 hora"
 	}
-	local := e.StartsAt.In(s.zoneOf(e))
-	msg := fmt.Sprintf("\u201c%s\u201d começa %s, às %s.", e.Title, when, local.Format("15:04"))
-	if kind == Reminder24h {
-		msg = fmt.Sprintf("\u201c%s\u201d é %s, %s às %s.", e.Title, when, DateLabel(local), local.Format("15:04"))
-	}
+	eventZone := s.zoneOf(e)
 	return s.tellParticipants(ctx, e, func(userID string) notifications.Notice {
+		// The start in the participant's own zone, named when it is not the event's.
+		zone := s.readerZone(ctx, userID, eventZone)
+		local, note := e.StartsAt.In(zone), zoneNote(zone, eventZone)
+		msg := fmt.Sprintf("\u201c%s\u201d começa %s, às %s%s.", e.Title, when, local.Format("15:04"), note)
+		if kind == Reminder24h {
+			msg = fmt.Sprintf("\u201c%s\u201d é %s, %s às %s%s.", e.Title, when, DateLabel(local), local.Format("15:04"), note)
+		}
 		return notifications.Notice{UserID: userID, Type: "event", Title: "Lembrete de evento", Message: msg, Link: Link(e.Slug),
 			Data:           map[string]string{"event_id": e.ID, "reminder": string(kind)},
 			IdempotencyKey: fmt.Sprintf("event-reminder:%s:%s:%s:%d", e.ID, userID, kind, startsAt.Unix())}
@@ -517,6 +534,39 @@ func (s *Service) tellParticipants(ctx context.Context, e Event, notice func(use
 		told++
 	}
 	return told, errors.Join(errs...)
+}
+
+// preferenceReader is the part of the notifications service that knows a
+// member's time zone (their notification settings, else their profile).
+type preferenceReader interface {
+	Preferences(ctx context.Context, userID string) (notifications.Preferences, error)
+}
+
+// readerZone is the zone userID reads times in; fallback when it is not
+// known or does not load.
+func (s *Service) readerZone(ctx context.Context, userID string, fallback *time.Location) *time.Location {
+	pr, ok := s.notify.(preferenceReader)
+	if !ok {
+		return fallback
+	}
+	p, err := pr.Preferences(ctx, userID)
+	if err != nil || p.TimeZone == "" {
+		return fallback
+	}
+	z, err := time.LoadLocation(p.TimeZone)
+	if err != nil {
+		return fallback
+	}
+	return z
+}
+
+// zoneNote names the reader's zone after a time given in it, when it is not
+// the event's own (" (no seu fuso, America/Manaus)"); "" otherwise.
+func zoneNote(reader, event *time.Location) string {
+	if reader.String() == event.String() {
+		return ""
+	}
+	return " (no seu fuso, " + reader.String() + ")"
 }
 
 func (s *Service) zoneOf(e Event) *time.Location {

@@ -266,6 +266,83 @@ func TestMeetingLinkOnlyForParticipantsNearTheStart(t *testing.T) {
 	if ev, _ := svc.Get(t.Context(), it.ID, ""); ev.MeetingURL != "" {
 		t.Fatalf("visitor sees the link")
 	}
+	// No other read hands the link out: the generic content API does not
+	// serve events, and the event's own API, its calendar file and its
+	// Google Calendar link carry it for nobody but the participant.
+	visitor := e.srv.Client(t)
+	for _, path := range []string{"/api/content/eventos/online", "/api/content/eventos", "/api/eventos/online",
+		"/api/eventos", "/api/eventos/next", "/api/eventos/online/calendar.ics"} {
+		res := visitor.Do("GET", path, nil)
+		if strings.Contains(string(res.Body), "meet.example.org") {
+			t.Errorf("GET %s (%d) shows the meeting link to a visitor: %s", path, res.Status, res.Body)
+		}
+		if strings.HasPrefix(path, "/api/content/") && res.Status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404 (events are read through /api/eventos)", path, res.Status)
+		}
+	}
+}
+
+// Once an event is cancelled or has started its seats are settled: leaving
+// is refused (it would offer a seat nobody can take) and an offer made
+// before the cancellation is not announced.
+func TestNoSeatChangesOnceCancelledOrStarted(t *testing.T) {
+	e := newEnv(t, nil)
+	now := time.Now()
+	e.srv.App.Content.SetClock(func() time.Time { return now })
+	svc := e.srv.App.Eventos
+	ctx := t.Context()
+	u := e.users(t, "encerrado", 4)
+	a, b, c, d := u[0], u[1], u[2], u[3]
+
+	it := e.publish(t, "vai-cancelar", e.fields(now.Add(5*24*time.Hour), 2))
+	for _, p := range []string{a, d} {
+		if _, err := svc.Join(ctx, it.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Wait(ctx, it.ID, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Leave(ctx, it.ID, a); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := svc.Get(ctx, it.ID, b)
+	if ev.Me.Status != signups.StatusOffered {
+		t.Fatalf("b after a left: %+v", ev.Me)
+	}
+	offer := ev.Me.Offer.ID
+	e.edit(t, it.ID, map[string]any{"cancelled": true})
+	if err := svc.NotifyOffer(ctx, offer); err != nil {
+		t.Fatal(err)
+	}
+	var told int
+	if err := e.srv.App.Pool.QueryRow(ctx, `SELECT count(*) FROM notifications WHERE user_id = $1`, b).Scan(&told); err != nil {
+		t.Fatal(err)
+	}
+	if told != 0 {
+		t.Fatalf("a seat of a cancelled event was announced (%d notifications)", told)
+	}
+	if _, err := svc.Leave(ctx, it.ID, d); core.ErrorCode(err) != core.ECONFLICT || !strings.Contains(err.Error(), eventos.MsgCancelled) {
+		t.Fatalf("leaving a cancelled event: %v", err)
+	}
+	if ok, _ := svc.Signups().IsParticipant(ctx, it.ID, d); !ok {
+		t.Fatal("the refused leave still dropped the seat")
+	}
+
+	started := e.publish(t, "ja-comecou", e.fields(now.Add(time.Hour), 1))
+	if _, err := svc.Join(ctx, started.ID, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Wait(ctx, started.ID, b); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(61 * time.Minute)
+	if _, err := svc.Leave(ctx, started.ID, c); core.ErrorCode(err) != core.ECONFLICT || !strings.Contains(err.Error(), eventos.MsgClosed) {
+		t.Fatalf("leaving a started event: %v", err)
+	}
+	if ev, _ := svc.Get(ctx, started.ID, b); ev.Me.Status != signups.StatusWaiting || ev.Current != 1 {
+		t.Fatalf("after a refused leave of a started event: %+v current %d", ev.Me, ev.Current)
+	}
 }
 
 // The .ics file served by the API parses back with a real iCalendar parser
@@ -362,9 +439,6 @@ func TestEndedEventUnpublishesAndStaysPast(t *testing.T) {
 	if res := e.srv.Client(t).Do("GET", "/api/eventos/terminado", nil); res.Status != http.StatusOK {
 		t.Fatalf("past event page: %d", res.Status)
 	}
-	if res := e.srv.Client(t).Do("GET", "/api/content/eventos/terminado", nil); res.Status != http.StatusNotFound {
-		t.Fatalf("still in the content API: %d", res.Status)
-	}
 }
 
 // The backoffice creates and publishes an event through the generated
@@ -411,5 +485,81 @@ func TestBackofficeCreatesAndPublishesAnEvent(t *testing.T) {
 	list, err := e.srv.App.Eventos.List(t.Context(), eventos.Filter{Type: "Intensivo"})
 	if err != nil || len(list) != 1 || list[0].Time != "08:30" || list[0].EndTime != "17:30" || *list[0].SeatsLeft != 30 {
 		t.Fatalf("listed: %+v %v", list, err)
+	}
+}
+
+// Reminders and seat offers give times in each participant's own zone (their
+// notification settings' zone), naming it when it is not the event's; a
+// stale start or a moment past the start sends nothing.
+func TestRemindersAndOffersInTheParticipantsZone(t *testing.T) {
+	e := newEnv(t, nil)
+	now := e.at(2030, 8, 9, 12, 0)
+	e.srv.App.Content.SetClock(func() time.Time { return now })
+	svc := e.srv.App.Eventos
+	ctx := t.Context()
+	start := e.at(2030, 8, 10, 19, 0)
+	it := e.publish(t, "fusos", e.fields(start, 2))
+	u := e.users(t, "fuso", 3)
+	sp, manaus, waiting := u[0], u[1], u[2]
+	if _, err := e.srv.App.Pool.Exec(ctx, `INSERT INTO notification_preferences (user_id, time_zone) VALUES ($1, 'America/Manaus'), ($2, 'America/Manaus')`,
+		manaus, waiting); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{sp, manaus} {
+		if _, err := svc.Join(ctx, it.ID, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	message := func(user, kind string) string {
+		t.Helper()
+		var m string
+		if err := e.srv.App.Pool.QueryRow(ctx, `SELECT message FROM notifications WHERE user_id = $1 AND data->>'reminder' = $2`, user, kind).Scan(&m); err != nil {
+			t.Fatalf("%s reminder of %s: %v", kind, user, err)
+		}
+		return m
+	}
+	if n, err := svc.SendReminder(ctx, it.ID, eventos.Reminder24h, start, start.Add(-24*time.Hour)); err != nil || n != 2 {
+		t.Fatalf("24h reminder: %d %v", n, err)
+	}
+	if got := message(sp, "24h"); got != "\u201cEvento fusos\u201d é amanhã, 10 de agosto às 19:00." {
+		t.Errorf("São Paulo participant: %q", got)
+	}
+	if got := message(manaus, "24h"); got != "\u201cEvento fusos\u201d é amanhã, 10 de agosto às 18:00 (no seu fuso, America/Manaus)." {
+		t.Errorf("Manaus participant: %q", got)
+	}
+	if n, err := svc.SendReminder(ctx, it.ID, eventos.Reminder1h, start, start.Add(-time.Hour)); err != nil || n != 2 {
+		t.Fatalf("1h reminder: %d %v", n, err)
+	}
+	if got := message(manaus, "1h"); got != "\u201cEvento fusos\u201d começa em 1 hora, às 18:00 (no seu fuso, America/Manaus)." {
+		t.Errorf("Manaus participant, 1 h: %q", got)
+	}
+	// A start that is no longer the event's, or a firing after the start, sends nothing.
+	if n, err := svc.SendReminder(ctx, it.ID, eventos.Reminder1h, start.Add(time.Hour), start); err != nil || n != 0 {
+		t.Errorf("stale start: %d %v", n, err)
+	}
+	if n, err := svc.SendReminder(ctx, it.ID, eventos.Reminder1h, start, start); err != nil || n != 0 {
+		t.Errorf("at the start: %d %v", n, err)
+	}
+
+	if _, err := svc.Wait(ctx, it.ID, waiting); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Leave(ctx, it.ID, sp); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := svc.Get(ctx, it.ID, waiting)
+	if ev.Me.Status != signups.StatusOffered {
+		t.Fatalf("waiting after a seat freed: %+v", ev.Me)
+	}
+	if err := svc.NotifyOffer(ctx, ev.Me.Offer.ID); err != nil {
+		t.Fatal(err)
+	}
+	var offer string
+	if err := e.srv.App.Pool.QueryRow(ctx, `SELECT message FROM notifications WHERE user_id = $1 AND title = 'Vaga disponível'`, waiting).Scan(&offer); err != nil {
+		t.Fatal(err)
+	}
+	// Offered at 12:00 in São Paulo, held 12 h: until midnight there, 23:00 in Manaus.
+	if want := "Abriu uma vaga em \u201cEvento fusos\u201d. Confirme sua participação até 09/08 às 23:00 (no seu fuso, America/Manaus)."; offer != want {
+		t.Errorf("offer: %q, want %q", offer, want)
 	}
 }

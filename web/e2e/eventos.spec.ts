@@ -108,7 +108,14 @@ test('a user signs up, downloads the .ics, sees the seats drop and cancels; the 
       { timeout: 30_000 },
     )
     .toBe(`event|/eventos/${slug}|${id}|offer`)
+  // In the app: the bell lists the offer, and it opens the event page with the held seat.
   await otherPage.reload()
+  await otherPage.getByRole('banner').getByRole('button', { name: /^Notificações/ }).click()
+  const panel = otherPage.getByRole('region', { name: 'Notificações' })
+  await expect(panel.getByText('Vaga disponível')).toBeVisible()
+  await expect(panel.getByText(new RegExp(`Abriu uma vaga em .${title}.\\. Confirme sua participação até`))).toBeVisible()
+  await panel.getByText('Vaga disponível').click()
+  await expect(otherPage).toHaveURL(new RegExp(`/eventos/${slug}$`))
   await expect(otherPage.getByText(/Abriu uma vaga para você! Confirme até/)).toBeVisible()
   await otherPage.getByRole('button', { name: 'Participar' }).click()
   await expect(otherPage.getByText('Você está participando deste evento.')).toBeVisible()

@@ -38,17 +38,17 @@ describe('NextEventCard', () => {
     expect(screen.getByText('Workshop')).toHaveClass('bg-blue-100')
     expect(screen.getByText('05 de dezembro · 19:00 · Centro de Treinamento')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Ver evento' })).toHaveAttribute('href', '/eventos/workshop-suturas')
-  })
+  }, 15_000)
 
   it("says 'Nenhum evento próximo' when there is none", async () => {
     answer(200, { event: null })
     renderCard()
     expect(await screen.findByText('Nenhum evento próximo')).toBeInTheDocument()
-  })
+  }, 15_000)
 
   it("says 'Erro ao carregar próximo evento' when the read fails", async () => {
     answer(500, { error: { code: 'internal', message: 'x' } })
     renderCard()
     expect(await screen.findByText('Erro ao carregar próximo evento')).toBeInTheDocument()
-  })
+  }, 15_000)
 })
