@@ -40,7 +40,8 @@ deps: deps-system
 	@if [ -f $(ADMIN_PKG) ]; then $(MAKE) --no-print-directory admin/node_modules/.package-lock.json; fi
 
 # PostgreSQL's server binaries back the embedded cluster (and the test cluster
-# when none is reachable). Installed with apt when missing and running as root.
+# when none is reachable); ffmpeg and ffprobe transcode the media library's
+# videos. Installed with apt when missing and running as root.
 deps-system:
 	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -49,6 +50,12 @@ deps-system:
 	  else echo "PostgreSQL binaries are missing: install the postgresql package or set DATABASE_URL"; exit 1; fi; \
 	fi
 	@if [ "$$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then useradd --system --no-create-home --shell /usr/sbin/nologin postgres; fi
+	@if ! command -v ffmpeg >/dev/null 2>&1 || ! command -v ffprobe >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing ffmpeg with apt"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null; \
+	  else echo "ffmpeg is missing (videos of the media library are transcoded with it): apt-get install ffmpeg"; exit 1; fi; \
+	fi
 
 # Browser tests drive Debian's Chromium (no browser download).
 deps-test:
@@ -169,6 +176,12 @@ bench-notifications: build-go build-temporal
 	TEST_DATABASE_URL="$$url" $(GO) test -count=1 -run '^$$' -bench FanOut -benchtime 1x -timeout 60m ./bench/notifications/; rc=$$?; \
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
+
+## bench-transcode: a 1-minute 1080p source through the media activities (360p, 720p and 1080p HLS,
+## poster and thumbnails, production preset or BENCH_TRANSCODE_PRESET); seconds of video per second of wall time
+.PHONY: bench-transcode
+bench-transcode:
+	$(GO) test -count=1 -run '^$$' -bench Transcode1080p -benchtime 1x -timeout 30m ./bench/transcode/
 
 # The harness's smoke run (tiny data, one round of 1 s): proves it works, not a speed check.
 test-bench-api: build-go

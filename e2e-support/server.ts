@@ -111,6 +111,9 @@ async function startServerOnce(options: ServerOptions): Promise<RunningServer> {
     // server: the per-IP limits would otherwise throttle the suite, not a user.
     RATE_LIMIT_SIGNUPS_PER_IP: '10000',
     RATE_LIMIT_LOGINS_PER_IP: '10000',
+    // The dev seed's demo clips (ffmpeg + transcoding) would load the machine
+    // during every run; browser tests upload the media they need.
+    DEMO_MEDIA: 'false',
     ...(options.adminDist ? { ADMIN_DIST: options.adminDist } : {}),
     ...options.env,
   })

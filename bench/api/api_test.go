@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ func TestSmoke(t *testing.T) {
 		t.Skip("starts a server and loads it for ~15 s")
 	}
 	rep := Run(t, Config{Users: 40, Notifs: 20, Ledger: 10, CheckinUsers: 300, NewsItems: 200,
-		FeedPosts: 500, FeedComments: 5000, Courses: 300, CourseEnrols: 1200, Concurrency: 4,
+		FeedPosts: 500, FeedComments: 5000, Courses: 300, CourseEnrols: 1200, Videos: 300, Concurrency: 4,
 		Duration: time.Second, Warmup: 100 * time.Millisecond, Rounds: 1})
 	var out bytes.Buffer
 	rep.Print(&out)
@@ -46,6 +47,9 @@ func TestSmoke(t *testing.T) {
 		}
 		if strings.HasPrefix(r.Endpoint.Path, coursesPath) {
 			checkCourseAnswers(t, r)
+		}
+		if strings.HasPrefix(r.Endpoint.Path, videosPath) {
+			checkVideoAnswers(t, r)
 		}
 	}
 }
@@ -123,6 +127,55 @@ func checkCourseAnswers(t *testing.T, r Row) {
 	if len(page.Courses) != 20 || !page.HasMore || enrolled < 5 || favorites != 2 || partial < 4 || done != 1 {
 		t.Errorf("%s: %d courses (has_more %v), %d enrolled, %d favorites, %d at 40 %%, %d at 100 %%", r.Endpoint.Path,
 			len(page.Courses), page.HasMore, enrolled, favorites, partial, done)
+	}
+}
+
+// checkVideoAnswers: the video list's floor runs the real statements, so
+// both sides answer the same bytes, and the seeded first page is a full,
+// unlocked one with the reader's favorites, like, progress and completion.
+func checkVideoAnswers(t *testing.T, r Row) {
+	t.Helper()
+	if !bytes.Equal(r.Answers["floor"], r.Answers["real"]) {
+		t.Errorf("%s: floor and real answers differ:\nfloor %s\nreal  %s", r.Endpoint.Path, r.Answers["floor"], r.Answers["real"])
+	}
+	var page struct {
+		Videos []struct {
+			Slug        string  `json:"slug"`
+			Thumbnail   *string `json:"thumbnail"`
+			Category    *struct{ Name string }
+			Progress    int  `json:"progress"`
+			IsFavorite  bool `json:"is_favorite"`
+			UserLiked   bool `json:"user_liked"`
+			IsCompleted bool `json:"is_completed"`
+			Locked      bool `json:"locked"`
+		} `json:"videos"`
+		HasMore bool `json:"has_more"`
+	}
+	if err := json.Unmarshal(r.Answers["real"], &page); err != nil {
+		t.Fatalf("%s: %v", r.Endpoint.Path, err)
+	}
+	favorites, liked, partial, done := 0, 0, 0, 0
+	for i, v := range page.Videos {
+		if want := fmt.Sprintf("video-%d", i+1); v.Slug != want || v.Locked || v.Thumbnail == nil || v.Category == nil {
+			t.Errorf("%s: card %d: %s (locked %v, thumbnail %v, category %v); want %s unlocked with a thumbnail and a category",
+				r.Endpoint.Path, i, v.Slug, v.Locked, v.Thumbnail, v.Category, want)
+		}
+		if v.IsFavorite {
+			favorites++
+		}
+		if v.UserLiked {
+			liked++
+		}
+		if v.Progress == 40 {
+			partial++
+		}
+		if v.IsCompleted && v.Progress == 95 {
+			done++
+		}
+	}
+	if len(page.Videos) != 8 || !page.HasMore || favorites != 2 || liked != 1 || partial != 1 || done != 1 {
+		t.Errorf("%s: %d videos (has_more %v), %d favorites, %d liked, %d at 40 %%, %d completed at 95 %%", r.Endpoint.Path,
+			len(page.Videos), page.HasMore, favorites, liked, partial, done)
 	}
 }
 

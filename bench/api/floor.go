@@ -48,6 +48,7 @@ func newFloorHandler(pool *pgxpool.Pool, tokens map[string]string, echo *hostsid
 	mux.Handle("GET /api/content/"+newsPlugin, f.auth(f.newsList))
 	mux.Handle("GET "+feedPath, f.auth(f.feed))
 	mux.Handle("GET "+coursesPath, f.auth(f.courseList))
+	mux.Handle("GET "+videosPath, f.auth(f.videoList))
 	return mux
 }
 

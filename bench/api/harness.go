@@ -47,6 +47,7 @@ type Config struct {
 	FeedComments int           // comments on those posts
 	Courses      int           // published courses for the course-list row
 	CourseEnrols int           // enrolments in those courses, spread over the readers
+	Videos       int           // published videos for the video-list row
 	Concurrency  int           // closed-loop clients
 	Duration     time.Duration // per phase (one endpoint, one side, one round)
 	Warmup       time.Duration // per side and endpoint, before the first round, not measured
@@ -66,7 +67,7 @@ type Config struct {
 // DefaultConfig is the full run; BENCH_API_* variables override it.
 func DefaultConfig() Config {
 	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, NewsItems: 10000,
-		FeedPosts: 100_000, FeedComments: 1_000_000, Courses: 10_000, CourseEnrols: 100_000, Concurrency: 32, Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
+		FeedPosts: 100_000, FeedComments: 1_000_000, Courses: 10_000, CourseEnrols: 100_000, Videos: 10_000, Concurrency: 32, Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
 	envInt := func(name string, dst *int) {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
 			*dst = n
@@ -79,6 +80,7 @@ func DefaultConfig() Config {
 	envInt("BENCH_API_COMMENTS", &c.FeedComments)
 	envInt("BENCH_API_COURSES", &c.Courses)
 	envInt("BENCH_API_COURSE_ENROLMENTS", &c.CourseEnrols)
+	envInt("BENCH_API_VIDEOS", &c.Videos)
 	envInt("BENCH_API_CONCURRENCY", &c.Concurrency)
 	envInt("BENCH_API_ROUNDS", &c.Rounds)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_API_DURATION")); err == nil && d > 0 {
@@ -122,6 +124,10 @@ var Endpoints = []Endpoint{
 	// sort, a page of 20 with the reader's progress and favorites, on
 	// Courses courses and CourseEnrols enrolments (courses.go).
 	{Name: "course list", Method: "GET", Path: coursesPath + coursesQuery, Status: 200, MinRPS: 0.70, MaxP99: 1.3},
+	// The exclusive videos' first page (8 cards with the reader's favorites,
+	// like, progress and completion) for a premium reader, on Videos
+	// videos (videos.go).
+	{Name: "video list", Method: "GET", Path: videosPath, Status: 200, MinRPS: 0.70, MaxP99: 1.3},
 }
 
 // Row is one endpoint's figures over every round.
@@ -234,6 +240,11 @@ func Run(t testing.TB, cfg Config) Report {
 		cstart := time.Now()
 		seedCourses(t, ctx, realSrv.App.Pool, cfg.Courses, cfg.CourseEnrols, readers)
 		t.Logf("bench-api: seeded %d courses and %d enrolments in %s", cfg.Courses, cfg.CourseEnrols, time.Since(cstart).Round(time.Millisecond))
+	}
+	if reads(videosPath) {
+		vstart := time.Now()
+		seedVideos(t, ctx, realSrv.App.Pool, cfg.Videos, readers)
+		t.Logf("bench-api: seeded %d videos in %s", cfg.Videos, time.Since(vstart).Round(time.Millisecond))
 	}
 	if reads(feedPath) {
 		fstart := time.Now()

@@ -26,6 +26,7 @@ import (
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/points"
@@ -80,6 +81,10 @@ type App struct {
 
 	// Moderation is reports and the moderation queue (moderation.go).
 	Moderation *moderation.Service
+
+	// Media is the media library (media.go): uploads, storage, processing.
+	Media       *media.Service
+	mediaUpload http.Handler
 
 	closers []func() error
 }
@@ -138,6 +143,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("community: %w", err)
 	}
 	a.buildModeration(pool)
+	if err := a.buildMedia(ctx, cfg, pool, uploads); err != nil {
+		return nil, fmt.Errorf("media: %w", err)
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -166,6 +174,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
+		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

@@ -71,7 +71,10 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 	c.Audit = editorial.NewAudit(pool)
 	// The plugins' hooks plus the core's own gates (a course's curriculum).
 	c.Gates = content.WithGates(a.Tools.ContentHooks())
-	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: c.Gates})
+	// Outermost, the assets each video and file field points at, so both
+	// the plugin and the core's gates see them.
+	hooks := content.WithMedia(c.Gates, c.Registry, mediaLookup{a})
+	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: hooks})
 	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now, Notify: a.Engagement.Notifications,
 		Profiles: a.Profiles, Log: a.Log})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)
@@ -108,6 +111,29 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 		a.onClose(func() error { stop(); <-done; return nil })
 	}
 	return nil
+}
+
+// mediaLookup answers the content hooks' asset lookups from the media
+// library (App.Media). The library is built after the content platform (it
+// asks content which items use an asset), so it is read at call time; before
+// it exists no asset is known and a plugin's upload gate refuses.
+type mediaLookup struct{ a *App }
+
+func (m mediaLookup) Lookup(ctx context.Context, ids []string) (map[string]content.MediaInfo, error) {
+	lib := m.a.Media
+	if lib == nil {
+		return nil, nil
+	}
+	found, err := lib.Summaries(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]content.MediaInfo, len(found))
+	for id, a := range found {
+		out[id] = content.MediaInfo{ID: a.ID, Kind: string(a.Kind), State: string(a.State),
+			ProgressPercent: a.ProgressPercent, DurationSeconds: a.DurationSeconds, Error: a.Error}
+	}
+	return out, nil
 }
 
 // pruneEvery is how often old revisions are pruned.

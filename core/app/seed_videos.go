@@ -98,5 +98,6 @@ func (a *App) seedVideos(ctx context.Context, ids map[string]string, stdout io.W
 	if created > 0 {
 		fmt.Fprintf(stdout, "  %d vídeos exclusivos de demonstração criados (clínica e carreira)\n", created)
 	}
+	a.startMediaVideos(ctx, cats, ids, stdout)
 	return nil
 }

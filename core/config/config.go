@@ -34,6 +34,11 @@ type Config struct {
 	TemporalWorker    bool   // TEMPORAL_WORKER: "false" serves HTTP without running the workflow worker in-process
 	TemporalDevBin    string // TEMPORAL_DEV_BIN: the embedded dev server binary `serve` starts when TEMPORAL_ADDRESS is empty
 
+	// DemoMedia is DEMO_MEDIA: "false" keeps the development seed from making
+	// and processing its demo video clips (servers that need no media, such
+	// as the browser tests', start without that work).
+	DemoMedia bool
+
 	PluginsDir string // PLUGINS_DIR
 	WebDist    string // WEB_DIST: built PWA served at /
 	AdminDist  string // ADMIN_DIST: built backoffice served at /backoffice/
@@ -92,6 +97,7 @@ func Load(getenv func(string) string) (Config, error) {
 		TemporalNamespace:  get("TEMPORAL_NAMESPACE", "default"),
 		TemporalWorker:     get("TEMPORAL_WORKER", "true") != "false",
 		TemporalDevBin:     get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
+		DemoMedia:          get("DEMO_MEDIA", "true") != "false",
 		PluginsDir:         get("PLUGINS_DIR", "bin/plugins"),
 		WebDist:            get("WEB_DIST", "web/dist"),
 		AdminDist:          get("ADMIN_DIST", "admin/dist"),

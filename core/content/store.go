@@ -116,6 +116,10 @@ type Item struct {
 	PublishAt *time.Time `json:"publish_at,omitempty"`
 	// UnpublishAt is when a published or scheduled item is to go offline.
 	UnpublishAt *time.Time `json:"unpublish_at,omitempty"`
+	// Media is never stored nor served: MediaHooks fill it, keyed by field
+	// name, with the media assets the item's fields point at, for the
+	// hooks to gate on.
+	Media map[string]MediaInfo `json:"-"`
 }
 
 // Messages users read.

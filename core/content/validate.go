@@ -48,6 +48,9 @@ type Input struct {
 	Title   string         `json:"title"`
 	Summary string         `json:"summary"`
 	Fields  map[string]any `json:"fields"`
+	// Media is filled by MediaHooks for the hooks (never read from a
+	// request): the assets the video and file fields point at.
+	Media map[string]MediaInfo `json:"-"`
 }
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

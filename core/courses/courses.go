@@ -99,15 +99,6 @@ type Profiles interface {
 	Get(ctx context.Context, userID string) (profiles.Profile, error)
 }
 
-// Media resolves an uploaded video (a media library asset) to what a player
-// plays. Until the media pipeline exists it is nil, and lessons whose video
-// is an upload are not playable (the publish gate says so).
-type Media interface {
-	// Playback returns the HLS playlist URL of a ready asset; ok is false
-	// while it is processing or unknown.
-	Playback(ctx context.Context, assetID string) (url string, ok bool, err error)
-}
-
 // Service serves courses.
 type Service struct {
 	pool     *pgxpool.Pool
@@ -115,7 +106,6 @@ type Service struct {
 	subs     Subscriptions
 	notify   notifications.Sender
 	profiles Profiles
-	media    Media
 	now      func() time.Time
 	log      *slog.Logger
 }
@@ -126,7 +116,6 @@ type Options struct {
 	Subscriptions Subscriptions
 	Notify        notifications.Sender // nil: no notification on completion
 	Profiles      Profiles
-	Media         Media // nil: uploaded videos are not playable yet
 	Now           func() time.Time
 	Log           *slog.Logger
 }
@@ -140,11 +129,8 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, notify: o.Notify, profiles: o.Profiles,
-		media: o.Media, now: o.Now, log: o.Log}
+		now: o.Now, log: o.Log}
 }
-
-// SetMedia plugs in the media pipeline once it exists.
-func (s *Service) SetMedia(m Media) { s.media = m }
 
 // Category is a course category.
 type Category struct {

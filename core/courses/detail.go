@@ -255,19 +255,30 @@ func (s *Service) Detail(ctx context.Context, idOrSlug, readerID string) (Detail
 type lessonRow struct {
 	id, title, description, body, source, youtube, vimeo, stream, cover  string
 	linkURL, linkTitle, supportURL, supportTitle, supportType, materials string
-	asset                                                                *string
 	duration                                                             int
 	free, optional                                                       bool
+	media                                                                lessonMedia
+}
+
+// lessonMedia is an uploaded video's asset as media_public shows it (empty
+// when the lesson's source is not an upload or the asset is gone).
+type lessonMedia struct {
+	state, hlsURL, posterURL string
+	duration                 float64
 }
 
 func (s *Service) lessonRow(ctx context.Context, lessonID string) (lessonRow, error) {
 	var l lessonRow
-	err := s.pool.QueryRow(ctx, `SELECT item_id, title, description, body, video_source, youtube_url, vimeo_url, stream_url,
-			cover_image, external_link_url, external_link_title, support_material_url, support_material_title,
-			support_material_type, materials, video_asset::text, duration_seconds, is_free, is_optional
-		FROM course_lessons WHERE item_id = $1 AND published`, lessonID).
+	err := s.pool.QueryRow(ctx, `SELECT l.item_id, l.title, l.description, l.body, l.video_source, l.youtube_url, l.vimeo_url,
+			l.stream_url, l.cover_image, l.external_link_url, l.external_link_title, l.support_material_url,
+			l.support_material_title, l.support_material_type, l.materials, l.duration_seconds, l.is_free, l.is_optional,
+			coalesce(m.state, ''), coalesce(m.hls_url, ''), coalesce(m.poster_url, ''), coalesce(m.duration_seconds, 0)
+		FROM course_lessons l
+		LEFT JOIN media_public m ON m.id = l.video_asset AND l.video_source = 'upload'
+		WHERE l.item_id = $1 AND l.published`, lessonID).
 		Scan(&l.id, &l.title, &l.description, &l.body, &l.source, &l.youtube, &l.vimeo, &l.stream, &l.cover, &l.linkURL,
-			&l.linkTitle, &l.supportURL, &l.supportTitle, &l.supportType, &l.materials, &l.asset, &l.duration, &l.free, &l.optional)
+			&l.linkTitle, &l.supportURL, &l.supportTitle, &l.supportType, &l.materials, &l.duration, &l.free, &l.optional,
+			&l.media.state, &l.media.hlsURL, &l.media.posterURL, &l.media.duration)
 	if err == pgx.ErrNoRows {
 		return l, core.Errorf(core.ENOTFOUND, MsgLessonNotFound)
 	}
@@ -365,9 +376,7 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 	}
 	d := LessonDetail{LessonSummary: cur[i].LessonSummary, CourseID: c.ID, ModuleID: cur[i].moduleID, ModuleTitle: cur[i].moduleTitle,
 		Body: l.body, CoverImage: uploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
-	if d.Video, err = s.lessonVideo(ctx, l); err != nil {
-		return LessonDetail{}, err
-	}
+	d.Video = lessonVideo(l)
 	if l.linkURL != "" {
 		title := l.linkTitle
 		if title == "" {

@@ -49,14 +49,15 @@ func TestPublishGateNamesEveryMissingItem(t *testing.T) {
 	}
 
 	// An unpublished module, a module whose only lesson is unpublished, an
-	// uploaded video the media pipeline cannot play yet, an unpublished
-	// category and instructor.
+	// uploaded video being processed again after its lesson was published
+	// (nothing plays meanwhile), an unpublished category and instructor.
 	draftLesson := e.create(t, courses.TypeLesson, "Aula rascunho", map[string]any{"body": "Texto"})
 	draftModule := e.create(t, courses.TypeModule, "Módulo rascunho", map[string]any{"lessons": []string{draftLesson.ID}})
 	emptyish := e.module(t, "Módulo só com rascunho", draftLesson.ID)
-	upload := e.lesson(t, "Aula enviada", map[string]any{"video_source": "upload", "youtube_url": nil,
-		"video_asset": "0b0c0d0e-0000-4000-8000-000000000001"})
+	asset := e.asset(t, "pronto")
+	upload := e.lesson(t, "Aula enviada", map[string]any{"video_source": "upload", "youtube_url": nil, "video_asset": asset})
 	uploadModule := e.module(t, "Módulo com vídeo enviado", upload)
+	e.setAssetState(t, asset, "processando")
 	offCat := e.create(t, courses.TypeCategory, "Categoria rascunho", nil)
 	offIns := e.create(t, courses.TypeInstructor, "Instrutor rascunho", nil)
 	c := e.create(t, courses.TypeCourse, "Curso incompleto", map[string]any{"description": "Uma descrição longa o bastante.",

@@ -206,7 +206,9 @@ func ListSQL(userID string, f Filter) (string, []any) {
 	page := max(f.Page, 1)
 	// One more than a page says whether another page exists.
 	sql := cardSelect + " WHERE " + strings.Join(where, " AND ") + " ORDER BY " + order +
-		" LIMIT " + arg(PageSize+1) + " OFFSET " + arg((page-1)*PageSize)
+		// numbers, not parameters, so the cached generic plan is used
+		// (with parameters PostgreSQL re-plans this join on every request)
+		" LIMIT " + strconv.Itoa(PageSize+1) + " OFFSET " + strconv.Itoa((page-1)*PageSize)
 	return sql, args
 }
 

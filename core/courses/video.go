@@ -1,18 +1,29 @@
 package courses
 
 import (
-	"context"
 	"strings"
 
 	"github.com/vetclube/vetclube/plugins/sdk/videourl"
 )
 
+// Video kinds: how the web plays a video.
+const (
+	VideoEmbed = "embed" // the YouTube or Vimeo iframe (EmbedURL)
+	VideoHLS   = "hls"   // an HLS playlist (hls.js, or Safari natively)
+	VideoFile  = "file"  // a plain video file the browser plays itself
+)
+
 // Video is what a player needs.
 type Video struct {
 	Source   string  `json:"source"` // youtube, vimeo, upload, stream
+	Kind     string  `json:"kind"`   // one of the Video* kinds
 	URL      string  `json:"url"`
 	EmbedURL *string `json:"embed_url"`
 	HLS      bool    `json:"hls"`
+	// Poster and DurationSeconds come from the media library for an
+	// uploaded video (nil otherwise).
+	Poster          *string  `json:"poster"`
+	DurationSeconds *float64 `json:"duration_seconds"`
 }
 
 // videoFromURL reads an address of any source (the course's intro video).
@@ -23,50 +34,62 @@ func videoFromURL(raw string) *Video {
 	}
 	if id := videourl.YouTubeID(raw); id != "" {
 		e := videourl.YouTubeEmbed(id)
-		return &Video{Source: "youtube", URL: raw, EmbedURL: &e}
+		return &Video{Source: "youtube", Kind: VideoEmbed, URL: raw, EmbedURL: &e}
 	}
 	if id := videourl.VimeoID(raw); id != "" {
 		e := videourl.VimeoEmbed(id)
-		return &Video{Source: "vimeo", URL: raw, EmbedURL: &e}
+		return &Video{Source: "vimeo", Kind: VideoEmbed, URL: raw, EmbedURL: &e}
 	}
-	return &Video{Source: "stream", URL: raw, HLS: videourl.IsHLS(raw)}
+	return streamVideo(raw)
+}
+
+func streamVideo(raw string) *Video {
+	v := &Video{Source: "stream", Kind: VideoFile, URL: raw, HLS: videourl.IsHLS(raw)}
+	if v.HLS {
+		v.Kind = VideoHLS
+	}
+	return v
 }
 
 // lessonVideo is a lesson's playable video, or nil when it has none that
-// plays (an upload the media pipeline has not made ready).
-func (s *Service) lessonVideo(ctx context.Context, l lessonRow) (*Video, error) {
+// plays now: an upload plays once the media library has processed its
+// asset (the plugin holds such a lesson back until then, but an asset may
+// be reprocessed or deleted afterwards).
+func lessonVideo(l lessonRow) *Video {
 	switch l.source {
 	case "youtube":
-		return videoFromURL(l.youtube), nil
+		return videoFromURL(l.youtube)
 	case "vimeo":
-		return videoFromURL(l.vimeo), nil
+		return videoFromURL(l.vimeo)
 	case "stream":
 		if l.stream == "" {
-			return nil, nil
+			return nil
 		}
-		return &Video{Source: "stream", URL: l.stream, HLS: videourl.IsHLS(l.stream)}, nil
+		return streamVideo(l.stream)
 	case "upload":
-		if s.media == nil || l.asset == nil {
-			return nil, nil
+		if l.media.state != "pronto" || l.media.hlsURL == "" {
+			return nil
 		}
-		u, ok, err := s.media.Playback(ctx, *l.asset)
-		if err != nil || !ok {
-			return nil, err
+		v := &Video{Source: "upload", Kind: VideoHLS, URL: l.media.hlsURL, HLS: true}
+		if l.media.posterURL != "" {
+			v.Poster = &l.media.posterURL
 		}
-		return &Video{Source: "upload", URL: u, HLS: videourl.IsHLS(u)}, nil
+		if l.media.duration > 0 {
+			v.DurationSeconds = &l.media.duration
+		}
+		return v
 	}
-	return nil, nil
+	return nil
 }
 
 // playable reports whether a lesson's chosen source names something a
 // player can play now.
-func (s *Service) playable(ctx context.Context, l lessonRow) (bool, error) {
+func playable(l lessonRow) bool {
 	switch l.source {
 	case "youtube":
-		return videourl.YouTubeID(l.youtube) != "", nil
+		return videourl.YouTubeID(l.youtube) != ""
 	case "vimeo":
-		return videourl.VimeoID(l.vimeo) != "", nil
+		return videourl.VimeoID(l.vimeo) != ""
 	}
-	v, err := s.lessonVideo(ctx, l)
-	return v != nil, err
+	return lessonVideo(l) != nil
 }

@@ -57,6 +57,11 @@ func TestHostileInputWalk(t *testing.T) {
 	}
 	var wrong []walkCase
 	for _, path := range doc.paths() {
+		// PATCH is the wrong method everywhere except where a route serves
+		// it (tus uploads append chunks with it).
+		if _, served := doc.Paths[path]["patch"]; served {
+			continue
+		}
 		wrong = append(wrong, w.wrongMethodCase(path))
 	}
 	groups = append(groups, wrong)

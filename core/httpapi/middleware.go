@@ -11,6 +11,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/media"
 )
 
 // statusRecorder remembers the status written, for the access log.
@@ -118,7 +119,9 @@ func contentSecurityPolicy() string {
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: blob: https:",
 		"font-src 'self' data:",
-		"media-src 'self' blob: https://*.cloudflarestream.com https://videodelivery.net",
+		// blob: is hls.js's MediaSource; data: the empty WebVTT track it
+		// attaches to each subtitle track so the browser renders the cues.
+		"media-src 'self' blob: data: https://*.cloudflarestream.com https://videodelivery.net",
 		"frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com https://iframe.videodelivery.net https://*.cloudflarestream.com",
 		"connect-src 'self'",
 		"worker-src 'self'",
@@ -176,6 +179,12 @@ func limitBodies(next http.Handler) http.Handler {
 			limit := int64(maxJSONBody)
 			if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
 				limit = maxMultipartBody
+			}
+			// A tus chunk may be as large as the upload; the tus handler
+			// bounds it by the Upload-Length checked at creation.
+			if (r.Method == http.MethodPatch || r.Method == http.MethodPost) && strings.HasPrefix(r.URL.Path, media.UploadsPath) &&
+				r.Header.Get("Content-Type") == "application/offset+octet-stream" {
+				limit = media.MaxVideoBytes
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/pluginhost"
 
 	"github.com/vetclube/vetclube/core/checkin"
@@ -196,6 +197,19 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("DELETE", "/api/community/posts/{id}", cm.Delete())
 		rt.handle("PUT", "/api/community/posts/{id}/like", cm.Like(true))
 		rt.handle("DELETE", "/api/community/posts/{id}/like", cm.Like(false))
+	}
+
+	// Media library (core/media): resumable tus uploads and the library's
+	// admin API, for the staff who edit content.
+	if md := d.Media; md != nil && md.Service != nil {
+		// GET answers an upload's asset; HEAD (tus's offset) follows it.
+		for _, method := range []string{"POST", "GET", "PATCH", "DELETE"} {
+			rt.handle(method, media.UploadsPath+"*", md.Upload)
+		}
+		rt.handle("GET", "/api/admin/media", md.List())
+		rt.handle("GET", "/api/admin/media/{id}", md.Get())
+		rt.handle("POST", "/api/admin/media/{id}/retry", md.Retry())
+		rt.handle("DELETE", "/api/admin/media/{id}", md.Delete())
 	}
 
 	// Reports and the moderation queue (core/moderation): any member

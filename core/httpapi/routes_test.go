@@ -218,6 +218,16 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/content/{type}/{id}/comments":                 backoffice,
 	"POST /api/admin/content/{type}/{id}/comments":                backoffice,
 	"PUT /api/admin/content/{type}/{id}/unpublish_at":             backoffice,
+
+	// Media library
+	"POST /api/admin/media/uploads/*":   backoffice,
+	"GET /api/admin/media/uploads/*":    backoffice,
+	"PATCH /api/admin/media/uploads/*":  backoffice,
+	"DELETE /api/admin/media/uploads/*": backoffice,
+	"GET /api/admin/media":              backoffice,
+	"GET /api/admin/media/{id}":         backoffice,
+	"POST /api/admin/media/{id}/retry":  backoffice,
+	"DELETE /api/admin/media/{id}":      backoffice,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

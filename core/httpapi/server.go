@@ -25,6 +25,7 @@ import (
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/mail"
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/pluginhost"
@@ -86,6 +87,9 @@ type Deps struct {
 	// Moderation is reports and the moderation queue (core/moderation);
 	// nil: not served.
 	Moderation *moderation.HTTP
+	// Media is the media library: tus uploads and its admin API
+	// (core/media); nil: not served.
+	Media *media.HTTP
 }
 
 // New returns the application's root handler.

@@ -90,7 +90,22 @@ func (h contentHooks) owner(typeID string, hook pluginpb.Hook) (p *plugin, call 
 
 func itemPB(it content.Item) *pluginpb.ContentItem {
 	return &pluginpb.ContentItem{Id: it.ID, Type: it.Type, Status: string(it.Status), Version: int32(it.Version),
-		Slug: it.Slug, Title: it.Title, Summary: it.Summary, Fields: it.Fields, AuthorId: it.AuthorID, Published: it.Published}
+		Slug: it.Slug, Title: it.Title, Summary: it.Summary, Fields: it.Fields, AuthorId: it.AuthorID, Published: it.Published,
+		Media: mediaPB(it.Media)}
+}
+
+// mediaPB is the wire form of the assets an item's fields point at (filled
+// by content.MediaHooks), keyed by field name.
+func mediaPB(media map[string]content.MediaInfo) map[string]*pluginpb.MediaAsset {
+	if len(media) == 0 {
+		return nil
+	}
+	out := make(map[string]*pluginpb.MediaAsset, len(media))
+	for field, a := range media {
+		out[field] = &pluginpb.MediaAsset{Id: a.ID, Kind: a.Kind, State: a.State, ProgressPercent: int32(a.ProgressPercent),
+			DurationSeconds: a.DurationSeconds, Error: a.Error}
+	}
+	return out
 }
 
 func unavailable(err error) error {
@@ -123,7 +138,7 @@ func (h contentHooks) ValidateContent(ctx context.Context, t *content.Type, in c
 		return content.Check{}, unavailable(err)
 	}
 	res, err := c.ValidateContent(ctx, &pluginpb.ValidateContentRequest{Type: t.ID, Item: &pluginpb.ContentItem{
-		Type: t.ID, Slug: in.Slug, Title: in.Title, Summary: in.Summary, Fields: fields}})
+		Type: t.ID, Slug: in.Slug, Title: in.Title, Summary: in.Summary, Fields: fields, Media: mediaPB(in.Media)}})
 	if err != nil {
 		hookFailed(ctx, p, "validate content", err, "type", t.ID)
 		return content.Check{}, unavailable(err)

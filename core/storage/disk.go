@@ -149,7 +149,7 @@ func (d *Disk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "erro ao ler arquivo", http.StatusInternalServerError)
 		return
 	}
-	if ct := mime.TypeByExtension(path.Ext(key)); ct != "" {
+	if ct := contentType(key); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -157,4 +157,78 @@ func (d *Disk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// tricked into navigating to one.
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; sandbox")
 	http.ServeContent(w, r, "", st.ModTime(), f)
+}
+
+// streamingTypes are the media types of HLS streams and subtitles. The
+// system's MIME table may lack them or, for .ts, name TypeScript: players
+// such as Safari's refuse a playlist or segment with the wrong type.
+var streamingTypes = map[string]string{
+	".m3u8": "application/vnd.apple.mpegurl",
+	".ts":   "video/mp2t",
+	".m4s":  "video/iso.segment",
+	".vtt":  "text/vtt; charset=utf-8",
+	".mp4":  "video/mp4",
+	".pdf":  "application/pdf",
+}
+
+// contentType is the Content-Type key is served with ("" lets
+// http.ServeContent sniff it).
+func contentType(key string) string {
+	ext := strings.ToLower(path.Ext(key))
+	if ct, ok := streamingTypes[ext]; ok {
+		return ct
+	}
+	return mime.TypeByExtension(ext)
+}
+
+// PutFile moves the local file src into key: a rename when both are on the
+// same file system (a multi-gigabyte video is not copied), a copy and
+// delete otherwise.
+func (d *Disk) PutFile(ctx context.Context, key, contentType, src string) error {
+	dst, err := d.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	if err := os.Rename(src, dst); err == nil {
+		return os.Chmod(dst, 0o644)
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("storage: open %s: %w", src, err)
+	}
+	defer f.Close()
+	if err := d.Put(ctx, key, contentType, f); err != nil {
+		return err
+	}
+	return os.Remove(src)
+}
+
+// LocalPath is the file holding key, for readers that need a path (ffmpeg).
+func (d *Disk) LocalPath(key string) (string, error) {
+	p, err := d.path(key)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", ErrNotFound
+	} else if err != nil {
+		return "", fmt.Errorf("storage: %w", err)
+	}
+	return p, nil
+}
+
+// DeletePrefix removes every key under prefix (a folder such as
+// "media/<id>"); a prefix that does not exist is not an error.
+func (d *Disk) DeletePrefix(_ context.Context, prefix string) error {
+	p, err := d.path(strings.TrimSuffix(prefix, "/"))
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(p); err != nil {
+		return fmt.Errorf("storage: delete %s: %w", prefix, err)
+	}
+	return nil
 }

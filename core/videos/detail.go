@@ -21,12 +21,15 @@ type video struct {
 func (s *Service) resolve(ctx context.Context, idOrSlug string) (video, error) {
 	var v video
 	var err error
+	// An uploaded video the editor gave no duration has its asset's.
+	const sel = `SELECT v.item_id::text,
+			CASE WHEN v.duration_seconds > 0 OR m.id IS NULL THEN v.duration_seconds ELSE round(m.duration_seconds)::int END
+		FROM video_listings v LEFT JOIN media_public m ON m.id = v.video_asset AND v.video_source = 'upload'`
 	if validUUID(idOrSlug) {
-		err = s.pool.QueryRow(ctx, `SELECT item_id::text, duration_seconds FROM video_listings WHERE item_id = $1::uuid AND published`,
-			idOrSlug).Scan(&v.id, &v.duration)
+		err = s.pool.QueryRow(ctx, sel+` WHERE v.item_id = $1::uuid AND v.published`, idOrSlug).Scan(&v.id, &v.duration)
 	} else {
-		err = s.pool.QueryRow(ctx, `SELECT item_id::text, duration_seconds FROM video_listings WHERE slug = $1 AND published
-			ORDER BY published_at DESC LIMIT 1`, idOrSlug).Scan(&v.id, &v.duration)
+		err = s.pool.QueryRow(ctx, sel+` WHERE v.slug = $1 AND v.published
+			ORDER BY v.published_at DESC LIMIT 1`, idOrSlug).Scan(&v.id, &v.duration)
 	}
 	if postgres.IsNoRows(err) {
 		return v, notFound()
@@ -84,16 +87,18 @@ func (s *Service) Detail(ctx context.Context, idOrSlug, userID string) (Detail, 
 	}
 	var d Detail
 	var source, yt, vimeo, stream string
+	var up uploaded
 	d.Card, err = scanCard(s.pool.QueryRow(ctx, `SELECT `+cardColumns+`, v.description, v.video_source, v.youtube_url,
-			v.vimeo_url, v.stream_url `+cardFrom+` WHERE v.item_id = $2::uuid`, userID, v.id),
-		&d.Description, &source, &yt, &vimeo, &stream)
+			v.vimeo_url, v.stream_url, coalesce(m.state, ''), coalesce(m.hls_url, ''), coalesce(m.poster_url, ''),
+			coalesce(m.duration_seconds, 0) `+cardFrom+` WHERE v.item_id = $2::uuid`, userID, v.id),
+		&d.Description, &source, &yt, &vimeo, &stream, &up.state, &up.hlsURL, &up.posterURL, &up.duration)
 	if postgres.IsNoRows(err) {
 		return Detail{}, notFound()
 	}
 	if err != nil {
 		return Detail{}, wrap("detail", err)
 	}
-	d.Video = player(source, yt, vimeo, stream)
+	d.Video = player(source, yt, vimeo, stream, up)
 	p, err := s.eng.Progress(ctx, userID, v.id)
 	if err != nil {
 		return Detail{}, wrap("progress", err)

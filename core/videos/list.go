@@ -93,9 +93,14 @@ type Page struct {
 
 // cardSelect is a card with the reader's ($1) state: counters, favorite,
 // like and watched percent from core/engagement, completion from
-// video_completions. Callers add WHERE, ORDER BY and LIMIT.
-const cardColumns = `v.item_id, v.slug, v.title, left(v.description, 800), v.thumbnail, v.youtube_url,
-	cat.item_id, cat.name, v.duration_seconds, v.difficulty, v.instructor, v.tags, v.video_source,
+// video_completions. An uploaded video's asset (media_public, m) stands in
+// for what the editor left empty: its poster for the thumbnail, its probed
+// length for the duration. Callers add WHERE, ORDER BY and LIMIT.
+const cardColumns = `v.item_id, v.slug, v.title, left(v.description, 800),
+	coalesce(nullif(v.thumbnail, ''), nullif(m.poster_url, ''), ''), v.youtube_url,
+	cat.item_id, cat.name,
+	CASE WHEN v.duration_seconds > 0 OR m.id IS NULL THEN v.duration_seconds ELSE round(m.duration_seconds)::int END,
+	v.difficulty, v.instructor, v.tags, v.video_source,
 	coalesce(ec.views, 0), coalesce(ec.likes, 0), v.published_at,
 	ef.user_id IS NOT NULL, coalesce(er.reaction = 'like', false), vc.completed_at, coalesce(ep.percent, 0)::float8`
 
@@ -106,7 +111,8 @@ LEFT JOIN engagement_counters ec ON ec.item_id = v.item_id
 LEFT JOIN engagement_favorites ef ON ef.item_id = v.item_id AND ef.user_id = $1
 LEFT JOIN engagement_reactions er ON er.item_id = v.item_id AND er.user_id = $1
 LEFT JOIN engagement_progress ep ON ep.item_id = v.item_id AND ep.user_id = $1
-LEFT JOIN video_completions vc ON vc.video_id = v.item_id AND vc.user_id = $1`
+LEFT JOIN video_completions vc ON vc.video_id = v.item_id AND vc.user_id = $1
+LEFT JOIN media_public m ON m.id = v.video_asset AND v.video_source = 'upload'`
 
 const cardSelect = `SELECT ` + cardColumns + cardFrom
 
@@ -158,8 +164,11 @@ func ListSQL(userID string, f Filter) (string, []any) {
 		where = append(where, "v.search @@ websearch_to_tsquery('vetclube_pt', "+arg(f.Search)+")")
 	}
 	limit, offset := PageWindow(f.Page)
+	// LIMIT and OFFSET are written as numbers, not parameters: with them as
+	// parameters PostgreSQL never trusts the cached generic plan of this
+	// join and re-plans it on every request (planning costs ~20× running).
 	sql := cardSelect + " WHERE " + strings.Join(where, " AND ") +
-		" ORDER BY v.published_at DESC, v.item_id DESC LIMIT " + arg(limit+1) + " OFFSET " + arg(offset)
+		" ORDER BY v.published_at DESC, v.item_id DESC LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(offset)
 	return sql, args
 }
 

@@ -420,7 +420,7 @@ func TestPluginRefusals(t *testing.T) {
 	e := newEnv(t)
 	up := e.create(t, videos.TypeVideo, "Vídeo enviado", map[string]any{"video_source": "upload",
 		"video_asset": "00000000-0000-4000-8000-000000000001"})
-	if _, err := e.publish(up); err == nil || !strings.Contains(err.Error(), "Vídeos enviados ainda não podem ser publicados") {
+	if _, err := e.publish(up); err == nil || !strings.Contains(err.Error(), "Escolha o vídeo enviado.") {
 		t.Fatalf("upload published: %v", err)
 	}
 	_, _, err := e.srv.App.Content.Store.Create(context.Background(), e.editor, videos.TypeVideo,

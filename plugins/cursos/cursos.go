@@ -176,7 +176,23 @@ const (
 	MsgExternalLinkURL  = "Informe o endereço do link externo."
 	MsgLessonNothing    = "A aula precisa de um vídeo (YouTube, Vimeo, enviado ou transmissão) ou de um texto para ser publicada."
 	MsgModuleWithoutAny = "O módulo precisa de pelo menos uma aula para ser publicado."
+	MsgUploadChoose     = "Escolha o vídeo enviado."
+	MsgUploadSending    = "O envio do vídeo não terminou."
 )
+
+// MsgUploadProcessing is the refusal while a lesson's uploaded video is
+// being transcoded, with its progress.
+func MsgUploadProcessing(percent int) string {
+	return fmt.Sprintf("O vídeo ainda está sendo processado (%d %%). Envie para revisão quando estiver pronto.", percent)
+}
+
+// MsgUploadFailed is the refusal when processing the uploaded video failed.
+func MsgUploadFailed(reason string) string {
+	if reason = strings.TrimSpace(reason); reason == "" {
+		return "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia."
+	}
+	return fmt.Sprintf("O processamento do vídeo falhou: %s. Tente novamente na biblioteca de mídia.", strings.TrimRight(reason, ". "))
+}
 
 // Validate is the ValidateContent hook.
 func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCheck, error) {
@@ -231,9 +247,16 @@ func validateLesson(f map[string]any, errs map[string]string) {
 }
 
 // BeforeTransition refuses publishing a lesson with nothing to watch or read
-// and a module without lessons. A course's own gate needs its children and
-// runs in the core (core/courses).
+// and a module without lessons. A lesson whose video is an upload is also
+// held out of review, approval and scheduling until the media library has
+// processed it: a reviewer must be able to watch what they approve. A
+// course's own gate needs its children and runs in the core (core/courses).
 func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to string) (string, error) {
+	if it.Type == LessonType && effectiveSource(it.Fields) == "upload" && gatedForUpload(to) {
+		if r := UploadRefusal(it, "video_asset"); r != "" {
+			return r, nil
+		}
+	}
 	if to != "publicado" {
 		return "", nil
 	}
@@ -248,6 +271,52 @@ func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to str
 		}
 	}
 	return "", nil
+}
+
+// effectiveSource is the lesson's video source as readers get it: the chosen
+// one, else the first filled of YouTube, Vimeo, upload and stream (the
+// order core/courses' reading model infers it in).
+func effectiveSource(f map[string]any) string {
+	if src := str(f["video_source"]); src != "" {
+		return src
+	}
+	for _, src := range []string{"youtube", "vimeo", "upload", "stream"} {
+		if !isEmpty(f[sourceField(src)]) {
+			return src
+		}
+	}
+	return ""
+}
+
+// gatedForUpload: the moves a lesson with an uploaded video may make only
+// once the video is processed.
+func gatedForUpload(to string) bool {
+	switch to {
+	case "em_revisao", "aprovado", "agendado", "publicado":
+		return true
+	}
+	return false
+}
+
+// UploadRefusal is why the item's uploaded video in field cannot move on yet
+// ("" once the asset is ready). The core sends each video field's asset in
+// it.Media; none there means no asset is chosen or it no longer exists.
+func UploadRefusal(it sdk.ContentItem, field string) string {
+	a, ok := it.Media[field]
+	if !ok || isEmpty(it.Fields[field]) || (a.Kind != "" && a.Kind != "video") {
+		return MsgUploadChoose
+	}
+	switch a.State {
+	case sdk.MediaReady:
+		return ""
+	case sdk.MediaProcessing:
+		return MsgUploadProcessing(a.ProgressPercent)
+	case sdk.MediaFailed:
+		return MsgUploadFailed(a.Error)
+	case sdk.MediaUploading:
+		return MsgUploadSending
+	}
+	return MsgUploadChoose
 }
 
 func sourceField(src string) string {

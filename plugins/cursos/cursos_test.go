@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/sdktest"
 )
 
 func TestManifestIsValid(t *testing.T) {
@@ -71,7 +72,10 @@ func TestBeforeTransition(t *testing.T) {
 	if r := refuse(LessonType, map[string]any{"vimeo_url": "https://vimeo.com/123456"}, "publicado"); r != "" {
 		t.Errorf("vimeo lesson: %q", r)
 	}
-	if r := refuse(LessonType, map[string]any{"video_source": "upload", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgLessonNothing {
+	if r := refuse(LessonType, map[string]any{"video_source": "upload", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgUploadChoose {
+		t.Errorf("chosen source empty: %q", r)
+	}
+	if r := refuse(LessonType, map[string]any{"video_source": "vimeo", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgLessonNothing {
 		t.Errorf("chosen source empty: %q", r)
 	}
 	if r := refuse(LessonType, map[string]any{}, "em_revisao"); r != "" {
@@ -89,5 +93,61 @@ func TestBeforeTransition(t *testing.T) {
 func TestDurations(t *testing.T) {
 	if DurationSeconds("12:30") != 750 || DurationSeconds("x") != 0 {
 		t.Error("DurationSeconds")
+	}
+}
+
+// A lesson with an uploaded video moves to review, approval, scheduling or
+// publication only once the video is processed; the refusal says why.
+func TestLessonUploadWaitsForItsVideo(t *testing.T) {
+	ctx := context.Background()
+	host := sdktest.New(t)
+	tool := Plugin()
+	const id = "7a0c9a55-1f3e-4c1b-8f6e-2b9d3c4e5f60"
+	lesson := func(a *sdk.MediaAsset) sdk.ContentItem {
+		it := sdk.ContentItem{ID: "l1", Type: LessonType, Status: "rascunho",
+			Fields: map[string]any{"video_source": "upload", "video_asset": id, "body": "Texto da aula"}}
+		if a != nil {
+			it.Media = map[string]sdk.MediaAsset{"video_asset": *a}
+		}
+		return it
+	}
+	cases := []struct {
+		name  string
+		asset *sdk.MediaAsset
+		want  string
+	}{
+		{"processing", &sdk.MediaAsset{ID: id, Kind: "video", State: "processando", ProgressPercent: 7},
+			"O vídeo ainda está sendo processado (7 %). Envie para revisão quando estiver pronto."},
+		{"uploading", &sdk.MediaAsset{ID: id, Kind: "video", State: "enviando"}, "O envio do vídeo não terminou."},
+		{"failed", &sdk.MediaAsset{ID: id, Kind: "video", State: "erro", Error: "O vídeo não pôde ser lido"},
+			"O processamento do vídeo falhou: O vídeo não pôde ser lido. Tente novamente na biblioteca de mídia."},
+		{"missing", nil, MsgUploadChoose},
+		{"ready", &sdk.MediaAsset{ID: id, Kind: "video", State: "pronto", ProgressPercent: 100}, ""},
+	}
+	for _, c := range cases {
+		for _, to := range []string{"em_revisao", "aprovado", "agendado", "publicado"} {
+			if got, err := host.BeforeTransition(ctx, tool, lesson(c.asset), to); err != nil || got != c.want {
+				t.Errorf("%s → %s: %q (%v), want %q", c.name, to, got, err, c.want)
+			}
+		}
+	}
+	if got, _ := host.BeforeTransition(ctx, tool, lesson(&sdk.MediaAsset{ID: id, Kind: "video", State: "processando"}), "rascunho"); got != "" {
+		t.Errorf("back to draft refused: %q", got)
+	}
+	// With no source chosen, an asset alone makes the lesson an upload (as
+	// core/courses reads it); a YouTube address before it does not.
+	inferred := lesson(&sdk.MediaAsset{ID: id, Kind: "video", State: "processando", ProgressPercent: 50})
+	delete(inferred.Fields, "video_source")
+	if got, _ := host.BeforeTransition(ctx, tool, inferred, "em_revisao"); got != MsgUploadProcessing(50) {
+		t.Errorf("inferred upload: %q", got)
+	}
+	inferred.Fields["youtube_url"] = "https://youtu.be/dQw4w9WgXcQ"
+	if got, _ := host.BeforeTransition(ctx, tool, inferred, "em_revisao"); got != "" {
+		t.Errorf("youtube first: %q", got)
+	}
+	// Other lessons and types never wait for media.
+	yt := sdk.ContentItem{Type: LessonType, Fields: map[string]any{"video_source": "youtube", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}}
+	if got, _ := host.BeforeTransition(ctx, tool, yt, "em_revisao"); got != "" {
+		t.Errorf("youtube lesson: %q", got)
 	}
 }

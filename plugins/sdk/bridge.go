@@ -15,4 +15,6 @@ func init() {
 	bridge.WithUser = func(ctx context.Context, id string, roles []string, subscription, token string) context.Context {
 		return withUser(ctx, User{ID: id, Roles: roles, Subscription: subscription}, token)
 	}
+	bridge.ContentItemPB = func(it any) (*pluginpb.ContentItem, error) { return contentItemPB(it.(ContentItem)) }
+	bridge.ContentItem = func(pb *pluginpb.ContentItem) (any, error) { return contentItem(pb) }
 }

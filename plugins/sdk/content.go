@@ -112,6 +112,28 @@ type ContentItem struct {
 	Fields    map[string]any // the type's own fields, as JSON decodes them
 	AuthorID  string
 	Published bool // readers can see a published snapshot
+	// Media holds, keyed by field name, the uploaded asset each non-empty
+	// video or file field points at (filled by the core; absent when the
+	// field is empty or names no known asset).
+	Media map[string]MediaAsset
+}
+
+// Media asset states (MediaAsset.State).
+const (
+	MediaUploading  = "enviando"    // the upload has not finished
+	MediaProcessing = "processando" // the video is being transcoded
+	MediaReady      = "pronto"      // playable / downloadable
+	MediaFailed     = "erro"        // processing failed; Error says why
+)
+
+// MediaAsset is an uploaded file as content hooks see it.
+type MediaAsset struct {
+	ID              string
+	Kind            string // video, image or document
+	State           string // one of the Media* states
+	ProgressPercent int    // 0–100 while processando
+	DurationSeconds float64
+	Error           string // pt-BR reason, when State is MediaFailed
 }
 
 // ContentCheck is what ValidateContent answers.

@@ -134,7 +134,46 @@ func contentItem(pb *pluginpb.ContentItem) (ContentItem, error) {
 			return ContentItem{}, fmt.Errorf("decode item fields: %w", err)
 		}
 	}
+	it.Media = mediaAssets(pb.Media)
 	return it, nil
+}
+
+// contentItemPB is contentItem's inverse: the wire form of it, as the core
+// builds it (the test kit sends items through it so hooks under test read
+// exactly what a plugin process would).
+func contentItemPB(it ContentItem) (*pluginpb.ContentItem, error) {
+	pb := &pluginpb.ContentItem{Id: it.ID, Type: it.Type, Status: it.Status, Version: int32(it.Version), Slug: it.Slug,
+		Title: it.Title, Summary: it.Summary, AuthorId: it.AuthorID, Published: it.Published}
+	if it.Fields != nil {
+		b, err := json.Marshal(it.Fields)
+		if err != nil {
+			return nil, fmt.Errorf("encode item fields: %w", err)
+		}
+		pb.Fields = b
+	}
+	if len(it.Media) > 0 {
+		pb.Media = make(map[string]*pluginpb.MediaAsset, len(it.Media))
+		for field, a := range it.Media {
+			pb.Media[field] = &pluginpb.MediaAsset{Id: a.ID, Kind: a.Kind, State: a.State, ProgressPercent: int32(a.ProgressPercent),
+				DurationSeconds: a.DurationSeconds, Error: a.Error}
+		}
+	}
+	return pb, nil
+}
+
+func mediaAssets(pb map[string]*pluginpb.MediaAsset) map[string]MediaAsset {
+	if len(pb) == 0 {
+		return nil
+	}
+	out := make(map[string]MediaAsset, len(pb))
+	for field, a := range pb {
+		if a == nil {
+			continue
+		}
+		out[field] = MediaAsset{ID: a.Id, Kind: a.Kind, State: a.State, ProgressPercent: int(a.ProgressPercent),
+			DurationSeconds: a.DurationSeconds, Error: a.Error}
+	}
+	return out
 }
 
 func (s *server) ValidateContent(ctx context.Context, req *pluginpb.ValidateContentRequest) (*pluginpb.ValidateContentResponse, error) {

@@ -25,9 +25,9 @@ var Difficulties = []sdk.ContentOption{
 	{Value: "Avançado", Label: "Avançado"},
 }
 
-// VideoSources are the spec's video_source values. 'upload' is declared so
-// the field keeps its meaning, but such a video cannot be published until
-// the media pipeline exists (BeforeTransition).
+// VideoSources are the spec's video_source values. An uploaded video
+// ('upload') goes to review or out only once the media library finished
+// processing it (BeforeTransition).
 var VideoSources = []sdk.ContentOption{
 	{Value: "youtube", Label: "YouTube"},
 	{Value: "vimeo", Label: "Vimeo"},
@@ -54,7 +54,7 @@ var VideoTypeDecl = sdk.ContentType{
 		{Name: "vimeo_url", Label: "Endereço no Vimeo", Kind: sdk.ContentURL, Max: sdk.Bound(500)},
 		{Name: "stream_url", Label: "Endereço da transmissão (HLS)", Kind: sdk.ContentURL, Max: sdk.Bound(1000)},
 		{Name: "video_asset", Label: "Vídeo enviado", Kind: sdk.ContentVideo,
-			Help: "Ainda não pode ser publicado: o processamento de vídeos enviados chega em breve."},
+			Help: "Escolha um vídeo da biblioteca de mídia. O vídeo só pode ir para revisão depois de processado."},
 		{Name: "difficulty", Label: "Dificuldade", Kind: sdk.ContentSelect, Options: Difficulties, Listed: true, Filterable: true},
 		{Name: "instructor", Label: "Instrutor(a)", Kind: sdk.ContentText, Max: sdk.Bound(120), Searchable: true, Listed: true},
 		{Name: "tags", Label: "Etiquetas", Kind: sdk.ContentTags, Max: sdk.Bound(12), Searchable: true, Filterable: true},
@@ -92,14 +92,29 @@ func Plugin() sdk.Tool {
 
 // Messages editors read.
 const (
-	MsgYouTubeURL     = "Informe um endereço de vídeo do YouTube (youtube.com/watch?v=… ou youtu.be/…)."
-	MsgVimeoURL       = "Informe um endereço de vídeo do Vimeo (vimeo.com/…)."
-	MsgStreamURL      = "Informe um endereço de transmissão que comece com https://."
-	MsgSourceMissing  = "Preencha o campo da origem de vídeo escolhida."
-	MsgWholeNumber    = "Informe um número inteiro."
-	MsgNothingToPlay  = "O vídeo precisa de um endereço do YouTube, do Vimeo ou de uma transmissão para ser publicado."
-	MsgUploadNotReady = "Vídeos enviados ainda não podem ser publicados: o processamento de vídeos chega em breve. Use um endereço do YouTube, do Vimeo ou de uma transmissão."
+	MsgYouTubeURL    = "Informe um endereço de vídeo do YouTube (youtube.com/watch?v=… ou youtu.be/…)."
+	MsgVimeoURL      = "Informe um endereço de vídeo do Vimeo (vimeo.com/…)."
+	MsgStreamURL     = "Informe um endereço de transmissão que comece com https://."
+	MsgSourceMissing = "Preencha o campo da origem de vídeo escolhida."
+	MsgWholeNumber   = "Informe um número inteiro."
+	MsgNothingToPlay = "O vídeo precisa de um endereço do YouTube, do Vimeo, de uma transmissão ou de um vídeo enviado para ser publicado."
+	MsgUploadChoose  = "Escolha o vídeo enviado."
+	MsgUploadSending = "O envio do vídeo não terminou."
 )
+
+// MsgUploadProcessing is the refusal while the uploaded video is being
+// transcoded, with its progress.
+func MsgUploadProcessing(percent int) string {
+	return fmt.Sprintf("O vídeo ainda está sendo processado (%d %%). Envie para revisão quando estiver pronto.", percent)
+}
+
+// MsgUploadFailed is the refusal when processing the uploaded video failed.
+func MsgUploadFailed(reason string) string {
+	if reason = strings.TrimSpace(reason); reason == "" {
+		return "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia."
+	}
+	return fmt.Sprintf("O processamento do vídeo falhou: %s. Tente novamente na biblioteca de mídia.", strings.TrimRight(reason, ". "))
+}
 
 // Validate is the ValidateContent hook.
 func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCheck, error) {
@@ -136,14 +151,24 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 }
 
 // BeforeTransition refuses publishing a video with nothing a player can
-// play now: an uploaded video waits for the media pipeline.
+// play now. An uploaded video is also held out of review, approval and
+// scheduling until its asset is processed: a reviewer must be able to watch
+// what they approve, and a scheduled publish must not fire on a video that
+// cannot play.
 func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to string) (string, error) {
-	if to != "publicado" || it.Type != VideoType {
+	if it.Type != VideoType {
 		return "", nil
 	}
-	switch src := str(it.Fields["video_source"]); src {
+	src := str(it.Fields["video_source"])
+	if src == "upload" && gatedForUpload(to) {
+		return UploadRefusal(it, "video_asset"), nil
+	}
+	if to != "publicado" {
+		return "", nil
+	}
+	switch src {
 	case "upload":
-		return MsgUploadNotReady, nil
+		return "", nil
 	case "youtube", "vimeo", "stream":
 		if isEmpty(it.Fields[sourceField(src)]) {
 			return MsgNothingToPlay, nil
@@ -151,6 +176,41 @@ func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to str
 		return "", nil
 	}
 	return MsgNothingToPlay, nil
+}
+
+// gatedForUpload: the moves an uploaded video may make only once processed.
+func gatedForUpload(to string) bool {
+	switch to {
+	case "em_revisao", "aprovado", "agendado", "publicado":
+		return true
+	}
+	return false
+}
+
+// UploadRefusal is why the item's uploaded video in field cannot move on yet
+// ("" once the asset is ready). The core sends each video field's asset in
+// it.Media; none there means no asset is chosen or it no longer exists.
+func UploadRefusal(it sdk.ContentItem, field string) string {
+	a, ok := it.Media[field]
+	if !ok || isEmpty(it.Fields[field]) {
+		return MsgUploadChoose
+	}
+	if a.Kind != "" && a.Kind != "video" {
+		return MsgUploadChoose
+	}
+	switch a.State {
+	case sdk.MediaReady:
+		return ""
+	case sdk.MediaProcessing:
+		return MsgUploadProcessing(a.ProgressPercent)
+	case sdk.MediaFailed:
+		return MsgUploadFailed(a.Error)
+	case sdk.MediaUploading:
+		return MsgUploadSending
+	}
+	// An asset that is not a video (an image picked by mistake) or in a
+	// state this plugin does not know yet cannot be played.
+	return MsgUploadChoose
 }
 
 func sourceField(src string) string {

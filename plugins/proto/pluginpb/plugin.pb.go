@@ -894,17 +894,20 @@ func (x *DashboardCardResponse) GetLink() string {
 // ContentItem is an item as a content hook sees it; fields is the JSON object
 // of the type's own fields.
 type ContentItem struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Type          string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	Status        string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
-	Version       int32                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
-	Slug          string                 `protobuf:"bytes,5,opt,name=slug,proto3" json:"slug,omitempty"`
-	Title         string                 `protobuf:"bytes,6,opt,name=title,proto3" json:"title,omitempty"`
-	Summary       string                 `protobuf:"bytes,7,opt,name=summary,proto3" json:"summary,omitempty"`
-	Fields        []byte                 `protobuf:"bytes,8,opt,name=fields,proto3" json:"fields,omitempty"`
-	AuthorId      string                 `protobuf:"bytes,9,opt,name=author_id,json=authorId,proto3" json:"author_id,omitempty"`
-	Published     bool                   `protobuf:"varint,10,opt,name=published,proto3" json:"published,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Id        string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Type      string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Status    string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	Version   int32                  `protobuf:"varint,4,opt,name=version,proto3" json:"version,omitempty"`
+	Slug      string                 `protobuf:"bytes,5,opt,name=slug,proto3" json:"slug,omitempty"`
+	Title     string                 `protobuf:"bytes,6,opt,name=title,proto3" json:"title,omitempty"`
+	Summary   string                 `protobuf:"bytes,7,opt,name=summary,proto3" json:"summary,omitempty"`
+	Fields    []byte                 `protobuf:"bytes,8,opt,name=fields,proto3" json:"fields,omitempty"`
+	AuthorId  string                 `protobuf:"bytes,9,opt,name=author_id,json=authorId,proto3" json:"author_id,omitempty"`
+	Published bool                   `protobuf:"varint,10,opt,name=published,proto3" json:"published,omitempty"`
+	// media holds, keyed by field name, the uploaded asset each video or file
+	// field points at, so a hook can gate on its processing state.
+	Media         map[string]*MediaAsset `protobuf:"bytes,11,rep,name=media,proto3" json:"media,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1009,6 +1012,101 @@ func (x *ContentItem) GetPublished() bool {
 	return false
 }
 
+func (x *ContentItem) GetMedia() map[string]*MediaAsset {
+	if x != nil {
+		return x.Media
+	}
+	return nil
+}
+
+// MediaAsset is the state of an uploaded file as content hooks see it.
+type MediaAsset struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// kind: video, image or document.
+	Kind string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	// state: enviando, processando, pronto or erro.
+	State           string  `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	ProgressPercent int32   `protobuf:"varint,4,opt,name=progress_percent,json=progressPercent,proto3" json:"progress_percent,omitempty"`
+	DurationSeconds float64 `protobuf:"fixed64,5,opt,name=duration_seconds,json=durationSeconds,proto3" json:"duration_seconds,omitempty"`
+	// error is the pt-BR reason processing failed (state erro).
+	Error         string `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MediaAsset) Reset() {
+	*x = MediaAsset{}
+	mi := &file_plugin_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MediaAsset) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MediaAsset) ProtoMessage() {}
+
+func (x *MediaAsset) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MediaAsset.ProtoReflect.Descriptor instead.
+func (*MediaAsset) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *MediaAsset) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *MediaAsset) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *MediaAsset) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *MediaAsset) GetProgressPercent() int32 {
+	if x != nil {
+		return x.ProgressPercent
+	}
+	return 0
+}
+
+func (x *MediaAsset) GetDurationSeconds() float64 {
+	if x != nil {
+		return x.DurationSeconds
+	}
+	return 0
+}
+
+func (x *MediaAsset) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 type ValidateContentRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Type  string                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
@@ -1020,7 +1118,7 @@ type ValidateContentRequest struct {
 
 func (x *ValidateContentRequest) Reset() {
 	*x = ValidateContentRequest{}
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1130,7 @@ func (x *ValidateContentRequest) String() string {
 func (*ValidateContentRequest) ProtoMessage() {}
 
 func (x *ValidateContentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[13]
+	mi := &file_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1143,7 @@ func (x *ValidateContentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateContentRequest.ProtoReflect.Descriptor instead.
 func (*ValidateContentRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{13}
+	return file_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ValidateContentRequest) GetType() string {
@@ -1074,7 +1172,7 @@ type ValidateContentResponse struct {
 
 func (x *ValidateContentResponse) Reset() {
 	*x = ValidateContentResponse{}
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1086,7 +1184,7 @@ func (x *ValidateContentResponse) String() string {
 func (*ValidateContentResponse) ProtoMessage() {}
 
 func (x *ValidateContentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[14]
+	mi := &file_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1099,7 +1197,7 @@ func (x *ValidateContentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateContentResponse.ProtoReflect.Descriptor instead.
 func (*ValidateContentResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{14}
+	return file_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ValidateContentResponse) GetFieldErrors() map[string]string {
@@ -1126,7 +1224,7 @@ type BeforeTransitionRequest struct {
 
 func (x *BeforeTransitionRequest) Reset() {
 	*x = BeforeTransitionRequest{}
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1138,7 +1236,7 @@ func (x *BeforeTransitionRequest) String() string {
 func (*BeforeTransitionRequest) ProtoMessage() {}
 
 func (x *BeforeTransitionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[15]
+	mi := &file_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1151,7 +1249,7 @@ func (x *BeforeTransitionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeTransitionRequest.ProtoReflect.Descriptor instead.
 func (*BeforeTransitionRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{15}
+	return file_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BeforeTransitionRequest) GetItem() *ContentItem {
@@ -1178,7 +1276,7 @@ type BeforeTransitionResponse struct {
 
 func (x *BeforeTransitionResponse) Reset() {
 	*x = BeforeTransitionResponse{}
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1288,7 @@ func (x *BeforeTransitionResponse) String() string {
 func (*BeforeTransitionResponse) ProtoMessage() {}
 
 func (x *BeforeTransitionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[16]
+	mi := &file_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1301,7 @@ func (x *BeforeTransitionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeTransitionResponse.ProtoReflect.Descriptor instead.
 func (*BeforeTransitionResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{16}
+	return file_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BeforeTransitionResponse) GetRefusal() string {
@@ -1222,7 +1320,7 @@ type AfterPublishRequest struct {
 
 func (x *AfterPublishRequest) Reset() {
 	*x = AfterPublishRequest{}
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1234,7 +1332,7 @@ func (x *AfterPublishRequest) String() string {
 func (*AfterPublishRequest) ProtoMessage() {}
 
 func (x *AfterPublishRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[17]
+	mi := &file_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1247,7 +1345,7 @@ func (x *AfterPublishRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AfterPublishRequest.ProtoReflect.Descriptor instead.
 func (*AfterPublishRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{17}
+	return file_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *AfterPublishRequest) GetItem() *ContentItem {
@@ -1265,7 +1363,7 @@ type AfterPublishResponse struct {
 
 func (x *AfterPublishResponse) Reset() {
 	*x = AfterPublishResponse{}
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1277,7 +1375,7 @@ func (x *AfterPublishResponse) String() string {
 func (*AfterPublishResponse) ProtoMessage() {}
 
 func (x *AfterPublishResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[18]
+	mi := &file_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1290,7 +1388,7 @@ func (x *AfterPublishResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AfterPublishResponse.ProtoReflect.Descriptor instead.
 func (*AfterPublishResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{18}
+	return file_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 type GetCurrentProfileRequest struct {
@@ -1302,7 +1400,7 @@ type GetCurrentProfileRequest struct {
 
 func (x *GetCurrentProfileRequest) Reset() {
 	*x = GetCurrentProfileRequest{}
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1314,7 +1412,7 @@ func (x *GetCurrentProfileRequest) String() string {
 func (*GetCurrentProfileRequest) ProtoMessage() {}
 
 func (x *GetCurrentProfileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[19]
+	mi := &file_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1327,7 +1425,7 @@ func (x *GetCurrentProfileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentProfileRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentProfileRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{19}
+	return file_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetCurrentProfileRequest) GetRequestToken() string {
@@ -1350,7 +1448,7 @@ type PublicProfile struct {
 
 func (x *PublicProfile) Reset() {
 	*x = PublicProfile{}
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +1460,7 @@ func (x *PublicProfile) String() string {
 func (*PublicProfile) ProtoMessage() {}
 
 func (x *PublicProfile) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[20]
+	mi := &file_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +1473,7 @@ func (x *PublicProfile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PublicProfile.ProtoReflect.Descriptor instead.
 func (*PublicProfile) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{20}
+	return file_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *PublicProfile) GetUserId() string {
@@ -1426,7 +1524,7 @@ type AwardVetCoinsRequest struct {
 
 func (x *AwardVetCoinsRequest) Reset() {
 	*x = AwardVetCoinsRequest{}
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1438,7 +1536,7 @@ func (x *AwardVetCoinsRequest) String() string {
 func (*AwardVetCoinsRequest) ProtoMessage() {}
 
 func (x *AwardVetCoinsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[21]
+	mi := &file_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1451,7 +1549,7 @@ func (x *AwardVetCoinsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AwardVetCoinsRequest.ProtoReflect.Descriptor instead.
 func (*AwardVetCoinsRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{21}
+	return file_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *AwardVetCoinsRequest) GetRequestToken() string {
@@ -1492,7 +1590,7 @@ type AwardVetCoinsResponse struct {
 
 func (x *AwardVetCoinsResponse) Reset() {
 	*x = AwardVetCoinsResponse{}
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1504,7 +1602,7 @@ func (x *AwardVetCoinsResponse) String() string {
 func (*AwardVetCoinsResponse) ProtoMessage() {}
 
 func (x *AwardVetCoinsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[22]
+	mi := &file_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1517,7 +1615,7 @@ func (x *AwardVetCoinsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AwardVetCoinsResponse.ProtoReflect.Descriptor instead.
 func (*AwardVetCoinsResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{22}
+	return file_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *AwardVetCoinsResponse) GetAwardId() string {
@@ -1547,7 +1645,7 @@ type SendNotificationRequest struct {
 
 func (x *SendNotificationRequest) Reset() {
 	*x = SendNotificationRequest{}
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1559,7 +1657,7 @@ func (x *SendNotificationRequest) String() string {
 func (*SendNotificationRequest) ProtoMessage() {}
 
 func (x *SendNotificationRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[23]
+	mi := &file_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1572,7 +1670,7 @@ func (x *SendNotificationRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendNotificationRequest.ProtoReflect.Descriptor instead.
 func (*SendNotificationRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{23}
+	return file_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SendNotificationRequest) GetRequestToken() string {
@@ -1620,7 +1718,7 @@ type SendNotificationResponse struct {
 
 func (x *SendNotificationResponse) Reset() {
 	*x = SendNotificationResponse{}
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1632,7 +1730,7 @@ func (x *SendNotificationResponse) String() string {
 func (*SendNotificationResponse) ProtoMessage() {}
 
 func (x *SendNotificationResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[24]
+	mi := &file_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1645,7 +1743,7 @@ func (x *SendNotificationResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendNotificationResponse.ProtoReflect.Descriptor instead.
 func (*SendNotificationResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{24}
+	return file_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SendNotificationResponse) GetNotificationId() string {
@@ -1671,7 +1769,7 @@ type KVGetRequest struct {
 
 func (x *KVGetRequest) Reset() {
 	*x = KVGetRequest{}
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1683,7 +1781,7 @@ func (x *KVGetRequest) String() string {
 func (*KVGetRequest) ProtoMessage() {}
 
 func (x *KVGetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[25]
+	mi := &file_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1696,7 +1794,7 @@ func (x *KVGetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVGetRequest.ProtoReflect.Descriptor instead.
 func (*KVGetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{25}
+	return file_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *KVGetRequest) GetKey() string {
@@ -1716,7 +1814,7 @@ type KVGetResponse struct {
 
 func (x *KVGetResponse) Reset() {
 	*x = KVGetResponse{}
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1826,7 @@ func (x *KVGetResponse) String() string {
 func (*KVGetResponse) ProtoMessage() {}
 
 func (x *KVGetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[26]
+	mi := &file_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1839,7 @@ func (x *KVGetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVGetResponse.ProtoReflect.Descriptor instead.
 func (*KVGetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{26}
+	return file_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *KVGetResponse) GetFound() bool {
@@ -1770,7 +1868,7 @@ type KVSetRequest struct {
 
 func (x *KVSetRequest) Reset() {
 	*x = KVSetRequest{}
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1782,7 +1880,7 @@ func (x *KVSetRequest) String() string {
 func (*KVSetRequest) ProtoMessage() {}
 
 func (x *KVSetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[27]
+	mi := &file_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1795,7 +1893,7 @@ func (x *KVSetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVSetRequest.ProtoReflect.Descriptor instead.
 func (*KVSetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{27}
+	return file_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *KVSetRequest) GetKey() string {
@@ -1827,7 +1925,7 @@ type KVSetResponse struct {
 
 func (x *KVSetResponse) Reset() {
 	*x = KVSetResponse{}
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1839,7 +1937,7 @@ func (x *KVSetResponse) String() string {
 func (*KVSetResponse) ProtoMessage() {}
 
 func (x *KVSetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[28]
+	mi := &file_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1852,7 +1950,7 @@ func (x *KVSetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVSetResponse.ProtoReflect.Descriptor instead.
 func (*KVSetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{28}
+	return file_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 type KVCompareAndSetRequest struct {
@@ -1869,7 +1967,7 @@ type KVCompareAndSetRequest struct {
 
 func (x *KVCompareAndSetRequest) Reset() {
 	*x = KVCompareAndSetRequest{}
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1881,7 +1979,7 @@ func (x *KVCompareAndSetRequest) String() string {
 func (*KVCompareAndSetRequest) ProtoMessage() {}
 
 func (x *KVCompareAndSetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[29]
+	mi := &file_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1894,7 +1992,7 @@ func (x *KVCompareAndSetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVCompareAndSetRequest.ProtoReflect.Descriptor instead.
 func (*KVCompareAndSetRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{29}
+	return file_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *KVCompareAndSetRequest) GetKey() string {
@@ -1941,7 +2039,7 @@ type KVCompareAndSetResponse struct {
 
 func (x *KVCompareAndSetResponse) Reset() {
 	*x = KVCompareAndSetResponse{}
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1953,7 +2051,7 @@ func (x *KVCompareAndSetResponse) String() string {
 func (*KVCompareAndSetResponse) ProtoMessage() {}
 
 func (x *KVCompareAndSetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[30]
+	mi := &file_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1966,7 +2064,7 @@ func (x *KVCompareAndSetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVCompareAndSetResponse.ProtoReflect.Descriptor instead.
 func (*KVCompareAndSetResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{30}
+	return file_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *KVCompareAndSetResponse) GetSwapped() bool {
@@ -1985,7 +2083,7 @@ type KVDeleteRequest struct {
 
 func (x *KVDeleteRequest) Reset() {
 	*x = KVDeleteRequest{}
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1997,7 +2095,7 @@ func (x *KVDeleteRequest) String() string {
 func (*KVDeleteRequest) ProtoMessage() {}
 
 func (x *KVDeleteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[31]
+	mi := &file_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2010,7 +2108,7 @@ func (x *KVDeleteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVDeleteRequest.ProtoReflect.Descriptor instead.
 func (*KVDeleteRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{31}
+	return file_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *KVDeleteRequest) GetKey() string {
@@ -2028,7 +2126,7 @@ type KVDeleteResponse struct {
 
 func (x *KVDeleteResponse) Reset() {
 	*x = KVDeleteResponse{}
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2040,7 +2138,7 @@ func (x *KVDeleteResponse) String() string {
 func (*KVDeleteResponse) ProtoMessage() {}
 
 func (x *KVDeleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[32]
+	mi := &file_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2053,7 +2151,7 @@ func (x *KVDeleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVDeleteResponse.ProtoReflect.Descriptor instead.
 func (*KVDeleteResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{32}
+	return file_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 type KVListRequest struct {
@@ -2066,7 +2164,7 @@ type KVListRequest struct {
 
 func (x *KVListRequest) Reset() {
 	*x = KVListRequest{}
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2078,7 +2176,7 @@ func (x *KVListRequest) String() string {
 func (*KVListRequest) ProtoMessage() {}
 
 func (x *KVListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[33]
+	mi := &file_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2091,7 +2189,7 @@ func (x *KVListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVListRequest.ProtoReflect.Descriptor instead.
 func (*KVListRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{33}
+	return file_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *KVListRequest) GetPrefix() string {
@@ -2117,7 +2215,7 @@ type KVListResponse struct {
 
 func (x *KVListResponse) Reset() {
 	*x = KVListResponse{}
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2129,7 +2227,7 @@ func (x *KVListResponse) String() string {
 func (*KVListResponse) ProtoMessage() {}
 
 func (x *KVListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[34]
+	mi := &file_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2142,7 +2240,7 @@ func (x *KVListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KVListResponse.ProtoReflect.Descriptor instead.
 func (*KVListResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{34}
+	return file_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *KVListResponse) GetKeys() []string {
@@ -2163,7 +2261,7 @@ type SQLRequest struct {
 
 func (x *SQLRequest) Reset() {
 	*x = SQLRequest{}
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2175,7 +2273,7 @@ func (x *SQLRequest) String() string {
 func (*SQLRequest) ProtoMessage() {}
 
 func (x *SQLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[35]
+	mi := &file_plugin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2188,7 +2286,7 @@ func (x *SQLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLRequest.ProtoReflect.Descriptor instead.
 func (*SQLRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{35}
+	return file_plugin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SQLRequest) GetQuery() string {
@@ -2214,7 +2312,7 @@ type SQLExecResponse struct {
 
 func (x *SQLExecResponse) Reset() {
 	*x = SQLExecResponse{}
-	mi := &file_plugin_proto_msgTypes[36]
+	mi := &file_plugin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2226,7 +2324,7 @@ func (x *SQLExecResponse) String() string {
 func (*SQLExecResponse) ProtoMessage() {}
 
 func (x *SQLExecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[36]
+	mi := &file_plugin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2239,7 +2337,7 @@ func (x *SQLExecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLExecResponse.ProtoReflect.Descriptor instead.
 func (*SQLExecResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{36}
+	return file_plugin_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SQLExecResponse) GetRowsAffected() int64 {
@@ -2259,7 +2357,7 @@ type SQLQueryResponse struct {
 
 func (x *SQLQueryResponse) Reset() {
 	*x = SQLQueryResponse{}
-	mi := &file_plugin_proto_msgTypes[37]
+	mi := &file_plugin_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2271,7 +2369,7 @@ func (x *SQLQueryResponse) String() string {
 func (*SQLQueryResponse) ProtoMessage() {}
 
 func (x *SQLQueryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[37]
+	mi := &file_plugin_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2284,7 +2382,7 @@ func (x *SQLQueryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SQLQueryResponse.ProtoReflect.Descriptor instead.
 func (*SQLQueryResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{37}
+	return file_plugin_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SQLQueryResponse) GetRowsJson() []byte {
@@ -2306,7 +2404,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_plugin_proto_msgTypes[38]
+	mi := &file_plugin_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2318,7 +2416,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[38]
+	mi := &file_plugin_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2331,7 +2429,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{38}
+	return file_plugin_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *LogRequest) GetLevel() string {
@@ -2363,7 +2461,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_plugin_proto_msgTypes[39]
+	mi := &file_plugin_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2473,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_plugin_proto_msgTypes[39]
+	mi := &file_plugin_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2486,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_plugin_proto_rawDescGZIP(), []int{39}
+	return file_plugin_proto_rawDescGZIP(), []int{40}
 }
 
 var File_plugin_proto protoreflect.FileDescriptor
@@ -2458,7 +2556,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04show\x18\x01 \x01(\bR\x04show\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
 	"\x04body\x18\x03 \x01(\tR\x04body\x12\x12\n" +
-	"\x04link\x18\x04 \x01(\tR\x04link\"\xfa\x01\n" +
+	"\x04link\x18\x04 \x01(\tR\x04link\"\x96\x03\n" +
 	"\vContentItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
@@ -2470,7 +2568,20 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06fields\x18\b \x01(\fR\x06fields\x12\x1b\n" +
 	"\tauthor_id\x18\t \x01(\tR\bauthorId\x12\x1c\n" +
 	"\tpublished\x18\n" +
-	" \x01(\bR\tpublished\"a\n" +
+	" \x01(\bR\tpublished\x12@\n" +
+	"\x05media\x18\v \x03(\v2*.vetclube.plugin.v1.ContentItem.MediaEntryR\x05media\x1aX\n" +
+	"\n" +
+	"MediaEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.vetclube.plugin.v1.MediaAssetR\x05value:\x028\x01\"\xb2\x01\n" +
+	"\n" +
+	"MediaAsset\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\x12)\n" +
+	"\x10progress_percent\x18\x04 \x01(\x05R\x0fprogressPercent\x12)\n" +
+	"\x10duration_seconds\x18\x05 \x01(\x01R\x0fdurationSeconds\x12\x14\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error\"a\n" +
 	"\x16ValidateContentRequest\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x123\n" +
 	"\x04item\x18\x02 \x01(\v2\x1f.vetclube.plugin.v1.ContentItemR\x04item\"\xd6\x01\n" +
@@ -2599,7 +2710,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -2615,34 +2726,36 @@ var file_plugin_proto_goTypes = []any{
 	(*DashboardCardRequest)(nil),     // 11: vetclube.plugin.v1.DashboardCardRequest
 	(*DashboardCardResponse)(nil),    // 12: vetclube.plugin.v1.DashboardCardResponse
 	(*ContentItem)(nil),              // 13: vetclube.plugin.v1.ContentItem
-	(*ValidateContentRequest)(nil),   // 14: vetclube.plugin.v1.ValidateContentRequest
-	(*ValidateContentResponse)(nil),  // 15: vetclube.plugin.v1.ValidateContentResponse
-	(*BeforeTransitionRequest)(nil),  // 16: vetclube.plugin.v1.BeforeTransitionRequest
-	(*BeforeTransitionResponse)(nil), // 17: vetclube.plugin.v1.BeforeTransitionResponse
-	(*AfterPublishRequest)(nil),      // 18: vetclube.plugin.v1.AfterPublishRequest
-	(*AfterPublishResponse)(nil),     // 19: vetclube.plugin.v1.AfterPublishResponse
-	(*GetCurrentProfileRequest)(nil), // 20: vetclube.plugin.v1.GetCurrentProfileRequest
-	(*PublicProfile)(nil),            // 21: vetclube.plugin.v1.PublicProfile
-	(*AwardVetCoinsRequest)(nil),     // 22: vetclube.plugin.v1.AwardVetCoinsRequest
-	(*AwardVetCoinsResponse)(nil),    // 23: vetclube.plugin.v1.AwardVetCoinsResponse
-	(*SendNotificationRequest)(nil),  // 24: vetclube.plugin.v1.SendNotificationRequest
-	(*SendNotificationResponse)(nil), // 25: vetclube.plugin.v1.SendNotificationResponse
-	(*KVGetRequest)(nil),             // 26: vetclube.plugin.v1.KVGetRequest
-	(*KVGetResponse)(nil),            // 27: vetclube.plugin.v1.KVGetResponse
-	(*KVSetRequest)(nil),             // 28: vetclube.plugin.v1.KVSetRequest
-	(*KVSetResponse)(nil),            // 29: vetclube.plugin.v1.KVSetResponse
-	(*KVCompareAndSetRequest)(nil),   // 30: vetclube.plugin.v1.KVCompareAndSetRequest
-	(*KVCompareAndSetResponse)(nil),  // 31: vetclube.plugin.v1.KVCompareAndSetResponse
-	(*KVDeleteRequest)(nil),          // 32: vetclube.plugin.v1.KVDeleteRequest
-	(*KVDeleteResponse)(nil),         // 33: vetclube.plugin.v1.KVDeleteResponse
-	(*KVListRequest)(nil),            // 34: vetclube.plugin.v1.KVListRequest
-	(*KVListResponse)(nil),           // 35: vetclube.plugin.v1.KVListResponse
-	(*SQLRequest)(nil),               // 36: vetclube.plugin.v1.SQLRequest
-	(*SQLExecResponse)(nil),          // 37: vetclube.plugin.v1.SQLExecResponse
-	(*SQLQueryResponse)(nil),         // 38: vetclube.plugin.v1.SQLQueryResponse
-	(*LogRequest)(nil),               // 39: vetclube.plugin.v1.LogRequest
-	(*LogResponse)(nil),              // 40: vetclube.plugin.v1.LogResponse
-	nil,                              // 41: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	(*MediaAsset)(nil),               // 14: vetclube.plugin.v1.MediaAsset
+	(*ValidateContentRequest)(nil),   // 15: vetclube.plugin.v1.ValidateContentRequest
+	(*ValidateContentResponse)(nil),  // 16: vetclube.plugin.v1.ValidateContentResponse
+	(*BeforeTransitionRequest)(nil),  // 17: vetclube.plugin.v1.BeforeTransitionRequest
+	(*BeforeTransitionResponse)(nil), // 18: vetclube.plugin.v1.BeforeTransitionResponse
+	(*AfterPublishRequest)(nil),      // 19: vetclube.plugin.v1.AfterPublishRequest
+	(*AfterPublishResponse)(nil),     // 20: vetclube.plugin.v1.AfterPublishResponse
+	(*GetCurrentProfileRequest)(nil), // 21: vetclube.plugin.v1.GetCurrentProfileRequest
+	(*PublicProfile)(nil),            // 22: vetclube.plugin.v1.PublicProfile
+	(*AwardVetCoinsRequest)(nil),     // 23: vetclube.plugin.v1.AwardVetCoinsRequest
+	(*AwardVetCoinsResponse)(nil),    // 24: vetclube.plugin.v1.AwardVetCoinsResponse
+	(*SendNotificationRequest)(nil),  // 25: vetclube.plugin.v1.SendNotificationRequest
+	(*SendNotificationResponse)(nil), // 26: vetclube.plugin.v1.SendNotificationResponse
+	(*KVGetRequest)(nil),             // 27: vetclube.plugin.v1.KVGetRequest
+	(*KVGetResponse)(nil),            // 28: vetclube.plugin.v1.KVGetResponse
+	(*KVSetRequest)(nil),             // 29: vetclube.plugin.v1.KVSetRequest
+	(*KVSetResponse)(nil),            // 30: vetclube.plugin.v1.KVSetResponse
+	(*KVCompareAndSetRequest)(nil),   // 31: vetclube.plugin.v1.KVCompareAndSetRequest
+	(*KVCompareAndSetResponse)(nil),  // 32: vetclube.plugin.v1.KVCompareAndSetResponse
+	(*KVDeleteRequest)(nil),          // 33: vetclube.plugin.v1.KVDeleteRequest
+	(*KVDeleteResponse)(nil),         // 34: vetclube.plugin.v1.KVDeleteResponse
+	(*KVListRequest)(nil),            // 35: vetclube.plugin.v1.KVListRequest
+	(*KVListResponse)(nil),           // 36: vetclube.plugin.v1.KVListResponse
+	(*SQLRequest)(nil),               // 37: vetclube.plugin.v1.SQLRequest
+	(*SQLExecResponse)(nil),          // 38: vetclube.plugin.v1.SQLExecResponse
+	(*SQLQueryResponse)(nil),         // 39: vetclube.plugin.v1.SQLQueryResponse
+	(*LogRequest)(nil),               // 40: vetclube.plugin.v1.LogRequest
+	(*LogResponse)(nil),              // 41: vetclube.plugin.v1.LogResponse
+	nil,                              // 42: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                              // 43: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -2652,51 +2765,53 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 4: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 5: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 6: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	13, // 7: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	41, // 8: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
-	13, // 9: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	13, // 10: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	1,  // 11: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 12: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 13: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 14: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	14, // 15: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
-	16, // 16: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
-	18, // 17: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
-	20, // 18: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	22, // 19: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	24, // 20: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	26, // 21: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	28, // 22: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	30, // 23: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	32, // 24: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	34, // 25: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	36, // 26: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	36, // 27: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	39, // 28: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	2,  // 29: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 30: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 31: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 32: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	15, // 33: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	17, // 34: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	19, // 35: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	21, // 36: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	23, // 37: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	25, // 38: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	27, // 39: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	29, // 40: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	31, // 41: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	33, // 42: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	35, // 43: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	37, // 44: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	38, // 45: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	40, // 46: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	29, // [29:47] is the sub-list for method output_type
-	11, // [11:29] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	42, // 7: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	13, // 8: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	43, // 9: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	13, // 10: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	13, // 11: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	14, // 12: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
+	1,  // 13: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 14: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 15: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 16: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	15, // 17: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	17, // 18: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	19, // 19: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	21, // 20: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	23, // 21: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	25, // 22: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	27, // 23: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	29, // 24: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	31, // 25: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	33, // 26: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	35, // 27: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	37, // 28: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	37, // 29: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	40, // 30: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	2,  // 31: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 32: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 33: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 34: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 35: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 36: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 37: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	22, // 38: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 39: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 40: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 41: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 42: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 43: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 44: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 45: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 46: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 47: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 48: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	31, // [31:49] is the sub-list for method output_type
+	13, // [13:31] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -2710,7 +2825,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   41,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -1,0 +1,97 @@
+package app_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/media"
+)
+
+// TestUploadedVideoBecomesAStreamThroughTemporal: a video uploaded through
+// tus is processed by the real media workflow on the embedded Temporal
+// server, with real ffmpeg, through the app's own wiring, and its HLS
+// stream and poster are served.
+func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
+	dev := temporalDev(t)
+	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
+	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+
+	clip := filepath.Join(t.TempDir(), "aula.mp4")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=3:size=480x270:rate=25",
+		"-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-shortest", "-pix_fmt", "yuv420p", "-c:v", "libx264",
+		"-preset", "ultrafast", "-c:a", "aac", clip).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
+	video, err := os.ReadFile(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", staff.URLFor(media.UploadsPath), nil)
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Length", strconv.Itoa(len(video)))
+	req.Header.Set("Upload-Metadata", "filename "+base64.StdEncoding.EncodeToString([]byte("aula.mp4"))+",filetype "+
+		base64.StdEncoding.EncodeToString([]byte("video/mp4")))
+	res := staff.Send(req)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.Status, res.Body)
+	}
+	id := res.Header.Get(media.AssetIDHeader)
+	req, _ = http.NewRequest("PATCH", res.Header.Get("Location"), bytes.NewReader(video))
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Offset", "0")
+	req.Header.Set("Content-Type", "application/offset+octet-stream")
+	if res := staff.Send(req); res.Status != http.StatusNoContent || res.Header.Get(media.AssetStateHeader) != "processando" {
+		t.Fatalf("upload: %d %s %s", res.Status, res.Header.Get(media.AssetStateHeader), res.Body)
+	}
+
+	var a media.Asset
+	for deadline := time.Now().Add(3 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		r := staff.Do("GET", "/api/admin/media/"+id, nil)
+		r.JSON(t, &a)
+		if a.State == media.StateReady || a.State == media.StateFailed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still %s (%d %%) after 3 minutes", a.State, a.ProgressPercent)
+		}
+	}
+	if a.State != media.StateReady || a.ProgressPercent != 100 || a.Width != 480 || a.Height != 270 ||
+		a.DurationSeconds < 2.5 || a.DurationSeconds > 3.5 || a.PosterURL == "" || len(a.ThumbnailURLs) != 3 {
+		t.Fatalf("processed asset: %+v", a)
+	}
+	master := staff.Do("GET", a.HLSURL, nil)
+	if master.Status != http.StatusOK || master.Header.Get("Content-Type") != "application/vnd.apple.mpegurl" ||
+		!strings.Contains(string(master.Body), "#EXT-X-STREAM-INF:") || !strings.Contains(string(master.Body), "360p/index.m3u8") {
+		t.Fatalf("master: %d %s\n%s", master.Status, master.Header.Get("Content-Type"), master.Body)
+	}
+	base := strings.TrimSuffix(a.HLSURL, "master.m3u8")
+	rendition := staff.Do("GET", base+"360p/index.m3u8", nil)
+	if rendition.Status != http.StatusOK || !strings.Contains(string(rendition.Body), "#EXT-X-ENDLIST") {
+		t.Fatalf("rendition playlist: %d\n%s", rendition.Status, rendition.Body)
+	}
+	var segment string
+	for _, line := range strings.Split(string(rendition.Body), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			segment = line
+			break
+		}
+	}
+	req, _ = http.NewRequest("GET", staff.URLFor(base+"360p/"+segment), nil)
+	req.Header.Set("Range", "bytes=0-187")
+	if seg := staff.Send(req); seg.Status != http.StatusPartialContent || len(seg.Body) != 188 || seg.Body[0] != 0x47 {
+		t.Errorf("first TS packet of %s: %d, %d bytes", segment, seg.Status, len(seg.Body))
+	}
+	if p := staff.Do("GET", a.PosterURL, nil); p.Status != http.StatusOK || p.Header.Get("Content-Type") != "image/jpeg" {
+		t.Errorf("poster: %d %s", p.Status, p.Header.Get("Content-Type"))
+	}
+}

@@ -1,0 +1,175 @@
+package media
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/vetclube/vetclube/core"
+)
+
+// Query is one page of the library.
+type Query struct {
+	// Search matches the original file name (case and accents ignored).
+	Search   string
+	Kind     Kind
+	State    State
+	UploadID string
+	// Sort is "created_at" (default), "original_name", "size_bytes" or
+	// "updated_at"; Ascending flips the default newest-first order.
+	Sort          string
+	Ascending     bool
+	Offset, Limit int
+}
+
+// SortFields are the fields the library may be sorted by.
+var SortFields = []string{"created_at", "updated_at", "original_name", "size_bytes", "state", "kind"}
+
+// List returns a page of assets, each with the items using it, and the
+// count of every match.
+func (s *Service) List(ctx context.Context, q Query) ([]Asset, int64, error) {
+	var where []string
+	var args []any
+	arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
+	if t := strings.TrimSpace(q.Search); t != "" {
+		where = append(where, "unaccent(original_name) ILIKE '%' || unaccent("+arg(likeEscape(t))+") || '%'")
+	}
+	if q.Kind != "" {
+		where = append(where, "kind = "+arg(string(q.Kind)))
+	}
+	if q.State != "" {
+		where = append(where, "state = "+arg(string(q.State)))
+	}
+	if q.UploadID != "" {
+		where = append(where, "upload_id = "+arg(q.UploadID))
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " WHERE " + strings.Join(where, " AND ")
+	}
+	var total int64
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM media_assets`+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("media: count: %w", err)
+	}
+	sort := "created_at"
+	for _, f := range SortFields {
+		if q.Sort == f {
+			sort = f
+		}
+	}
+	dir := " DESC"
+	if q.Ascending {
+		dir = " ASC"
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 25
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+assetColumns+` FROM media_assets`+cond+
+		` ORDER BY `+sort+dir+`, id`+dir+` LIMIT `+arg(limit)+` OFFSET `+arg(max(0, q.Offset)), args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("media: list: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Asset, error) { return s.scanAsset(r) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("media: list: %w", err)
+	}
+	for i := range list {
+		if list[i].UsedIn, err = s.uses(ctx, list[i].ID); err != nil {
+			return nil, 0, err
+		}
+	}
+	return list, total, nil
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Get returns one asset with the items using it.
+func (s *Service) Get(ctx context.Context, id string) (Asset, error) {
+	a, err := s.asset(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	a.UsedIn, err = s.uses(ctx, id)
+	return a, err
+}
+
+func (s *Service) uses(ctx context.Context, id string) ([]Use, error) {
+	if s.usedIn == nil {
+		return []Use{}, nil
+	}
+	u, err := s.usedIn(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("media: usage of %s: %w", id, err)
+	}
+	if u == nil {
+		u = []Use{}
+	}
+	return u, nil
+}
+
+// Retry starts a new processing attempt of a video in erro whose original
+// was kept; anything else is ECONFLICT.
+func (s *Service) Retry(ctx context.Context, id string) (Asset, error) {
+	a, err := s.asset(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	if a.State != StateFailed {
+		return a, core.Errorf(core.ECONFLICT, MsgRetryNotFailed)
+	}
+	if a.Kind != KindVideo || a.originalKey == "" {
+		return a, core.Errorf(core.ECONFLICT, MsgRetryNoSource)
+	}
+	var attempt int
+	err = s.pool.QueryRow(ctx, `UPDATE media_assets SET state = 'processando', error = '', attempt = attempt + 1,
+		progress = (SELECT COALESCE(jsonb_object_agg(r, 100), '{}'::jsonb) FROM unnest(done_renditions) AS r),
+		progress_percent = media_overall_percent((SELECT COALESCE(jsonb_object_agg(r, 100), '{}'::jsonb) FROM unnest(done_renditions) AS r), least(width, height)),
+		updated_at = now()
+		WHERE id = $1 AND state = 'erro' RETURNING attempt`, id).Scan(&attempt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, core.Errorf(core.ECONFLICT, MsgRetryNotFailed)
+	}
+	if err != nil {
+		return a, fmt.Errorf("media: retry %s: %w", id, err)
+	}
+	s.start(ctx, id, attempt)
+	return s.Get(ctx, id)
+}
+
+// Delete removes an asset and its files, unless a content item (draft or
+// published) still references it (ECONFLICT naming the items).
+func (s *Service) Delete(ctx context.Context, id string) error {
+	a, err := s.asset(ctx, id)
+	if err != nil {
+		return err
+	}
+	used, err := s.uses(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(used) > 0 {
+		titles := make([]string, 0, len(used))
+		for _, u := range used {
+			titles = append(titles, u.Title)
+		}
+		return core.Errorf(core.ECONFLICT, MsgInUse, strings.Join(titles, ", "))
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM media_assets WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("media: delete %s: %w", id, err)
+	}
+	// The row is gone first: a file left behind by a failure below is
+	// unreachable garbage, never a broken asset.
+	s.removeIncoming(a.UploadID)
+	for _, st := range []Storage{s.public, s.private} {
+		if err := st.DeletePrefix(ctx, "media/"+id); err != nil {
+			s.log.WarnContext(ctx, "media: delete files", "asset", id, "err", err)
+		}
+	}
+	return nil
+}
