@@ -55,6 +55,11 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // hls.js and its worker (~170 KB gzipped) are fetched when a player
+        // first needs them, never installed with the app. Media (playlists,
+        // segments under /uploads/) has no route here, so it always comes from
+        // the network with the server's HTTP caching.
+        globIgnores: ['**/hls-*.js', '**/hls.worker-*.js'],
         // Web Push (notifications feature): built by build-plugins/pushWorker.ts.
         importScripts: ['/sw-push.js'],
         navigateFallback: '/index.html',
@@ -95,6 +100,11 @@ export default defineConfig({
           groups: [
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
             { name: 'ui', test: /(src[\\/](components|lib)|session-client)[\\/]/ },
+            // hls.js in a chunk of its own with a stable name, which the
+            // service worker's precache leaves out (globIgnores above). Only
+            // its ES build: the worker's ?url module is a string the player
+            // imports statically, which would pull the chunk in with it.
+            { name: 'hls', test: /node_modules[\\/]hls\.js[\\/]dist[\\/][^?]*\.mjs$/ },
           ],
         },
       },

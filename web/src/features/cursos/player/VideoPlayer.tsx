@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type { LessonVideo } from '../api'
-import { messages } from '../messages'
+import { FilePlayer, frame } from './FilePlayer'
 import type { PlayerEvents } from './useProgressSaver'
 
 // The page's Content-Security-Policy allows scripts from our origin only, so
@@ -150,86 +150,10 @@ function VimeoPlayer({ embedUrl, title, startAt, events }: { embedUrl: string; t
   return <iframe ref={frame} src={src} title={title} allow={ALLOW} allowFullScreen referrerPolicy="strict-origin-when-cross-origin" className={frameClass} />
 }
 
-/** A file or HLS stream in <video>: native HLS where the browser has it (Safari), else hls.js, loaded only here. */
-function FilePlayer({ video, title, startAt, poster, events }: { video: LessonVideo; title: string; startAt: number; poster?: string | null; events: PlayerEvents }) {
-  const ref = useRef<HTMLVideoElement>(null)
-  const [failed, setFailed] = useState(false)
-  const resumed = useRef(false)
-
-  useEffect(() => {
-    const el = ref.current
-    if (!el) return
-    let cancelled = false
-    let hls: { destroy: () => void } | null = null
-    if (!video.hls || el.canPlayType('application/vnd.apple.mpegurl')) {
-      el.src = video.url
-    } else {
-      import('hls.js')
-        .then(({ default: Hls }) => {
-          if (cancelled) return
-          if (!Hls.isSupported()) {
-            setFailed(true)
-            return
-          }
-          const player = new Hls()
-          hls = player
-          player.on(Hls.Events.ERROR, (_event, data) => {
-            if (data.fatal) setFailed(true)
-          })
-          player.loadSource(video.url)
-          player.attachMedia(el)
-        })
-        .catch(() => {
-          if (!cancelled) setFailed(true)
-        })
-    }
-    return () => {
-      cancelled = true
-      hls?.destroy()
-    }
-  }, [video.url, video.hls])
-
-  const playing = (el: HTMLVideoElement) => !el.paused && !el.seeking && !el.ended
-
-  if (failed) {
-    return (
-      <p role="alert" className="flex h-full items-center justify-center p-6 text-center text-white">
-        {messages.playbackFailed}
-      </p>
-    )
-  }
-  return (
-    <video
-      ref={ref}
-      controls
-      playsInline
-      preload="metadata"
-      poster={poster ?? undefined}
-      aria-label={title}
-      className="h-full w-full bg-black"
-      onLoadedMetadata={(e) => {
-        const el = e.currentTarget
-        events.onDuration(el.duration)
-        if (!resumed.current && startAt > 0 && (!Number.isFinite(el.duration) || startAt < el.duration)) el.currentTime = startAt
-        resumed.current = true
-      }}
-      onTimeUpdate={(e) => events.onTime(e.currentTarget.currentTime, playing(e.currentTarget))}
-      onSeeking={(e) => events.onTime(e.currentTarget.currentTime, false)}
-      onPause={(e) => {
-        events.onTime(e.currentTarget.currentTime, false)
-        events.onStop()
-      }}
-      onEnded={(e) => {
-        events.onTime(e.currentTarget.currentTime, false)
-        events.onStop()
-      }}
-      onError={() => setFailed(true)}
-    />
-  )
-}
-
 /**
- * The lesson's (or the course intro's) video in a 16:9 frame. `events`
+ * The lesson's (or the course intro's, or an exclusive video's) video in a
+ * 16:9 frame; a file or HLS stream gets the player's own controls under it
+ * (quality, speed, captions, keyboard shortcuts). `events`
  * receives the playhead for progress tracking; `startAt` resumes the saved
  * position.
  */
@@ -246,9 +170,20 @@ export function VideoPlayer({
   poster?: string | null
   events?: PlayerEvents
 }) {
-  let player
-  if (video.source === 'youtube' && video.embed_url) player = <YouTubePlayer embedUrl={video.embed_url} title={title} startAt={startAt} events={events} />
-  else if (video.source === 'vimeo' && video.embed_url) player = <VimeoPlayer embedUrl={video.embed_url} title={title} startAt={startAt} events={events} />
-  else player = <FilePlayer video={video} title={title} startAt={startAt} poster={poster} events={events} />
-  return <div className="aspect-video w-full overflow-hidden rounded-2xl bg-black">{player}</div>
+  if (video.source === 'youtube' && video.embed_url) {
+    return (
+      <div className={frame}>
+        <YouTubePlayer embedUrl={video.embed_url} title={title} startAt={startAt} events={events} />
+      </div>
+    )
+  }
+  if (video.source === 'vimeo' && video.embed_url) {
+    return (
+      <div className={frame}>
+        <VimeoPlayer embedUrl={video.embed_url} title={title} startAt={startAt} events={events} />
+      </div>
+    )
+  }
+  // A new address is a new player: its renditions, captions and position start afresh.
+  return <FilePlayer key={video.url} video={video} title={title} startAt={startAt} poster={poster} events={events} />
 }

@@ -26,7 +26,6 @@ import {
 import { likesLabel, viewsLabel } from '../format'
 import { messages } from '../messages'
 import { FavoriteToggle } from './FavoriteToggle'
-import { handlePlayerKey, SpeedSelect } from './PlaybackControls'
 
 /** A view counts after this much actual playback (the server counts it once per member per 24 h). */
 export const VIEW_AFTER_SECONDS = 30
@@ -111,26 +110,17 @@ function VideoView({ video }: { video: VideoDetail }) {
   const send = useCallback((report: WatchReport, leaving: boolean) => saveVideoProgress(qc, video.id, report, leaving), [qc, video.id])
   const reporter = useWatchReporter({ startAt, enabled: true, send })
   const events = useViewRecorder(video.id, reporter)
-  const playerRoot = useRef<HTMLDivElement>(null)
-  const native = video.video.source === 'stream' || !video.video.embed_url
   return (
     <div className="flex min-w-0 flex-col gap-4">
-      <div
-        ref={playerRoot}
-        role="group"
-        aria-label="Player de vídeo"
-        aria-keyshortcuts={native ? 'Space k ArrowLeft ArrowRight f m' : undefined}
-        onKeyDown={native ? (e) => handlePlayerKey(e, playerRoot) : undefined}
-      >
+      {/* A file or HLS stream brings its own quality, speed, captions and keyboard shortcuts; YouTube and Vimeo theirs. */}
+      <div role="group" aria-label="Player de vídeo">
         <VideoPlayer video={video.video} title={video.title} startAt={startAt} poster={video.thumbnail} events={events} />
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <CompleteButton video={video} />
         <LikeButton video={video} />
         <FavoriteToggle videoId={video.id} title={video.title} favorite={video.is_favorite} withText />
-        {native && <SpeedSelect root={playerRoot} />}
       </div>
-      {native && <p className="text-xs text-muted-foreground">Atalhos: espaço ou K reproduz/pausa, ← → voltam/avançam 5 s, F tela cheia, M sem som.</p>}
       <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
         {video.category && <Badge variant="secondary">{video.category.name}</Badge>}
         {video.difficulty && <Badge variant="outline">{video.difficulty}</Badge>}
