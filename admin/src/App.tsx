@@ -2,6 +2,7 @@ import { lazy, useEffect, useState } from 'react'
 import GavelIcon from '@mui/icons-material/Gavel'
 import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
+import PermMediaIcon from '@mui/icons-material/PermMedia'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
@@ -18,17 +19,25 @@ import { UserList, UserShow } from './users'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
+const MediaLibrary = lazy(() => import('./media/MediaLibrary'))
+
+// Who writes content (and so uploads and picks media): not moderators.
+const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
 
 /**
  * The resources: one per content type the plugins declare (GET
  * /api/admin/content/types, read once the user is known to be a backoffice
  * member; adding a content plugin needs no edit here), the audit log of every
- * editorial write, users, and the community's moderation queue.
+ * editorial write, users, the community's moderation queue, and the media
+ * library (#/media) for those who write content.
  */
 async function resources(permissions: string[] | undefined) {
   const types = mayEnterBackoffice(permissions) ? await fetchContentTypes().catch(() => []) : []
   return [
     ...contentResources(types),
+    ...(permissions?.some((role) => MEDIA_ROLES.includes(role))
+      ? [<Resource key="media" name="media" list={MediaLibrary} icon={PermMediaIcon} options={{ label: 'Biblioteca de mídia' }} recordRepresentation="original_name" />]
+      : []),
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
     <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,

@@ -21,6 +21,7 @@ import {
   useTranslate,
   type Validator,
 } from 'react-admin'
+import { MediaInput } from '../media/MediaInput'
 import { upload } from './api'
 import { saoPauloToUTC, utcToSaoPaulo } from './time'
 import { resourceName, type ContentField } from './types'
@@ -124,8 +125,9 @@ export function FieldInput({ field: f }: { field: ContentField }) {
   const common = { source, label: f.label, helperText: f.help || false, validate: validatorsFor(f), disabled: f.computed, fullWidth: true }
   switch (f.kind) {
     case 'text':
-    case 'video':
       return <TextInput {...common} />
+    case 'video':
+      return <MediaInput source={source} label={f.label} help={f.help} kind="video" required={f.required} validate={validatorsFor(f)} disabled={f.computed} />
     case 'url':
       return <TextInput {...common} type="url" />
     case 'long_text':

@@ -3,13 +3,15 @@ import type { DataProvider } from 'ra-core'
 import { httpClient } from './httpClient'
 import type { AdminUser, RoleChange } from '../users/types'
 import { withContent } from '../content/contentData'
+import { withMedia } from '../media/mediaData'
 import type { ModerationAction, ModerationRow } from '../moderation/types'
 
 const API_URL = '/api/admin'
 
 // Content resources (content/<type>) go through withContent: saves send only
-// the input, with the edited version and the edit lock.
-const rest = withContent(simpleRestProvider(API_URL, httpClient), httpClient)
+// the input, with the edited version and the edit lock. The media library's
+// list goes through withMedia.
+const rest = withMedia(withContent(simpleRestProvider(API_URL, httpClient), httpClient), httpClient)
 
 export interface BackofficeDataProvider extends DataProvider {
   grantRole(userId: string, role: string): Promise<{ data: AdminUser }>

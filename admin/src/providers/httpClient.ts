@@ -1,10 +1,11 @@
 import { HttpError } from 'ra-core'
-import { csrfHeaders, readCsrfCookie, sendWithSession } from '@vetclube/session-client'
+import { csrfHeaders, readCsrfCookie, refreshSession, sendWithSession } from '@vetclube/session-client'
 
 // The CSRF cookie and header, the single-flight refresh and the retry live in
 // session-client/ (shared with the PWA); this module owns the transport and
-// react-admin's answer and error shapes.
-export { readCsrfCookie }
+// react-admin's answer and error shapes. The media uploader (tus, its own
+// transport) takes the CSRF header and the refresh from here too.
+export { csrfHeaders, readCsrfCookie, refreshSession }
 
 export interface JsonResponse {
   status: number
@@ -36,6 +37,8 @@ function buildRequest(url: string, options: RequestOptions): Request {
 }
 
 function errorMessage(json: any, status: number, statusText: string): string {
+  // {"error":{"message":…}} from most routes, {"error":"…"} from some (media's 409).
+  if (typeof json?.error === 'string' && json.error) return json.error
   return json?.error?.message ?? json?.message ?? (statusText || `HTTP ${status}`)
 }
 

@@ -221,6 +221,20 @@ const ptBRMessages: TranslationMessages = {
     },
   },
   resources: {
+    media: {
+      name: 'Mídia |||| Biblioteca de mídia',
+      fields: {
+        preview: 'Prévia',
+        original_name: 'Nome',
+        kind: 'Tipo',
+        state: 'Situação',
+        size_bytes: 'Tamanho',
+        duration_seconds: 'Duração',
+        used_in: 'Em uso em',
+        created_at: 'Enviado em',
+        q: 'Buscar pelo nome',
+      },
+    },
     audit: {
       name: 'Auditoria |||| Auditoria',
     },
@@ -413,6 +427,9 @@ const ptBRMessages: TranslationMessages = {
       ip: 'IP',
       since: 'Desde',
       until: 'Até',
+    },
+    media: {
+      actions: 'Ações',
     },
     agenda: {
       title: 'Agenda',

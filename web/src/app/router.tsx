@@ -23,6 +23,18 @@ function soon(path: string, title: string): RouteObject {
   }
 }
 
+/** A guarded /admin route managed in the backoffice: editors are sent to `url` there. */
+function inBackoffice(path: string, title: string, url: string): RouteObject {
+  return {
+    path,
+    handle: { title },
+    lazy: async () => {
+      const { default: Page } = await retryImport(() => import('@/features/admin/pages/BackofficeRedirectPage'))
+      return { element: <Page to={url} /> }
+    },
+  }
+}
+
 // Feature teams: replace a `soon(...)` line with
 //   { path: 'x', lazy: lazyPage(() => import('@/features/<feature>/pages/XPage')) }
 // (default export = the page component). Never drop or rename a path: links
@@ -61,9 +73,10 @@ const adminRoutes: RouteObject[] = [
     handle: { title: 'Cursos' },
     lazy: lazyPage(() => import('@/features/admin/pages/BackofficeRedirectPage')),
   },
-  soon('/admin/gerenciador/videos', 'Gerenciador de Vídeos'),
-  soon('/admin/gerenciador/conteudos-exclusivos/videos', 'Vídeos Exclusivos'),
-  soon('/admin/gerenciador/conteudos-exclusivos/biblioteca', 'Biblioteca de Conteúdos Exclusivos'),
+  // Exclusive videos are the backoffice's "videos" content type; uploads live in its media library.
+  inBackoffice('/admin/gerenciador/videos', 'Gerenciador de Vídeos', '/backoffice/#/content/videos'),
+  inBackoffice('/admin/gerenciador/conteudos-exclusivos/videos', 'Vídeos Exclusivos', '/backoffice/#/content/videos'),
+  inBackoffice('/admin/gerenciador/conteudos-exclusivos/biblioteca', 'Biblioteca de Conteúdos Exclusivos', '/backoffice/#/media'),
   soon('/admin/vagas-de-empregos', 'Vagas de Empregos'),
 ]
 

@@ -12,11 +12,12 @@ const leaveTo = (url: string) => window.location.assign(url)
  * categories and instructors are content types; the curriculum manager is the
  * courses plugin's view): this page sends editors there, to the same place.
  */
-export default function BackofficeRedirectPage({ navigate = leaveTo }: { navigate?: (url: string) => void }) {
+export default function BackofficeRedirectPage({ navigate = leaveTo, to }: { navigate?: (url: string) => void; to?: string }) {
   const { user } = useAuth()
   const params = useParams()
   const allowed = ['editor', 'revisor', 'super_admin'].some((role) => hasRole(user, role))
-  const target = backofficeTarget(params['*'] ?? '')
+  // A fixed backoffice page (the video manager, the media library), else the /admin/cursos mapping.
+  const target = to ?? backofficeTarget(params['*'] ?? '')
 
   useEffect(() => {
     if (allowed) navigate(target)

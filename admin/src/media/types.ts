@@ -1,0 +1,36 @@
+/** The kinds and states of a media asset (core/media). */
+export type MediaKind = 'video' | 'image' | 'document'
+export type MediaState = 'enviando' | 'processando' | 'pronto' | 'erro'
+
+/** Where an asset is used: a content item referencing it. */
+export interface MediaUse {
+  type: string
+  id: string
+  title: string
+}
+
+/** One asset as GET /api/admin/media/{id} answers it. */
+export interface MediaAsset {
+  id: string
+  kind: MediaKind
+  state: MediaState
+  progress_percent: number
+  /** Percent per rendition, e.g. {"360p":100,"720p":42}. */
+  progress?: Record<string, number> | null
+  error?: string | null
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  duration_seconds?: number | null
+  width?: number | null
+  height?: number | null
+  /** Where an image or a PDF is served. */
+  url?: string | null
+  hls_url?: string | null
+  poster_url?: string | null
+  thumbnail_urls?: string[] | null
+  created_at: string
+  updated_at: string
+  uploaded_by?: string | null
+  used_in?: MediaUse[] | null
+}
