@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { startServer, type RunningServer } from './support/server'
+import { signedInUser } from './support/users'
 
 // The trial-expired dialog (shown at most once per session) against a server whose trials
 // last one second (TRIAL_DURATION=1s): the seeded demo account's trial has
@@ -80,5 +81,38 @@ test.describe('trial expired', () => {
     expect(new URL(tab.url()).pathname).toBe('/pricing')
     await expect(dialog).toBeHidden()
     await expect(page).toHaveURL(`${server!.baseURL}/`)
+  })
+  // Exclusive videos are for Premium and trial members: once the trial has
+  // ended the list stays readable with every card marked Premium, and
+  // opening one invites to the plans instead of playing it.
+  test('an expired member sees exclusive videos marked Premium and is invited to the plans', async ({ browser, playwright }) => {
+    const context = await browser.newContext({ baseURL: server!.baseURL })
+    const request = await playwright.request.newContext({ baseURL: server!.baseURL })
+    await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
+    await signedInUser(context, request, { firstName: 'Otávio', lastName: 'Prado' })
+    // The new member's one-second trial must be over before the list is read.
+    await expect
+      .poll(async () => (await (await context.request.get('/api/subscription')).json()).trial_expired, { timeout: 10_000 })
+      .toBe(true)
+    const page = await context.newPage()
+    await page.goto('/conteudos-exclusivos')
+    const expired = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
+    await expect(expired).toBeVisible()
+    await expired.getByRole('button', { name: 'Depois' }).click()
+
+    const cards = page.getByRole('list', { name: 'Vídeos' }).getByRole('article')
+    await expect(cards.first()).toBeVisible()
+    const count = await cards.count()
+    await expect(cards.filter({ hasText: 'Premium' })).toHaveCount(count)
+
+    await cards.first().getByRole('link').first().click()
+    await expect(page).toHaveURL(/\/conteudos-exclusivos#[0-9a-f-]{36}$/)
+    const invite = page.getByRole('region', { name: 'Conteúdo exclusivo Premium' })
+    await expect(invite).toContainText('Este vídeo é exclusivo para assinantes Premium. Assine para continuar.')
+    await expect(page.locator('video')).toHaveCount(0)
+    await invite.getByRole('link', { name: 'Ver Planos' }).click()
+    await expect(page).toHaveURL(`${server!.baseURL}/pricing`)
+    await request.dispose()
+    await context.close()
   })
 })

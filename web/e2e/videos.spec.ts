@@ -1,4 +1,8 @@
-import { expect, test } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { signedInUser } from './support/users'
 
@@ -65,4 +69,98 @@ test('a trial member filters, opens a video by its link, likes, favorites and co
   await page.goBack()
   await expect(page.getByRole('dialog', { name: TITLE })).toBeHidden()
   await expect(page.getByRole('heading', { level: 1, name: 'Conteúdos Exclusivos' })).toBeVisible()
+})
+
+// The media pipeline end to end on the real server (tus upload, Temporal +
+// ffmpeg transcoding, HLS served from /uploads/): the demo editor uploads a
+// video in the backoffice and meets the review gate while it is processed,
+// the demo reviewer publishes it, and a member in the Premium trial plays the
+// HLS stream to its end, which completes it.
+const EDITOR = { email: 'editora@vetclube.dev', password: 'Pauta#Editora26' } // dev seed, core/app/seed.go
+const REVISOR = { email: 'revisor@vetclube.dev', password: 'Revisao#Pauta26' }
+const UPLOADED_TITLE = 'Sutura intradérmica passo a passo'
+
+async function backoffice(browser: Browser, account: { email: string; password: string }): Promise<Page> {
+  const page = await (await browser.newContext()).newPage()
+  await page.goto('/backoffice/')
+  await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
+  await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await expect(page.getByRole('heading', { name: 'Painel do VetClube' })).toBeVisible({ timeout: 30_000 })
+  return page
+}
+
+test('an editor uploads a video, a reviewer publishes it after processing, a member plays the HLS stream to completion', async ({ browser, context, request, page }) => {
+  test.setTimeout(300_000)
+  // A real 6 s 720p H.264/AAC clip: the ladder gets 360p and 720p.
+  const dir = mkdtempSync(join(tmpdir(), 'vetclube-video-e2e-'))
+  const clip = join(dir, 'sutura.mp4')
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440',
+    '-t', '6', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip])
+
+  const editor = await backoffice(browser, EDITOR)
+  await editor.getByRole('menuitem', { name: 'Vídeos exclusivos' }).click()
+  await expect(editor).toHaveURL(/#\/content\/videos/)
+  await editor.getByRole('link', { name: 'Criar' }).click()
+  await editor.getByRole('textbox', { name: 'Título' }).fill(UPLOADED_TITLE)
+  await editor.getByRole('combobox', { name: 'Origem do vídeo' }).click()
+  await editor.getByRole('option', { name: 'Vídeo enviado (biblioteca de mídia)' }).click()
+  const field = editor.getByRole('group', { name: 'Vídeo enviado' })
+  await field.locator('input[type="file"]').setInputFiles(clip)
+  // The upload's own progress bar, then the processing percentage.
+  await expect(field.getByRole('progressbar', { name: 'Envio de sutura.mp4' })).toBeVisible()
+  await expect(field.getByText(/^Processando \(\d+ %\)$/)).toBeVisible({ timeout: 60_000 })
+  await editor.getByRole('button', { name: 'Salvar' }).click()
+  await expect(editor).toHaveURL(/#\/content\/videos\/[0-9a-f-]{36}$/)
+  const id = editor.url().match(/videos\/([0-9a-f-]{36})/)![1]
+
+  // The review gate: while the asset is processed the submission is refused
+  // with the plugin's reason (unless the transcode already finished).
+  await editor.getByRole('button', { name: 'Enviar para revisão' }).click()
+  const refused = editor.getByText(/O vídeo ainda está sendo processado \(\d+ %\)\./)
+  const inReview = editor.getByText('Em revisão').first()
+  await expect(refused.or(inReview)).toBeVisible()
+  const gated = await refused.isVisible()
+  await expect(editor.getByRole('group', { name: 'Vídeo enviado' }).getByText('Pronto')).toBeVisible({ timeout: 180_000 })
+  if (gated) {
+    await editor.getByRole('button', { name: 'Enviar para revisão' }).click()
+  }
+  await expect(inReview).toBeVisible()
+
+  const reviewer = await backoffice(browser, REVISOR)
+  await reviewer.goto(`/backoffice/#/content/videos/${id}`)
+  await reviewer.getByRole('button', { name: 'Aprovar' }).click()
+  await expect(reviewer.getByText('Aprovado').first()).toBeVisible()
+  await reviewer.getByRole('button', { name: 'Publicar agora' }).click()
+  await expect(reviewer.getByText('Publicado').first()).toBeVisible()
+
+  // A member in the Premium trial opens it by its link and plays the stream.
+  await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
+  await signedInUser(context, request, { firstName: 'Bruno', lastName: 'Teles' })
+  const master = page.waitForResponse((r) => /\/uploads\/media\/.+\/master\.m3u8$/.test(r.url()) && r.status() === 200)
+  const segment = page.waitForResponse((r) => /\/uploads\/media\/.+\.ts$/.test(r.url()) && r.status() === 200)
+  await page.goto(`/conteudos-exclusivos#${id}`)
+  const dialog = page.getByRole('dialog', { name: UPLOADED_TITLE })
+  await expect(dialog).toBeVisible()
+  await master
+  await segment
+  await expect(dialog.getByRole('combobox', { name: 'Qualidade' })).toContainText('720p')
+
+  const like = dialog.getByRole('button', { name: /^Curtir vídeo/ })
+  await like.click()
+  await expect(like).toHaveAttribute('aria-pressed', 'true')
+
+  // Watched to its end at 2×: every second actually played, so the watched
+  // ranges pass 90 % and the server completes it.
+  await dialog.getByRole('combobox', { name: 'Velocidade' }).selectOption({ label: '2×' })
+  const video = dialog.locator('video')
+  await video.evaluate((el: HTMLVideoElement) => { el.muted = true; return el.play() })
+  await expect.poll(() => video.evaluate((el: HTMLVideoElement) => el.ended), { timeout: 30_000 }).toBe(true)
+  await expect(dialog.getByRole('button', { name: 'Desmarcar como concluído' })).toBeVisible({ timeout: 15_000 })
+
+  await page.keyboard.press('Escape')
+  await page.getByLabel('Apenas concluídos').check()
+  const list = page.getByRole('list', { name: 'Vídeos' })
+  await expect(list.getByRole('article')).toHaveCount(1)
+  await expect(list.getByRole('article').first()).toContainText(UPLOADED_TITLE)
 })

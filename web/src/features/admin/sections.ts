@@ -10,11 +10,12 @@ export function backofficeContentURL(typeId: string): string {
 /** react-admin routes inside the hash, so deep links survive reloads. */
 export const BACKOFFICE_USERS_URL = `${BACKOFFICE_URL}#/users`
 export const BACKOFFICE_MODERATION_URL = `${BACKOFFICE_URL}#/moderation`
+export const BACKOFFICE_MEDIA_URL = `${BACKOFFICE_URL}#/media`
 
 /**
- * The admin areas under /admin and where each one is managed today. Areas with
- * an `href` already work in the react-admin backoffice; the others arrive
- * with their feature issues.
+ * The admin areas under /admin besides the content types (listed from the
+ * plugins' manifests) and where each one is managed. Areas with an `href`
+ * work in the react-admin backoffice; the others arrive with their features.
  */
 export interface AdminSection {
   title: string
@@ -24,6 +25,8 @@ export interface AdminSection {
   superAdminOnly?: boolean
   /** Only community moderators (and super admins) manage it. */
   moderatorsOnly?: boolean
+  /** Only the editorial team (editors, reviewers and super admins) manages it. */
+  editorialOnly?: boolean
 }
 
 export const ADMIN_SECTIONS: AdminSection[] = [
@@ -39,8 +42,12 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     href: BACKOFFICE_MODERATION_URL,
     moderatorsOnly: true,
   },
-  { title: 'Cursos', description: 'Cursos, aulas, instrutores e categorias.' },
-  { title: 'Vídeos e conteúdos exclusivos', description: 'Vídeos, biblioteca e conteúdos para assinantes.' },
+  {
+    title: 'Biblioteca de mídia',
+    description: 'Vídeos, imagens e PDFs enviados: processamento, uso e exclusão.',
+    href: BACKOFFICE_MEDIA_URL,
+    editorialOnly: true,
+  },
   { title: 'Vagas de empregos', description: 'Oportunidades publicadas para a comunidade.' },
 ]
 

@@ -30,7 +30,9 @@ export default function AdminHomePage() {
     description: `Escreva, revise, agende e publique ${t.plural.toLowerCase()}.`,
     href: backofficeContentURL(t.id),
   }))
-  const sections = [...contentSections, ...ADMIN_SECTIONS.filter((s) => (superAdmin || !s.superAdminOnly) && (moderator || !s.moderatorsOnly))]
+  const sections = [...contentSections, ...ADMIN_SECTIONS.filter(
+    (s) => (superAdmin || !s.superAdminOnly) && (moderator || !s.moderatorsOnly) && (editorial || !s.editorialOnly),
+  )]
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-6 py-6">

@@ -44,7 +44,8 @@ describe('admin pages', () => {
     expect(await screen.findByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
     const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
     expect(within(areas).getByRole('link', { name: 'Gerenciar Usuários no backoffice' })).toHaveAttribute('href', '/backoffice/#/users')
-    expect(within(areas).getAllByText('Em breve')).toHaveLength(3)
+    expect(within(areas).getByRole('link', { name: 'Gerenciar Biblioteca de mídia no backoffice' })).toHaveAttribute('href', '/backoffice/#/media')
+    expect(within(areas).getAllByText('Em breve')).toHaveLength(1)
     expect(screen.queryByText('Acesso restrito')).not.toBeInTheDocument()
   })
 
@@ -65,6 +66,7 @@ describe('admin pages', () => {
     const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
     expect(within(areas).getByRole('link', { name: 'Gerenciar Moderação da comunidade no backoffice' })).toHaveAttribute('href', '/backoffice/#/moderation')
     expect(within(areas).queryByRole('link', { name: 'Gerenciar Notícias no backoffice' })).not.toBeInTheDocument()
+    expect(within(areas).queryByRole('link', { name: 'Gerenciar Biblioteca de mídia no backoffice' })).not.toBeInTheDocument()
     expect(within(areas).queryByRole('link', { name: 'Gerenciar Usuários no backoffice' })).not.toBeInTheDocument()
   })
 

@@ -237,14 +237,11 @@ export function FilePlayer({
           }}
           onTimeUpdate={(e) => events.onTime(e.currentTarget.currentTime, playing(e.currentTarget))}
           onSeeking={(e) => events.onTime(e.currentTarget.currentTime, false)}
-          onPause={(e) => {
-            events.onTime(e.currentTarget.currentTime, false)
-            events.onStop()
-          }}
-          onEnded={(e) => {
-            events.onTime(e.currentTarget.currentTime, false)
-            events.onStop()
-          }}
+          // Playback starts counting where it starts, not at the first
+          // time update a quarter of a second later.
+          onPlaying={(e) => events.onTime(e.currentTarget.currentTime, playing(e.currentTarget))}
+          onPause={(e) => events.onStop(e.currentTarget.currentTime)}
+          onEnded={(e) => events.onStop(e.currentTarget.currentTime)}
           onError={() => setFailed(true)}
         />
       </div>

@@ -127,8 +127,7 @@ function VimeoPlayer({ embedUrl, title, startAt, events }: { embedUrl: string; t
         case 'pause':
         case 'ended':
           playing = false
-          events.onTime(num(data.seconds) ?? 0, false)
-          events.onStop()
+          events.onStop(num(data.seconds) ?? undefined)
           break
         case 'seeked':
           // The jump itself was not watched.

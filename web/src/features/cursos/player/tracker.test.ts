@@ -55,6 +55,42 @@ describe('WatchTracker', () => {
   })
 })
 
+describe('WatchTracker.stop', () => {
+  it('counts a short video played to its end from its start to its end', () => {
+    // The playing event at 0, time updates every half second at 2×, the
+    // last one at 5.7, then ended at 6: all 6 seconds were played.
+    const t = new WatchTracker()
+    t.tick(0, true)
+    for (let s = 0.4; s < 5.8; s += 0.5) t.tick(s, true)
+    t.stop(6)
+    expect(t.take()).toEqual([[0, 6]])
+    expect(t.position).toBe(6)
+  })
+
+  it('does not count a jump as played when the stop is far from the last update', () => {
+    const t = new WatchTracker()
+    t.tick(0, true)
+    t.tick(2, true)
+    t.stop(40)
+    expect(t.take()).toEqual([[0, 2]])
+    expect(t.position).toBe(40)
+  })
+
+  it('a seek closes the span at the last update, not at the seek target', () => {
+    const t = new WatchTracker()
+    t.tick(0, true)
+    t.tick(2, true)
+    t.tick(4, false) // seeking to 4
+    t.tick(4, true)
+    t.tick(5, true)
+    t.stop(5.2)
+    expect(t.take()).toEqual([
+      [0, 2],
+      [4, 5.2],
+    ])
+  })
+})
+
 describe('mergeSpans', () => {
   it('merges overlapping, touching and out-of-order spans and drops empty ones', () => {
     expect(

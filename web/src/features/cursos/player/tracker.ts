@@ -56,6 +56,19 @@ export class WatchTracker {
     this.last = t
   }
 
+  /**
+   * Paused or ended at t: the playback since the last time update counts up
+   * to t (the last update of a short video may come half a second before its
+   * end). A seek is not a stop: its target goes through tick.
+   */
+  stop(t: number): void {
+    if (Number.isFinite(t) && this.last !== null && t >= this.last && t - this.last <= MAX_STEP_SECONDS) {
+      if (this.openStart === null) this.openStart = this.last
+      this.last = t
+    }
+    this.tick(t, false)
+  }
+
   private close(): void {
     if (this.openStart !== null && this.last !== null && this.last > this.openStart) this.pending.push([this.openStart, this.last])
     this.openStart = null

@@ -10,8 +10,11 @@ export interface PlayerEvents {
   /** A time update: the playhead and whether the media is playing. */
   onTime: (seconds: number, playing: boolean) => void
   onDuration: (seconds: number) => void
-  /** Paused or ended: report at once (an ended video may complete the lesson). */
-  onStop: () => void
+  /**
+   * Paused or ended at the playhead `seconds` (when the player knows it):
+   * report at once (an ended video may complete the lesson).
+   */
+  onStop: (seconds?: number) => void
 }
 
 /** What a watch reporter sends: the playhead, the media length and the spans played since the last report. */
@@ -90,7 +93,10 @@ export function useWatchReporter({
       onDuration: (d: number) => {
         if (Number.isFinite(d) && d > 0) duration.current = d
       },
-      onStop: () => save(false),
+      onStop: (t?: number) => {
+        if (t !== undefined) tracker.stop(t)
+        save(false)
+      },
     }),
     [save, tracker],
   )
