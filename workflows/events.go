@@ -172,7 +172,7 @@ func (r *reminders) done(off time.Duration) {
 // EventReminders is an event's timer (the updatable-timer pattern): it
 // sleeps until the next moment — a reminder before the start, or the
 // automatic unpublish 24 h after the end. A signal moves the event (every
-// pending reminder follows the new start) or cancels it (every participant
+// pending reminder follows the new start) or cancels it (everyone with a place
 // is told, and the workflow ends). It ends after the unpublish; a later
 // change starts it again (SignalWithStart).
 func EventReminders(ctx workflow.Context, in EventRemindersInput) error {
@@ -326,7 +326,8 @@ func (a *EventActivities) SendEventReminder(ctx context.Context, in ReminderInpu
 	return a.Events.SendReminder(ctx, in.ItemID, in.Kind, in.StartsAt, in.At)
 }
 
-// NotifyEventCancelled tells every participant the event was cancelled.
+// NotifyEventCancelled tells everyone with a place in the event (participants,
+// people waiting, holders of a released seat offer) that it was cancelled.
 func (a *EventActivities) NotifyEventCancelled(ctx context.Context, in CancelInput) (int, error) {
 	if a.Events == nil {
 		return 0, errMissingDependency

@@ -101,8 +101,9 @@ type Timers interface {
 	// Schedule sets or moves the reminders of item itemID to its start and
 	// its automatic unpublish to AutoUnpublishAfter past its end.
 	Schedule(ctx context.Context, itemID string, startsAt, endsAt time.Time) error
-	// Cancel drops the reminders and tells every participant that the
-	// event, cancelled at cancelledAt, will not happen.
+	// Cancel drops the reminders and tells everyone with a place in the
+	// event (NotifyCancelled) that, cancelled at cancelledAt, it will not
+	// happen.
 	Cancel(ctx context.Context, itemID string, cancelledAt time.Time) error
 	// StartOffer runs an offer's timer: notify now, expire at ExpiresAt.
 	StartOffer(ctx context.Context, o signups.Offer) error
@@ -373,6 +374,25 @@ func (s *Service) startOffers(ctx context.Context, offers []signups.Offer) {
 // ExpireOffer ends an offer whose time has come and starts the timer of
 // the offer that takes its seat (the offer timer's activity).
 func (s *Service) ExpireOffer(ctx context.Context, offerID string) (later *time.Time, err error) {
+	// An offer on a cancelled event passes its seat to nobody: the event's
+	// offers are released instead (the cancellation's sync does it too; this
+	// covers a timer that fires first).
+	var cancelled bool
+	if uuid.Validate(offerID) == nil {
+		err = s.pool.QueryRow(ctx, `SELECT NOT l.is_active AND l.cancelled_at IS NOT NULL
+			FROM signup_offers o JOIN event_listings l ON l.item_id = o.item_id WHERE o.id = $1`, offerID).Scan(&cancelled)
+	}
+	if err != nil && !postgres.IsNoRows(err) {
+		return nil, fmt.Errorf("read offer's event: %w", err)
+	}
+	if cancelled {
+		o, err := s.signups.GetOffer(ctx, offerID)
+		if err != nil {
+			return nil, err
+		}
+		_, err = s.signups.ReleaseOffers(ctx, o.ItemID)
+		return nil, err
+	}
 	later, next, err := s.signups.Expire(ctx, offerID)
 	if core.ErrorCode(err) == core.ENOTFOUND {
 		return nil, nil
@@ -494,9 +514,13 @@ func (s *Service) SendReminder(ctx context.Context, itemID string, kind Reminder
 	})
 }
 
-// NotifyCancelled tells every participant that the event was cancelled,
-// once per cancellation (cancelledAt). An event active again by now is not
-// announced.
+// NotifyCancelled tells everyone with a place in the event that it was
+// cancelled, once per person and cancellation (cancelledAt): participants,
+// the people waiting, and those a seat was being held for (their offers are
+// released first). An event active again by now is not announced.
+//
+// The waiting list stays as it was: should the event be on again, the
+// people waiting keep their places, the released offers' holders first.
 func (s *Service) NotifyCancelled(ctx context.Context, itemID string, cancelledAt time.Time) (int, error) {
 	var e Event
 	var cancelled *time.Time
@@ -511,12 +535,77 @@ func (s *Service) NotifyCancelled(ctx context.Context, itemID string, cancelledA
 	if e.IsActive || cancelled == nil {
 		return 0, nil
 	}
-	return s.tellParticipants(ctx, e, func(userID string) notifications.Notice {
+	released, err := s.signups.ReleaseOffers(ctx, e.ID)
+	if err != nil {
+		return 0, err
+	}
+	places, err := s.places(ctx, e.ID, released)
+	if err != nil {
+		return 0, err
+	}
+	lines := map[place]string{
+		placeParticipant: "Sua inscrição não precisa de nenhuma ação.",
+		placeOffer:       "A vaga reservada para você foi liberada; você não precisa fazer nada.",
+		placeWaiting:     "Você estava na lista de espera e não precisa fazer nada.",
+	}
+	return s.tell(ctx, places, func(userID string, p place) notifications.Notice {
 		return notifications.Notice{UserID: userID, Type: "event", Title: "Evento cancelado",
-			Message: fmt.Sprintf("\u201c%s\u201d foi cancelado. Sua inscrição não precisa de nenhuma ação.", e.Title),
-			Link:    Link(e.Slug), Data: map[string]string{"event_id": e.ID},
+			Message: fmt.Sprintf("\u201c%s\u201d foi cancelado. %s", e.Title, lines[p]),
+			Link:    Link(e.Slug), Data: map[string]string{"event_id": e.ID, "place": string(p)},
 			IdempotencyKey: fmt.Sprintf("event-cancelled:%s:%s:%d", e.ID, userID, cancelledAt.Unix())}
 	})
+}
+
+// place is what a person holds in an event.
+type place string
+
+const (
+	placeParticipant place = "participant"
+	placeOffer       place = "offer"
+	placeWaiting     place = "waiting"
+)
+
+// placed is one person and their place.
+type placed struct {
+	userID string
+	place  place
+}
+
+// places lists everyone with a place in itemID, each once: participants,
+// then the holders of offers (released, or whose release put them back in
+// line), then the people waiting, in line order.
+func (s *Service) places(ctx context.Context, itemID string, released []signups.Offer) ([]placed, error) {
+	participants, err := s.signups.Participants(ctx, itemID)
+	if err != nil {
+		return nil, err
+	}
+	waiting, err := s.signups.Waiting(ctx, itemID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var out []placed
+	add := func(userID string, p place) {
+		if !seen[userID] {
+			seen[userID] = true
+			out = append(out, placed{userID, p})
+		}
+	}
+	for _, u := range participants {
+		add(u, placeParticipant)
+	}
+	for _, o := range released {
+		add(o.UserID, placeOffer)
+	}
+	for _, w := range waiting {
+		if w.OfferReleased {
+			add(w.UserID, placeOffer)
+		}
+	}
+	for _, w := range waiting {
+		add(w.UserID, placeWaiting)
+	}
+	return out, nil
 }
 
 func (s *Service) tellParticipants(ctx context.Context, e Event, notice func(userID string) notifications.Notice) (int, error) {
@@ -524,10 +613,20 @@ func (s *Service) tellParticipants(ctx context.Context, e Event, notice func(use
 	if err != nil {
 		return 0, err
 	}
+	list := make([]placed, len(users))
+	for i, u := range users {
+		list[i] = placed{u, placeParticipant}
+	}
+	return s.tell(ctx, list, func(userID string, _ place) notifications.Notice { return notice(userID) })
+}
+
+// tell sends each person their notice; a failed send does not stop the
+// others (the idempotency keys make the retry tell only those missed).
+func (s *Service) tell(ctx context.Context, list []placed, notice func(userID string, p place) notifications.Notice) (int, error) {
 	var errs []error
 	told := 0
-	for _, u := range users {
-		if _, err := s.notify.Send(ctx, notice(u)); err != nil {
+	for _, p := range list {
+		if _, err := s.notify.Send(ctx, notice(p.userID, p.place)); err != nil {
 			errs = append(errs, err)
 			continue
 		}

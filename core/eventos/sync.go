@@ -59,6 +59,14 @@ func (s *Service) sync(ctx context.Context, itemID string) error {
 	if err != nil {
 		return fmt.Errorf("read event schedule: %w", err)
 	}
+	// A cancelled event's held seats are released before the cancellation
+	// is announced, so nobody is told of a seat, or claims one, that leads
+	// nowhere; the timers need not be there for that.
+	if !sc.active && sc.cancelledAt != nil {
+		if _, err := s.signups.ReleaseOffers(ctx, itemID); err != nil {
+			return err
+		}
+	}
 	if s.timers != nil {
 		switch {
 		case sc.active && sc.published && sc.endsAt.Add(AutoUnpublishAfter).After(s.now()):

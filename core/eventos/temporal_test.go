@@ -81,7 +81,8 @@ func hasNotice(t *testing.T, c *apptest.Client, title string) *notice {
 // is offered to the first person waiting (notification with the offer),
 // the unclaimed offer expires after EVENT_SEAT_OFFER_HOLD and passes to the
 // next person, who claims it; publishing the event gives it reminder
-// timers, moving it moves them, and cancelling it tells the participants.
+// timers, moving it moves them, and cancelling it tells the participants
+// and the people waiting.
 func TestOffersAndRemindersOnTemporal(t *testing.T) {
 	dev := temporalDev(t)
 	e := newEnv(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr, "EVENT_SEAT_OFFER_HOLD": "3s"})
@@ -144,9 +145,17 @@ func TestOffersAndRemindersOnTemporal(t *testing.T) {
 		st, err := timers.Next(context.Background(), it.ID)
 		return err == nil && st.Next != nil && st.Next.Equal(moved.Add(-time.Hour))
 	})
-	// Cancelling tells the participant.
+	d, _ := e.srv.SignedIn(t, "dora@teste.dev")
+	if res := d.Do("PUT", path+"/waitlist", nil); res.Status != http.StatusOK {
+		t.Fatalf("dora waits: %d %s", res.Status, res.Body)
+	}
+	// Cancelling tells the participant and the person waiting.
 	e.edit(t, it.ID, map[string]any{"cancelled": true})
 	eventually(t, "cancellation notice", 20*time.Second, func() bool { return hasNotice(t, c, "Evento cancelado") != nil })
+	eventually(t, "cancellation notice to the waiting list", 20*time.Second, func() bool {
+		n := hasNotice(t, d, "Evento cancelado")
+		return n != nil && n.Data["place"] == "waiting"
+	})
 	if hasNotice(t, b, "Evento cancelado") != nil {
 		t.Error("a non-participant was told of the cancellation")
 	}

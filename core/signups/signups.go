@@ -498,3 +498,91 @@ func (s *Service) StateOf(ctx context.Context, itemID, readerID string) (State, 
 	}
 	return st, nil
 }
+
+// ReleaseOffers ends every pending offer on itemID without passing its seat
+// on: the item will not take place (an event cancelled), so a held seat is
+// no use to anyone. Each holder goes back to the head of the waiting list,
+// in the order they were offered, so they come first again should the item
+// be back on. Releasing twice changes nothing. It returns the offers
+// released.
+func (s *Service) ReleaseOffers(ctx context.Context, itemID string) ([]Offer, error) {
+	if uuid.Validate(itemID) != nil {
+		return nil, nil
+	}
+	var released []Offer
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		// The counter's lock alone (not lock): an item taken offline still
+		// has its held seats to give back.
+		var held int
+		err := tx.QueryRow(ctx, `SELECT held FROM signup_counts WHERE item_id = $1 FOR UPDATE`, itemID).Scan(&held)
+		if postgres.IsNoRows(err) {
+			return nil // never signed up for: nothing held
+		}
+		if err != nil {
+			return fmt.Errorf("lock counter: %w", err)
+		}
+		rows, err := tx.Query(ctx, `WITH released AS (
+				UPDATE signup_offers SET status = 'expired', resolved_at = $2
+				WHERE item_id = $1 AND status = 'pending'
+				RETURNING id, item_id, user_id, offered_at, expires_at),
+			head AS (SELECT coalesce(min(position), 1) AS p FROM signup_waitlist WHERE item_id = $1),
+			requeued AS (
+				INSERT INTO signup_waitlist (item_id, user_id, position, joined_at)
+				SELECT r.item_id, r.user_id, head.p - row_number() OVER (ORDER BY r.offered_at DESC, r.user_id DESC), $2
+				FROM released r, head
+				ON CONFLICT DO NOTHING)
+			SELECT id::text, item_id::text, user_id::text, expires_at FROM released ORDER BY offered_at, user_id`, itemID, s.now())
+		if err != nil {
+			return fmt.Errorf("release offers: %w", err)
+		}
+		released, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Offer, error) {
+			var o Offer
+			err := r.Scan(&o.ID, &o.ItemID, &o.UserID, &o.ExpiresAt)
+			return o, err
+		})
+		if err != nil {
+			return fmt.Errorf("release offers: %w", err)
+		}
+		if len(released) == 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE signup_counts SET held = greatest(held - $2, 0) WHERE item_id = $1`, itemID, len(released)); err != nil {
+			return fmt.Errorf("update counter: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return released, nil
+}
+
+// Waiter is one person on a waiting list.
+type Waiter struct {
+	UserID string
+	// OfferReleased: a seat was offered to them and released before its
+	// expiry (ReleaseOffers put them back in line).
+	OfferReleased bool
+}
+
+// Waiting lists itemID's waiting list, first in line first.
+func (s *Service) Waiting(ctx context.Context, itemID string) ([]Waiter, error) {
+	// ReleaseOffers ends the offer before its own expiry (a natural expiry
+	// happens at or after it) and requeues its holder at that very moment.
+	rows, err := s.pool.Query(ctx, `SELECT w.user_id::text, EXISTS (SELECT 1 FROM signup_offers o
+			WHERE o.item_id = w.item_id AND o.user_id = w.user_id AND o.status = 'expired'
+			AND o.resolved_at < o.expires_at AND o.resolved_at = w.joined_at)
+		FROM signup_waitlist w WHERE w.item_id = $1 ORDER BY w.position`, itemID)
+	if err != nil {
+		return nil, fmt.Errorf("waiting list: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Waiter, error) {
+		var w Waiter
+		err := r.Scan(&w.UserID, &w.OfferReleased)
+		return w, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting list: %w", err)
+	}
+	return list, nil
+}

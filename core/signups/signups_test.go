@@ -108,3 +108,74 @@ func TestCapacityFieldAndIdempotence(t *testing.T) {
 		t.Fatalf("bad id: %v", err)
 	}
 }
+
+// Releasing an item's offers ends them before their expiry without passing
+// the seats on, gives the held seats back, and puts the holders back at the
+// head of the waiting list in the order they were offered; releasing again
+// changes nothing, and the waiting list says who was released.
+func TestReleaseOffersRequeuesHoldersFirst(t *testing.T) {
+	pool := pgtest.New(t)
+	ctx := t.Context()
+	now := time.Now()
+	svc := signups.New(pool, signups.Options{Now: func() time.Time { return now }})
+	u := users(t, pool, 5)
+	a, b, first, second, third := u[0], u[1], u[2], u[3], u[4]
+
+	item := published(t, pool, map[string]any{"max_participants": 2})
+	for _, p := range []string{a, b} {
+		if err := svc.Join(ctx, item, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range []string{first, second, third} {
+		if err := svc.Wait(ctx, item, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var offered []signups.Offer
+	for _, p := range []string{a, b} {
+		now = now.Add(time.Minute)
+		o, err := svc.Leave(ctx, item, p)
+		if err != nil || len(o) != 1 {
+			t.Fatalf("leave: %v %v", o, err)
+		}
+		offered = append(offered, o...)
+	}
+	if offered[0].UserID != first || offered[1].UserID != second {
+		t.Fatalf("offers went to %v", offered)
+	}
+
+	now = now.Add(time.Minute)
+	released, err := svc.ReleaseOffers(ctx, item)
+	if err != nil || len(released) != 2 || released[0].ID != offered[0].ID || released[1].ID != offered[1].ID {
+		t.Fatalf("released %v %v", released, err)
+	}
+	if again, err := svc.ReleaseOffers(ctx, item); err != nil || len(again) != 0 {
+		t.Fatalf("second release: %v %v", again, err)
+	}
+	st, _ := svc.StateOf(ctx, item, "")
+	if st.Held != 0 || st.Participants != 0 || st.Waiting != 3 {
+		t.Fatalf("after the release: %+v", st)
+	}
+	waiting, err := svc.Waiting(ctx, item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []signups.Waiter{{UserID: first, OfferReleased: true}, {UserID: second, OfferReleased: true}, {UserID: third}}
+	if fmt.Sprint(waiting) != fmt.Sprint(want) {
+		t.Fatalf("waiting list %v, want %v", waiting, want)
+	}
+	// A released offer expiring later passes nothing on.
+	now = now.Add(13 * time.Hour)
+	if later, next, err := svc.Expire(ctx, offered[0].ID); err != nil || later != nil || len(next) != 0 {
+		t.Fatalf("expiry of a released offer: %v %v %v", later, next, err)
+	}
+	// Seats offered again (the item back on) go to the released holders first.
+	rebalanced, err := svc.Rebalance(ctx, item)
+	if err != nil || len(rebalanced) != 2 || rebalanced[0].UserID != first || rebalanced[1].UserID != second {
+		t.Fatalf("rebalance: %v %v", rebalanced, err)
+	}
+	if _, err := svc.ReleaseOffers(ctx, "not-a-uuid"); err != nil {
+		t.Fatalf("bad id: %v", err)
+	}
+}

@@ -4,12 +4,16 @@ import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { useNextEvent } from '@/features/eventos/api'
 import { EventTypeBadge } from '@/features/eventos/components/EventTypeBadge'
-import { formatEventDate, formatEventTime, placeLabel } from '@/features/eventos/format'
+import { formatEventDate, formatEventTime, inViewerZone, placeLabel } from '@/features/eventos/format'
 
-/** The home's next-event card: the first active event from today on, or the spec's empty and error texts. */
+/**
+ * The home's next-event card: the first active event from today on (its start also in the viewer's zone when it is
+ * not the event's), or the spec's empty and error texts.
+ */
 export function NextEventCard() {
   const next = useNextEvent()
   const e = next.data
+  const otherZone = e ? inViewerZone(e) : ''
   return (
     <Card role="region" className="flex flex-col" aria-labelledby="next-event-title">
       <CardHeader>
@@ -34,6 +38,11 @@ export function NextEventCard() {
               <p className="text-sm text-muted-foreground">
                 {formatEventDate(e.event_date)} · {formatEventTime(e.event_time)} · {placeLabel(e)}
               </p>
+              {otherZone && (
+                <p className="text-xs text-muted-foreground" data-testid="next-event-viewer-zone">
+                  {otherZone}
+                </p>
+              )}
             </div>
             <Link to={`/eventos/${e.slug}`} className={buttonClasses('outline', 'sm', 'self-start')}>
               Ver evento

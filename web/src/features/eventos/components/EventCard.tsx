@@ -2,12 +2,16 @@ import { Link } from 'react-router'
 import { CalendarDays, Clock, MapPin, Users } from 'lucide-react'
 import { Card } from '@/components/ui/Card'
 import type { EventItem } from '../api'
-import { formatEventDate, formatEventTime, placeLabel, seatsLabel } from '../format'
+import { formatEventDate, formatEventTime, inViewerZone, placeLabel, seatsLabel } from '../format'
 import { EventTypeBadge } from './EventTypeBadge'
 
-/** One event in a list: type badge, date 'dd de MMMM', time HH:mm, place or 'Online', seats left or 'Esgotado'. */
+/**
+ * One event in a list: type badge, date 'dd de MMMM', time HH:mm (and the start in the viewer's zone when it is not
+ * the event's), place or 'Online', seats left or 'Esgotado'.
+ */
 export function EventCard({ event, past = false }: { event: EventItem; past?: boolean }) {
   const seats = past ? '' : seatsLabel(event)
+  const otherZone = inViewerZone(event)
   return (
     <Card className="flex h-full flex-col gap-3 p-5">
       <div className="flex items-start justify-between gap-3">
@@ -28,10 +32,17 @@ export function EventCard({ event, past = false }: { event: EventItem; past?: bo
           <CalendarDays aria-hidden="true" className="size-4 shrink-0 text-primary" />
           <dd>{formatEventDate(event.event_date)}</dd>
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex items-start gap-2">
           <dt className="sr-only">Horário</dt>
-          <Clock aria-hidden="true" className="size-4 shrink-0 text-primary" />
-          <dd>{formatEventTime(event.event_time)}</dd>
+          <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+          <dd>
+            {formatEventTime(event.event_time)}
+            {otherZone && (
+              <span className="block text-xs text-muted-foreground" data-testid="event-viewer-zone">
+                {otherZone}
+              </span>
+            )}
+          </dd>
         </div>
         <div className="flex items-center gap-2">
           <dt className="sr-only">Local</dt>
