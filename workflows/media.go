@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -95,6 +96,11 @@ type MediaActivities struct {
 	WorkDir string
 	// Preset is the libx264 preset ("veryfast" when empty).
 	Preset string
+
+	// dirsMu guards inUse, the step directories this process is using,
+	// which SweepMediaWorkDir never removes.
+	dirsMu sync.Mutex
+	inUse  map[string]bool
 }
 
 // MediaProcessing starts the processing workflow of an asset; it
@@ -367,7 +373,8 @@ func (a *MediaActivities) preset() string {
 	return a.Preset
 }
 
-// tempDir makes a fresh directory under WorkDir for one step.
+// tempDir makes a fresh directory under WorkDir for one step; the step
+// gives it back with releaseDir.
 func (a *MediaActivities) tempDir(assetID, step string) (string, error) {
 	base := a.WorkDir
 	if base == "" {
@@ -376,11 +383,98 @@ func (a *MediaActivities) tempDir(assetID, step string) (string, error) {
 	if err := os.MkdirAll(base, 0o750); err != nil {
 		return "", fmt.Errorf("media work dir: %w", err)
 	}
-	dir, err := os.MkdirTemp(base, "media-"+assetID+"-"+step+"-")
+	a.dirsMu.Lock()
+	defer a.dirsMu.Unlock()
+	dir, err := os.MkdirTemp(base, mediaWorkPrefix+assetID+"-"+step+"-")
 	if err != nil {
 		return "", fmt.Errorf("media work dir: %w", err)
 	}
+	if a.inUse == nil {
+		a.inUse = map[string]bool{}
+	}
+	a.inUse[dir] = true
 	return dir, nil
+}
+
+// releaseDir removes a step's directory when the step ends.
+func (a *MediaActivities) releaseDir(dir string) {
+	a.dirsMu.Lock()
+	defer a.dirsMu.Unlock()
+	delete(a.inUse, dir)
+	_ = os.RemoveAll(dir)
+}
+
+// mediaWorkPrefix starts the name of every step directory.
+const mediaWorkPrefix = "media-"
+
+// MediaWorkStaleAfter is how long a step directory must have gone without
+// any write before SweepMediaWorkDir takes it for the leftover of a killed
+// worker. A running transcode writes a segment every few seconds and the
+// other steps write their files at once, so an hour without a write is a
+// step no process is running, even a worker in another process sharing
+// WorkDir.
+const MediaWorkStaleAfter = time.Hour
+
+// SweepMediaWorkDir removes the step directories under a.WorkDir that a
+// worker killed mid-step (kill -9 skips its deferred cleanup) left behind:
+// those no step of this process is using and in which nothing was written
+// for olderThan. Nothing is swept when WorkDir is empty (os.TempDir is
+// shared with other programs). It returns how many directories went.
+// It is a function, not a method, so that registering the activities does
+// not make it an activity.
+func SweepMediaWorkDir(a *MediaActivities, olderThan time.Duration) (int, error) {
+	if a.WorkDir == "" {
+		return 0, nil
+	}
+	entries, err := os.ReadDir(a.WorkDir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("media work dir: %w", err)
+	}
+	cutoff := time.Now().Add(-olderThan)
+	// Held throughout, so no step can take a directory up while it is
+	// being judged (tempDir makes and records its directory under it).
+	a.dirsMu.Lock()
+	defer a.dirsMu.Unlock()
+	removed := 0
+	var errs []error
+	for _, e := range entries {
+		dir := filepath.Join(a.WorkDir, e.Name())
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), mediaWorkPrefix) || a.inUse[dir] {
+			continue
+		}
+		latest, err := newestWrite(dir)
+		if err != nil || latest.After(cutoff) {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, fmt.Errorf("remove leftover %s: %w", dir, err))
+			continue
+		}
+		removed++
+	}
+	return removed, errors.Join(errs...)
+}
+
+// newestWrite is the latest modification time of dir and anything in it.
+func newestWrite(dir string) (time.Time, error) {
+	var latest time.Time
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if info.ModTime().After(latest) {
+			latest = info.ModTime()
+		}
+		return nil
+	})
+	return latest, err
 }
 
 // ffmpegFailed is the error type of an ffmpeg run that failed; its
@@ -462,7 +556,7 @@ func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeIn
 	if err != nil {
 		return res, err
 	}
-	defer os.RemoveAll(dir)
+	defer a.releaseDir(dir)
 	out := filepath.Join(dir, r.Name)
 	if err := os.Mkdir(out, 0o750); err != nil {
 		return res, fmt.Errorf("rendition dir: %w", err)
@@ -632,7 +726,7 @@ func (a *MediaActivities) MakeMediaImages(ctx context.Context, in MediaImagesInp
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer a.releaseDir(dir)
 	frame := func(at float64, maxLines int, file string) error {
 		args := []string{"-ss", strconv.FormatFloat(at, 'f', 3, 64), "-i", src.Path, "-frames:v", "1", "-an", "-sn",
 			"-vf", fmt.Sprintf("scale=-2:'min(%d,ih)'", maxLines), "-q:v", "3", "-update", "1", file}
@@ -684,7 +778,7 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer a.releaseDir(dir)
 	byIndex := map[int]ffmpeg.Stream{}
 	for _, s := range info.TextSubtitles() {
 		byIndex[s.Index] = s

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -33,7 +32,6 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/roles"
-	"github.com/vetclube/vetclube/core/storage"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -99,10 +97,11 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildAuth(cfg, pool, log); err != nil {
 		return nil, err
 	}
-	uploads, err := storage.NewDisk(filepath.Join(cfg.DataDir, "uploads"), "/uploads/")
+	files, err := newStores(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	uploads := files.public
 	a.Profiles = profiles.NewService(pool, uploads, log)
 	if err := a.buildNotifications(cfg, pool, log); err != nil {
 		return nil, err
@@ -143,7 +142,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("community: %w", err)
 	}
 	a.buildModeration(pool)
-	if err := a.buildMedia(ctx, cfg, pool, uploads); err != nil {
+	if err := a.buildMedia(ctx, cfg, pool, files.public, files.private); err != nil {
 		return nil, fmt.Errorf("media: %w", err)
 	}
 	a.Handler = httpapi.New(httpapi.Deps{
@@ -162,7 +161,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Authz:    az,
 		Profiles: a.Profiles,
 		Roles:    rolesSvc,
-		Uploads:  uploads,
+		Uploads:  files.handler(),
 
 		// Accounts and sessions (core/auth) and the dev mailbox (core/mail).
 		Authenticator: a.Auth,

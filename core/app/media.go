@@ -3,27 +3,24 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/media"
-	"github.com/vetclube/vetclube/core/storage"
 	"github.com/vetclube/vetclube/workflows"
 )
 
 // buildMedia wires the media library (core/media) after the content
 // platform: uploads land in DataDir/media-incoming, images, PDFs and
-// streams go to the public uploads store, video originals to
-// DataDir/media-originals (never served). Videos are processed on Temporal
+// streams go to the public store, video originals to the private one
+// (never served); see newStores. Videos are processed on Temporal
 // when it is configured; without it an uploaded video ends in erro with a
 // message saying so.
-func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, uploads *storage.Disk) error {
-	originals, err := storage.NewDisk(filepath.Join(cfg.DataDir, "media-originals"), "/media-originals/")
-	if err != nil {
-		return err
-	}
+func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, uploads, originals media.Storage) error {
 	svc, err := media.New(pool, media.Options{
 		Public:      uploads,
 		Private:     originals,
@@ -47,11 +44,16 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 	}
 	a.Media = svc
 	a.mediaUpload = upload
+	var acts *workflows.MediaActivities
 	if t := a.Engagement.Temporal; t != nil {
 		svc.SetProcessing(workflows.MediaProcessing{Client: t})
 		if cfg.TemporalWorker {
-			w := workflows.NewMediaWorker(t, &workflows.MediaActivities{Store: svc, FFmpeg: "ffmpeg", FFprobe: "ffprobe",
-				WorkDir: filepath.Join(cfg.DataDir, "media-work")})
+			acts = &workflows.MediaActivities{Store: svc, FFmpeg: "ffmpeg", FFprobe: "ffprobe",
+				WorkDir: filepath.Join(cfg.DataDir, "media-work")}
+			// Step directories a killed worker left behind go before new
+			// steps start.
+			sweepMediaWork(ctx, a.Log, acts)
+			w := workflows.NewMediaWorker(t, acts)
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start media worker: %w", err)
 			}
@@ -63,5 +65,44 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 	if err := svc.Resume(ctx); err != nil {
 		a.Log.ErrorContext(ctx, "media: resume", "err", err)
 	}
+	sweep, stop := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() { defer close(done); keepMediaSwept(sweep, a.Log, svc, acts) }()
+	a.onClose(func() error { stop(); <-done; return nil })
 	return nil
+}
+
+// mediaSweepEvery is how often abandoned uploads and a killed worker's
+// leftover step directories are looked for.
+const mediaSweepEvery = time.Hour
+
+// keepMediaSwept removes, every mediaSweepEvery until ctx ends, uploads
+// untouched for media.AbandonedAfter and (with a media worker in this
+// process) stale step directories.
+func keepMediaSwept(ctx context.Context, log *slog.Logger, svc *media.Service, acts *workflows.MediaActivities) {
+	tick := time.NewTicker(mediaSweepEvery)
+	defer tick.Stop()
+	for {
+		if n, err := svc.SweepAbandoned(ctx, media.AbandonedAfter); err != nil && ctx.Err() == nil {
+			log.ErrorContext(ctx, "media: sweep abandoned uploads", "removed", n, "err", err)
+		}
+		if acts != nil {
+			sweepMediaWork(ctx, log, acts)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func sweepMediaWork(ctx context.Context, log *slog.Logger, acts *workflows.MediaActivities) {
+	n, err := workflows.SweepMediaWorkDir(acts, workflows.MediaWorkStaleAfter)
+	if err != nil {
+		log.ErrorContext(ctx, "media: sweep work dir", "err", err)
+	}
+	if n > 0 {
+		log.InfoContext(ctx, "media: leftover work dirs removed", "count", n)
+	}
 }

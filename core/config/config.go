@@ -6,6 +6,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -70,7 +71,32 @@ type Config struct {
 	// EventSeatOfferHold is EVENT_SEAT_OFFER_HOLD: how long a freed event
 	// seat is kept for the first person on the waiting list (12h).
 	EventSeatOfferHold time.Duration
+
+	// S3: when S3Bucket is set, uploaded files (avatars, pictures, the media
+	// library's images, PDFs, streams and posters) go to an S3-compatible
+	// store instead of DATA_DIR/uploads, and video originals to a second,
+	// private bucket. Two buckets rather than a prefix in one, so no
+	// bucket policy can make an original fetchable by mistake.
+	S3Endpoint        string // S3_ENDPOINT: host[:port] of the S3 API, no scheme
+	S3Region          string // S3_REGION: empty asks the server
+	S3Bucket          string // S3_BUCKET: public files; empty keeps them on local disk
+	S3PrivateBucket   string // S3_PRIVATE_BUCKET: video originals, never public
+	S3AccessKeyID     string // S3_ACCESS_KEY_ID
+	S3SecretAccessKey string // S3_SECRET_ACCESS_KEY
+	S3UseSSL          bool   // S3_USE_SSL: "false" talks plain HTTP to the endpoint
+	// S3PublicURL is S3_PUBLIC_URL: where browsers fetch the public
+	// bucket's objects (a CDN or the bucket's public endpoint), ending in
+	// "/"; by default the endpoint's path-style bucket URL. Empty when S3
+	// is off.
+	S3PublicURL string
+	// S3CacheDir is S3_CACHE_DIR: local copies of stored files that need
+	// a path (ffmpeg reads the video originals), DATA_DIR/s3-cache by
+	// default.
+	S3CacheDir string
 }
+
+// S3 reports whether files are kept in S3 rather than on local disk.
+func (c Config) S3() bool { return c.S3Bucket != "" }
 
 // Development reports whether dev-only features (mailbox, seed credentials) are on.
 func (c Config) Development() bool { return c.Env == "development" }
@@ -153,7 +179,52 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("DATA_DIR: %w", err)
 	}
 	c.DataDir = abs
+	if err := c.loadS3(getenv); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// loadS3 reads the S3 settings; they are checked only when S3_BUCKET is set.
+func (c *Config) loadS3(getenv func(string) string) error {
+	c.S3Bucket = strings.TrimSpace(getenv("S3_BUCKET"))
+	if c.S3Bucket == "" {
+		return nil
+	}
+	c.S3Endpoint = strings.TrimSpace(getenv("S3_ENDPOINT"))
+	c.S3Region = strings.TrimSpace(getenv("S3_REGION"))
+	c.S3PrivateBucket = strings.TrimSpace(getenv("S3_PRIVATE_BUCKET"))
+	c.S3AccessKeyID = getenv("S3_ACCESS_KEY_ID")
+	c.S3SecretAccessKey = getenv("S3_SECRET_ACCESS_KEY")
+	c.S3UseSSL = getenv("S3_USE_SSL") != "false"
+	switch {
+	case c.S3Endpoint == "" || strings.Contains(c.S3Endpoint, "://") || strings.Contains(c.S3Endpoint, "/"):
+		return fmt.Errorf("S3_ENDPOINT must be the S3 API's host[:port] without scheme, such as s3.us-east-1.amazonaws.com, got %q", c.S3Endpoint)
+	case c.S3PrivateBucket == "" || c.S3PrivateBucket == c.S3Bucket:
+		return fmt.Errorf("S3_PRIVATE_BUCKET must name a second, non-public bucket for video originals (S3_BUCKET is %q)", c.S3Bucket)
+	case c.S3AccessKeyID == "" || c.S3SecretAccessKey == "":
+		return fmt.Errorf("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required with S3_BUCKET")
+	}
+	scheme := "https"
+	if !c.S3UseSSL {
+		scheme = "http"
+	}
+	c.S3PublicURL = strings.TrimSpace(getenv("S3_PUBLIC_URL"))
+	if c.S3PublicURL == "" {
+		c.S3PublicURL = scheme + "://" + c.S3Endpoint + "/" + c.S3Bucket + "/"
+	}
+	u, err := url.Parse(c.S3PublicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("S3_PUBLIC_URL must be an absolute http(s) URL such as https://cdn.example.com/, got %q", c.S3PublicURL)
+	}
+	if !strings.HasSuffix(c.S3PublicURL, "/") {
+		c.S3PublicURL += "/"
+	}
+	c.S3CacheDir = getenv("S3_CACHE_DIR")
+	if c.S3CacheDir == "" {
+		c.S3CacheDir = filepath.Join(c.DataDir, "s3-cache")
+	}
+	return nil
 }
 
 // parseLimits reads TRIAL_LIMITS: comma-separated type=count pairs.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -110,20 +111,27 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 
 // contentSecurityPolicy allows the app's own origin and the video hosts the
 // app embeds (YouTube, Vimeo, Cloudflare Stream); nothing may frame the app.
-func contentSecurityPolicy() string {
+// filesOrigin, when not empty, is the origin uploaded files are fetched
+// from (an S3 bucket or its CDN): images, HLS playlists and segments (which
+// hls.js fetches with XHR) and posters load from there.
+func contentSecurityPolicy(filesOrigin string) string {
+	files := ""
+	if filesOrigin != "" {
+		files = " " + filesOrigin
+	}
 	return strings.Join([]string{
 		"default-src 'self'",
 		// 'wasm-unsafe-eval' lets the PWA compile a form tool's offline build
 		// (GET /api/tools/{id}/offline.wasm); it allows no JavaScript eval.
 		"script-src 'self' 'wasm-unsafe-eval'",
 		"style-src 'self' 'unsafe-inline'",
-		"img-src 'self' data: blob: https:",
+		"img-src 'self' data: blob: https:" + files,
 		"font-src 'self' data:",
 		// blob: is hls.js's MediaSource; data: the empty WebVTT track it
 		// attaches to each subtitle track so the browser renders the cues.
-		"media-src 'self' blob: data: https://*.cloudflarestream.com https://videodelivery.net",
+		"media-src 'self' blob: data: https://*.cloudflarestream.com https://videodelivery.net" + files,
 		"frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com https://iframe.videodelivery.net https://*.cloudflarestream.com",
-		"connect-src 'self'",
+		"connect-src 'self'" + files,
 		"worker-src 'self'",
 		"manifest-src 'self'",
 		"object-src 'none'",
@@ -131,6 +139,16 @@ func contentSecurityPolicy() string {
 		"form-action 'self'",
 		"frame-ancestors 'none'",
 	}, "; ")
+}
+
+// filesOrigin is the scheme://host[:port] of S3_PUBLIC_URL, or "" when
+// files are served from this origin.
+func filesOrigin(publicURL string) string {
+	u, err := url.Parse(publicURL)
+	if publicURL == "" || err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // headerValue is a header value built once and put on every response as it

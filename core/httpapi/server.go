@@ -99,7 +99,7 @@ func New(d Deps) http.Handler {
 		httpx.WithRequestID,
 		accessLog(d.Log),
 		recoverPanics(d.Log),
-		securityHeaders(contentSecurityPolicy()),
+		securityHeaders(contentSecurityPolicy(filesOrigin(d.Config.S3PublicURL))),
 		noStoreAPI,
 		httpx.CheckURL(d.Log),
 		limitBodies,

@@ -5,11 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core"
 )
+
+// MsgDeleteProcessing refuses deleting a video while it is processed.
+const MsgDeleteProcessing = "Aguarde o processamento terminar para excluir este vídeo."
+
+// ProcessingStuckAfter is how long a video may stay processando without
+// any write (a running transcode records its progress every second, and
+// every other step ends or fails within minutes) before it counts as
+// stuck, its workflow gone: such a video may be deleted, or it could never
+// leave the library.
+const ProcessingStuckAfter = 24 * time.Hour
 
 // Query is one page of the library.
 type Query struct {
@@ -143,7 +154,10 @@ func (s *Service) Retry(ctx context.Context, id string) (Asset, error) {
 }
 
 // Delete removes an asset and its files, unless a content item (draft or
-// published) still references it (ECONFLICT naming the items).
+// published) still references it (ECONFLICT naming the items) or its video
+// is being processed (ECONFLICT: the running workflow would meet a missing
+// asset and files removed under ffmpeg; it ends in pronto or erro, and
+// then the asset may go), unless that processing is stuck.
 func (s *Service) Delete(ctx context.Context, id string) error {
 	a, err := s.asset(ctx, id)
 	if err != nil {
@@ -160,8 +174,22 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 		}
 		return core.Errorf(core.ECONFLICT, MsgInUse, strings.Join(titles, ", "))
 	}
-	if _, err := s.pool.Exec(ctx, `DELETE FROM media_assets WHERE id = $1`, id); err != nil {
+	if a.State == StateProcessing && time.Since(a.UpdatedAt) < ProcessingStuckAfter {
+		return core.Errorf(core.ECONFLICT, MsgDeleteProcessing)
+	}
+	// The state is checked again in the delete: a retry that started
+	// meanwhile keeps its asset.
+	tag, err := s.pool.Exec(ctx, `DELETE FROM media_assets
+		WHERE id = $1 AND (state <> 'processando' OR updated_at < now() - make_interval(secs => $2))`,
+		id, ProcessingStuckAfter.Seconds())
+	if err != nil {
 		return fmt.Errorf("media: delete %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		if _, err := s.asset(ctx, id); err != nil {
+			return err
+		}
+		return core.Errorf(core.ECONFLICT, MsgDeleteProcessing)
 	}
 	// The row is gone first: a file left behind by a failure below is
 	// unreachable garbage, never a broken asset.

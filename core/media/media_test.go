@@ -447,7 +447,11 @@ func TestDeleteIsRefusedWhileContentUsesTheAsset(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.srv.Env["DATA_DIR"], "uploads", "media", free)); !os.IsNotExist(err) {
 		t.Errorf("files of the deleted asset remain: %v", err)
 	}
-	// Once the item points elsewhere, the video may go.
+	// Once the item points elsewhere and the video's processing has ended
+	// (here in erro), it may go.
+	if err := e.svc.Failed(e.ctx, vid, ""); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.srv.App.Content.Store.Update(e.ctx, actor, item.ID, item.Version,
 		content.Input{Title: "Suturas básicas", Fields: map[string]any{"material": "media/" + pdf + "/original.pdf"}}); err != nil {
 		t.Fatal(err)

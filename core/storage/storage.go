@@ -1,6 +1,6 @@
-// Package storage keeps user-uploaded files (avatars today) behind a small
-// interface, so the local-disk default can later be swapped for an
-// S3-compatible store without touching the features that upload.
+// Package storage keeps uploaded files behind a small interface: local disk
+// by default (Disk), an S3-compatible object store by configuration (S3),
+// without the features that upload knowing which.
 //
 // Keys are slash-separated relative names such as "avatars/<user>/<random>.jpg".
 // Callers choose fresh keys for new content instead of overwriting, which is

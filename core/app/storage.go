@@ -1,0 +1,61 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+
+	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/media"
+	"github.com/vetclube/vetclube/core/storage"
+)
+
+// stores are where uploaded files live.
+type stores struct {
+	// disk is DATA_DIR/uploads, always served under /uploads/ (files
+	// stored there before S3 was configured stay reachable).
+	disk *storage.Disk
+	// public holds avatars, pictures and the media library's images, PDFs,
+	// streams and posters; private the video originals, never served.
+	public, private media.Storage
+}
+
+// handler serves /uploads/: the disk, and with S3 a redirect to the
+// object store for keys not on disk.
+func (st stores) handler() http.Handler {
+	if st.public == media.Storage(st.disk) {
+		return st.disk
+	}
+	return storage.DiskThenRedirect(st.disk, st.public)
+}
+
+// newStores keeps files on local disk under DATA_DIR, or in S3 when
+// S3_BUCKET is set.
+func newStores(ctx context.Context, cfg config.Config) (stores, error) {
+	disk, err := storage.NewDisk(filepath.Join(cfg.DataDir, "uploads"), "/uploads/")
+	if err != nil {
+		return stores{}, err
+	}
+	if !cfg.S3() {
+		originals, err := storage.NewDisk(filepath.Join(cfg.DataDir, "media-originals"), "/media-originals/")
+		if err != nil {
+			return stores{}, err
+		}
+		return stores{disk: disk, public: disk, private: originals}, nil
+	}
+	opts := storage.S3Options{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, AccessKeyID: cfg.S3AccessKeyID,
+		SecretAccessKey: cfg.S3SecretAccessKey, UseSSL: cfg.S3UseSSL}
+	pub, priv := opts, opts
+	pub.Bucket, pub.PublicURL, pub.CacheDir = cfg.S3Bucket, cfg.S3PublicURL, filepath.Join(cfg.S3CacheDir, "public")
+	priv.Bucket, priv.CacheDir = cfg.S3PrivateBucket, filepath.Join(cfg.S3CacheDir, "private")
+	public, err := storage.NewS3(ctx, pub)
+	if err != nil {
+		return stores{}, fmt.Errorf("S3_BUCKET: %w", err)
+	}
+	private, err := storage.NewS3(ctx, priv)
+	if err != nil {
+		return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
+	}
+	return stores{disk: disk, public: public, private: private}, nil
+}
