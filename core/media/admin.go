@@ -18,8 +18,8 @@ const MsgDeleteProcessing = "Aguarde o processamento terminar para excluir este 
 // ProcessingStuckAfter is how long a video may stay processando without
 // any write (a running transcode records its progress every second, and
 // every other step ends or fails within minutes) before it counts as
-// stuck, its workflow gone: such a video may be deleted, or it could never
-// leave the library.
+// stuck, its workflow gone: such a video may be deleted or retried, or it
+// could never leave the library.
 const ProcessingStuckAfter = 24 * time.Hour
 
 // Query is one page of the library.
@@ -131,7 +131,8 @@ func (s *Service) Retry(ctx context.Context, id string) (Asset, error) {
 	if err != nil {
 		return a, err
 	}
-	if a.State != StateFailed {
+	stuck := a.State == StateProcessing && time.Since(a.UpdatedAt) >= ProcessingStuckAfter
+	if a.State != StateFailed && !stuck {
 		return a, core.Errorf(core.ECONFLICT, MsgRetryNotFailed)
 	}
 	if a.Kind != KindVideo || a.originalKey == "" {
@@ -142,7 +143,8 @@ func (s *Service) Retry(ctx context.Context, id string) (Asset, error) {
 		progress = (SELECT COALESCE(jsonb_object_agg(r, 100), '{}'::jsonb) FROM unnest(done_renditions) AS r),
 		progress_percent = media_overall_percent((SELECT COALESCE(jsonb_object_agg(r, 100), '{}'::jsonb) FROM unnest(done_renditions) AS r), least(width, height)),
 		updated_at = now()
-		WHERE id = $1 AND state = 'erro' RETURNING attempt`, id).Scan(&attempt)
+		WHERE id = $1 AND (state = 'erro' OR (state = 'processando' AND updated_at < now() - make_interval(secs => $2)))
+		RETURNING attempt`, id, ProcessingStuckAfter.Seconds()).Scan(&attempt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return a, core.Errorf(core.ECONFLICT, MsgRetryNotFailed)
 	}

@@ -157,6 +157,18 @@ func TestDeleteIsRefusedWhileProcessing(t *testing.T) {
 	if r := e.staff.Do("DELETE", "/api/admin/media/"+stuck, nil); r.Status != http.StatusConflict {
 		t.Errorf("delete of a video processando for 23 h: %d %s", r.Status, r.Body)
 	}
+	if r := e.staff.Do("POST", "/api/admin/media/"+stuck+"/retry", nil); r.Status != http.StatusConflict {
+		t.Errorf("retry of a video processando for 23 h: %d %s", r.Status, r.Body)
+	}
+	e.age(stuck, media.ProcessingStuckAfter+time.Hour)
+	// A stuck video may also be retried: a new attempt starts.
+	r = e.staff.Do("POST", "/api/admin/media/"+stuck+"/retry", nil)
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("retry of a stuck video: %d %s", r.Status, r.Body)
+	}
+	if a := e.get(stuck); a.State != media.StateProcessing || a.Attempt != 2 {
+		t.Fatalf("after retrying a stuck video: %s attempt %d", a.State, a.Attempt)
+	}
 	e.age(stuck, media.ProcessingStuckAfter+time.Hour)
 	if r := e.staff.Do("DELETE", "/api/admin/media/"+stuck, nil); r.Status != http.StatusNoContent {
 		t.Errorf("delete of a stuck video: %d %s", r.Status, r.Body)
