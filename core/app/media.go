@@ -26,11 +26,13 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 		Private:     originals,
 		IncomingDir: filepath.Join(cfg.DataDir, "media-incoming"),
 		Log:         a.Log,
-		UsedIn: func(ctx context.Context, assetID string) ([]media.Use, error) {
-			refs, err := a.Content.Store.ItemsReferencingAsset(ctx, assetID)
-			out := make([]media.Use, 0, len(refs))
-			for _, r := range refs {
-				out = append(out, media.Use{Type: r.Type, ID: r.ID, Title: r.Title})
+		UsedIn: func(ctx context.Context, assetIDs []string) (map[string][]media.Use, error) {
+			refs, err := a.Content.Store.ItemsReferencingAssets(ctx, assetIDs)
+			out := make(map[string][]media.Use, len(refs))
+			for id, rs := range refs {
+				for _, r := range rs {
+					out[id] = append(out[id], media.Use{Type: r.Type, ID: r.ID, Title: r.Title})
+				}
 			}
 			return out, err
 		},

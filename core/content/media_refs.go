@@ -3,8 +3,6 @@ package content
 import (
 	"context"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // AssetRef is a content item whose working copy or published snapshot
@@ -16,10 +14,25 @@ type AssetRef struct {
 }
 
 // ItemsReferencingAsset lists the items whose video or file fields hold
-// assetID, in their working copy or in what readers see (an item whose
-// draft dropped the asset still shows it until republished). A file field
-// may hold the asset's id or a storage key under media/<assetID>/.
+// assetID (see ItemsReferencingAssets).
 func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]AssetRef, error) {
+	refs, err := s.ItemsReferencingAssets(ctx, []string{assetID})
+	if err != nil {
+		return nil, err
+	}
+	if refs[assetID] == nil {
+		return []AssetRef{}, nil
+	}
+	return refs[assetID], nil
+}
+
+// ItemsReferencingAssets lists, by asset id, the items whose video or file
+// fields hold one of assetIDs, in their working copy or in what readers see
+// (an item whose draft dropped the asset still shows it until republished).
+// A file field may hold the asset's id or a storage key under
+// media/<assetID>/. One statement for a whole page of the media library.
+func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (map[string][]AssetRef, error) {
+	out := make(map[string][]AssetRef, len(assetIDs))
 	var types, names []string
 	for _, t := range s.types.Types() {
 		for _, f := range t.Fields {
@@ -28,24 +41,33 @@ func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]As
 			}
 		}
 	}
-	if len(types) == 0 {
-		return []AssetRef{}, nil
+	if len(types) == 0 || len(assetIDs) == 0 {
+		return out, nil
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT DISTINCT i.type, i.id::text, i.title
+		SELECT DISTINCT a.id, i.type, i.id::text, i.title
 		FROM content_items i
 		JOIN unnest($1::text[], $2::text[]) AS f(type, name) ON f.type = i.type
 		LEFT JOIN content_published p ON p.item_id = i.id
-		WHERE i.fields->>f.name = $3 OR p.fields->>f.name = $3
-		   OR strpos(i.fields->>f.name, 'media/' || $3 || '/') > 0
-		   OR strpos(p.fields->>f.name, 'media/' || $3 || '/') > 0
-		ORDER BY i.title, i.id::text`, types, names, assetID)
+		JOIN unnest($3::text[]) AS a(id)
+		  ON i.fields->>f.name = a.id OR p.fields->>f.name = a.id
+		  OR strpos(i.fields->>f.name, 'media/' || a.id || '/') > 0
+		  OR strpos(p.fields->>f.name, 'media/' || a.id || '/') > 0
+		ORDER BY a.id, i.title, i.id::text`, types, names, assetIDs)
 	if err != nil {
-		return nil, fmt.Errorf("content: items referencing asset %s: %w", assetID, err)
+		return nil, fmt.Errorf("content: items referencing assets: %w", err)
 	}
-	refs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[AssetRef])
-	if err != nil {
-		return nil, fmt.Errorf("content: items referencing asset %s: %w", assetID, err)
+	defer rows.Close()
+	for rows.Next() {
+		var asset string
+		var r AssetRef
+		if err := rows.Scan(&asset, &r.Type, &r.ID, &r.Title); err != nil {
+			return nil, fmt.Errorf("content: items referencing assets: %w", err)
+		}
+		out[asset] = append(out[asset], r)
 	}
-	return refs, nil
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("content: items referencing assets: %w", err)
+	}
+	return out, nil
 }

@@ -57,4 +57,14 @@ func TestItemsReferencingAssetSearchesDraftsAndPublishedSnapshots(t *testing.T) 
 	if err != nil || len(none) != 0 {
 		t.Errorf("unused asset: %v %v", none, err)
 	}
+
+	// A library page asks for all its assets at once: each gets its own.
+	const unused = "00000000-0000-4000-8000-000000000000"
+	many, err := f.store.ItemsReferencingAssets(f.ctx, []string{asset, other, unused})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(many[asset]) != 3 || len(many[other]) != 1 || many[other][0].Title != "Outro vídeo" || len(many[unused]) != 0 {
+		t.Errorf("batch lookup: %+v", many)
+	}
 }

@@ -88,10 +88,16 @@ func (s *Service) List(ctx context.Context, q Query) ([]Asset, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("media: list: %w", err)
 	}
+	ids := make([]string, len(list))
 	for i := range list {
-		if list[i].UsedIn, err = s.uses(ctx, list[i].ID); err != nil {
-			return nil, 0, err
-		}
+		ids[i] = list[i].ID
+	}
+	uses, err := s.usesOf(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range list {
+		list[i].UsedIn = uses[list[i].ID]
 	}
 	return list, total, nil
 }
@@ -111,17 +117,31 @@ func (s *Service) Get(ctx context.Context, id string) (Asset, error) {
 }
 
 func (s *Service) uses(ctx context.Context, id string) ([]Use, error) {
-	if s.usedIn == nil {
-		return []Use{}, nil
-	}
-	u, err := s.usedIn(ctx, id)
+	u, err := s.usesOf(ctx, []string{id})
 	if err != nil {
-		return nil, fmt.Errorf("media: usage of %s: %w", id, err)
+		return nil, err
 	}
-	if u == nil {
-		u = []Use{}
+	return u[id], nil
+}
+
+// usesOf is the items using each of ids, an empty list (never nil) for
+// an unused one.
+func (s *Service) usesOf(ctx context.Context, ids []string) (map[string][]Use, error) {
+	var found map[string][]Use
+	if s.usedIn != nil && len(ids) > 0 {
+		var err error
+		if found, err = s.usedIn(ctx, ids); err != nil {
+			return nil, fmt.Errorf("media: usage of %d assets: %w", len(ids), err)
+		}
 	}
-	return u, nil
+	out := make(map[string][]Use, len(ids))
+	for _, id := range ids {
+		out[id] = found[id]
+		if out[id] == nil {
+			out[id] = []Use{}
+		}
+	}
+	return out, nil
 }
 
 // Retry starts a new processing attempt of a video in erro whose original

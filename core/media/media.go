@@ -61,9 +61,9 @@ type Use struct {
 	Title string `json:"title"`
 }
 
-// UsedIn lists the content items (drafts or published) that reference an
-// asset; core/content answers it.
-type UsedIn func(ctx context.Context, assetID string) ([]Use, error)
+// UsedIn lists, by asset id, the content items (drafts or published) that
+// reference each of assetIDs, in one lookup; core/content answers it.
+type UsedIn func(ctx context.Context, assetIDs []string) (map[string][]Use, error)
 
 // Storage is where originals and processed files go. The public store is
 // served under /uploads/; the private one holds video originals, which
