@@ -176,23 +176,7 @@ const (
 	MsgExternalLinkURL  = "Informe o endereço do link externo."
 	MsgLessonNothing    = "A aula precisa de um vídeo (YouTube, Vimeo, enviado ou transmissão) ou de um texto para ser publicada."
 	MsgModuleWithoutAny = "O módulo precisa de pelo menos uma aula para ser publicado."
-	MsgUploadChoose     = "Escolha o vídeo enviado."
-	MsgUploadSending    = "O envio do vídeo não terminou."
 )
-
-// MsgUploadProcessing is the refusal while a lesson's uploaded video is
-// being transcoded, with its progress.
-func MsgUploadProcessing(percent int) string {
-	return fmt.Sprintf("O vídeo ainda está sendo processado (%d %%). Envie para revisão quando estiver pronto.", percent)
-}
-
-// MsgUploadFailed is the refusal when processing the uploaded video failed.
-func MsgUploadFailed(reason string) string {
-	if reason = strings.TrimSpace(reason); reason == "" {
-		return "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia."
-	}
-	return fmt.Sprintf("O processamento do vídeo falhou: %s. Tente novamente na biblioteca de mídia.", strings.TrimRight(reason, ". "))
-}
 
 // Validate is the ValidateContent hook.
 func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCheck, error) {
@@ -253,7 +237,7 @@ func validateLesson(f map[string]any, errs map[string]string) {
 // course's own gate needs its children and runs in the core (core/courses).
 func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to string) (string, error) {
 	if it.Type == LessonType && effectiveSource(it.Fields) == "upload" && gatedForUpload(to) {
-		if r := UploadRefusal(it, "video_asset"); r != "" {
+		if r := sdk.VideoNotReady(it, "video_asset"); r != "" {
 			return r, nil
 		}
 	}
@@ -296,27 +280,6 @@ func gatedForUpload(to string) bool {
 		return true
 	}
 	return false
-}
-
-// UploadRefusal is why the item's uploaded video in field cannot move on yet
-// ("" once the asset is ready). The core sends each video field's asset in
-// it.Media; none there means no asset is chosen or it no longer exists.
-func UploadRefusal(it sdk.ContentItem, field string) string {
-	a, ok := it.Media[field]
-	if !ok || isEmpty(it.Fields[field]) || (a.Kind != "" && a.Kind != "video") {
-		return MsgUploadChoose
-	}
-	switch a.State {
-	case sdk.MediaReady:
-		return ""
-	case sdk.MediaProcessing:
-		return MsgUploadProcessing(a.ProgressPercent)
-	case sdk.MediaFailed:
-		return MsgUploadFailed(a.Error)
-	case sdk.MediaUploading:
-		return MsgUploadSending
-	}
-	return MsgUploadChoose
 }
 
 func sourceField(src string) string {

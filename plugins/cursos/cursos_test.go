@@ -72,7 +72,7 @@ func TestBeforeTransition(t *testing.T) {
 	if r := refuse(LessonType, map[string]any{"vimeo_url": "https://vimeo.com/123456"}, "publicado"); r != "" {
 		t.Errorf("vimeo lesson: %q", r)
 	}
-	if r := refuse(LessonType, map[string]any{"video_source": "upload", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgUploadChoose {
+	if r := refuse(LessonType, map[string]any{"video_source": "upload", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != sdk.MsgVideoChoose {
 		t.Errorf("chosen source empty: %q", r)
 	}
 	if r := refuse(LessonType, map[string]any{"video_source": "vimeo", "youtube_url": "https://youtu.be/dQw4w9WgXcQ"}, "publicado"); r != MsgLessonNothing {
@@ -121,7 +121,7 @@ func TestLessonUploadWaitsForItsVideo(t *testing.T) {
 		{"uploading", &sdk.MediaAsset{ID: id, Kind: "video", State: "enviando"}, "O envio do vídeo não terminou."},
 		{"failed", &sdk.MediaAsset{ID: id, Kind: "video", State: "erro", Error: "O vídeo não pôde ser lido"},
 			"O processamento do vídeo falhou: O vídeo não pôde ser lido. Tente novamente na biblioteca de mídia."},
-		{"missing", nil, MsgUploadChoose},
+		{"missing", nil, sdk.MsgVideoChoose},
 		{"ready", &sdk.MediaAsset{ID: id, Kind: "video", State: "pronto", ProgressPercent: 100}, ""},
 	}
 	for _, c := range cases {
@@ -138,7 +138,7 @@ func TestLessonUploadWaitsForItsVideo(t *testing.T) {
 	// core/courses reads it); a YouTube address before it does not.
 	inferred := lesson(&sdk.MediaAsset{ID: id, Kind: "video", State: "processando", ProgressPercent: 50})
 	delete(inferred.Fields, "video_source")
-	if got, _ := host.BeforeTransition(ctx, tool, inferred, "em_revisao"); got != MsgUploadProcessing(50) {
+	if got, _ := host.BeforeTransition(ctx, tool, inferred, "em_revisao"); got != sdk.MsgVideoProcessing(50) {
 		t.Errorf("inferred upload: %q", got)
 	}
 	inferred.Fields["youtube_url"] = "https://youtu.be/dQw4w9WgXcQ"

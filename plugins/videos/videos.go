@@ -98,23 +98,7 @@ const (
 	MsgSourceMissing = "Preencha o campo da origem de vídeo escolhida."
 	MsgWholeNumber   = "Informe um número inteiro."
 	MsgNothingToPlay = "O vídeo precisa de um endereço do YouTube, do Vimeo, de uma transmissão ou de um vídeo enviado para ser publicado."
-	MsgUploadChoose  = "Escolha o vídeo enviado."
-	MsgUploadSending = "O envio do vídeo não terminou."
 )
-
-// MsgUploadProcessing is the refusal while the uploaded video is being
-// transcoded, with its progress.
-func MsgUploadProcessing(percent int) string {
-	return fmt.Sprintf("O vídeo ainda está sendo processado (%d %%). Envie para revisão quando estiver pronto.", percent)
-}
-
-// MsgUploadFailed is the refusal when processing the uploaded video failed.
-func MsgUploadFailed(reason string) string {
-	if reason = strings.TrimSpace(reason); reason == "" {
-		return "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia."
-	}
-	return fmt.Sprintf("O processamento do vídeo falhou: %s. Tente novamente na biblioteca de mídia.", strings.TrimRight(reason, ". "))
-}
 
 // Validate is the ValidateContent hook.
 func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCheck, error) {
@@ -161,7 +145,7 @@ func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to str
 	}
 	src := str(it.Fields["video_source"])
 	if src == "upload" && gatedForUpload(to) {
-		return UploadRefusal(it, "video_asset"), nil
+		return sdk.VideoNotReady(it, "video_asset"), nil
 	}
 	if to != "publicado" {
 		return "", nil
@@ -185,32 +169,6 @@ func gatedForUpload(to string) bool {
 		return true
 	}
 	return false
-}
-
-// UploadRefusal is why the item's uploaded video in field cannot move on yet
-// ("" once the asset is ready). The core sends each video field's asset in
-// it.Media; none there means no asset is chosen or it no longer exists.
-func UploadRefusal(it sdk.ContentItem, field string) string {
-	a, ok := it.Media[field]
-	if !ok || isEmpty(it.Fields[field]) {
-		return MsgUploadChoose
-	}
-	if a.Kind != "" && a.Kind != "video" {
-		return MsgUploadChoose
-	}
-	switch a.State {
-	case sdk.MediaReady:
-		return ""
-	case sdk.MediaProcessing:
-		return MsgUploadProcessing(a.ProgressPercent)
-	case sdk.MediaFailed:
-		return MsgUploadFailed(a.Error)
-	case sdk.MediaUploading:
-		return MsgUploadSending
-	}
-	// An asset that is not a video (an image picked by mistake) or in a
-	// state this plugin does not know yet cannot be played.
-	return MsgUploadChoose
 }
 
 func sourceField(src string) string {

@@ -87,10 +87,10 @@ func TestUploadedVideoWaitsForItsAsset(t *testing.T) {
 	}
 	noAsset := item(nil)
 	noAsset.Fields["video_asset"] = ""
-	if got, _ := host.BeforeTransition(ctx, tool, noAsset, "em_revisao"); got != MsgUploadChoose {
+	if got, _ := host.BeforeTransition(ctx, tool, noAsset, "em_revisao"); got != sdk.MsgVideoChoose {
 		t.Errorf("no asset chosen: %q", got)
 	}
-	if got := MsgUploadFailed(""); got != "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia." {
+	if got := sdk.MsgVideoFailed(""); got != "O processamento do vídeo falhou. Tente novamente na biblioteca de mídia." {
 		t.Errorf("failed without a reason: %q", got)
 	}
 }
