@@ -95,3 +95,66 @@ func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
 		t.Errorf("poster: %d %s", p.Status, p.Header.Get("Content-Type"))
 	}
 }
+
+// TestCorruptVideoEndsInErroWithTheOriginalKept: bytes that look like an
+// MP4 to the upload check (a valid ftyp box) but hold no playable video go
+// through the real workflow on the embedded Temporal server and end in
+// erro with a pt-BR reason; the original stays in the private store, and
+// 'Tentar novamente' starts a second attempt that fails the same way.
+func TestCorruptVideoEndsInErroWithTheOriginalKept(t *testing.T) {
+	dev := temporalDev(t)
+	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
+	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+
+	// An ftyp box (isom) followed by noise: passes the byte check, not ffprobe.
+	corrupt := append([]byte{0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0, 2, 0, 'i', 's', 'o', 'm', 'm', 'p', '4', '1'},
+		bytes.Repeat([]byte("quebrado "), 4000)...)
+	req, _ := http.NewRequest("POST", staff.URLFor(media.UploadsPath), nil)
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Length", strconv.Itoa(len(corrupt)))
+	req.Header.Set("Upload-Metadata", "filename "+base64.StdEncoding.EncodeToString([]byte("corrompido.mp4"))+",filetype "+
+		base64.StdEncoding.EncodeToString([]byte("video/mp4")))
+	res := staff.Send(req)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.Status, res.Body)
+	}
+	id := res.Header.Get(media.AssetIDHeader)
+	req, _ = http.NewRequest("PATCH", res.Header.Get("Location"), bytes.NewReader(corrupt))
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Offset", "0")
+	req.Header.Set("Content-Type", "application/offset+octet-stream")
+	if res := staff.Send(req); res.Status != http.StatusNoContent || res.Header.Get(media.AssetStateHeader) != "processando" {
+		t.Fatalf("upload: %d %s %s", res.Status, res.Header.Get(media.AssetStateHeader), res.Body)
+	}
+
+	waitSettled := func(attempt int) media.Asset {
+		t.Helper()
+		var a media.Asset
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+			staff.Do("GET", "/api/admin/media/"+id, nil).JSON(t, &a)
+			if a.Attempt == attempt && (a.State == media.StateReady || a.State == media.StateFailed) {
+				return a
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("attempt %d still %s after 2 minutes", attempt, a.State)
+			}
+		}
+	}
+	a := waitSettled(1)
+	if a.State != media.StateFailed || !strings.HasPrefix(a.Error, "O arquivo não pôde ser lido como vídeo") || a.HLSURL != "" {
+		t.Fatalf("corrupt video: %s %q %q", a.State, a.Error, a.HLSURL)
+	}
+	src, err := srv.App.Media.Source(t.Context(), id)
+	if err != nil {
+		t.Fatalf("original of the failed video: %v", err)
+	}
+	if kept, err := os.ReadFile(src.Path); err != nil || !bytes.Equal(kept, corrupt) {
+		t.Fatalf("original not kept byte for byte: %v", err)
+	}
+	if r := staff.Do("POST", "/api/admin/media/"+id+"/retry", nil); r.Status != http.StatusAccepted {
+		t.Fatalf("retry: %d %s", r.Status, r.Body)
+	}
+	if a := waitSettled(2); a.State != media.StateFailed || a.Error == "" {
+		t.Fatalf("second attempt: %s %q", a.State, a.Error)
+	}
+}
