@@ -163,8 +163,29 @@ test.describe('notification bell', () => {
 test.describe('service worker push and notification click', () => {
   test.use({ viewport: { width: 1280, height: 800 } })
 
-  /** Sends a push message to the page's service worker as a push service would. */
-  async function deliverPush(page: Page, payload: unknown) {
+  /**
+   * Records, inside the worker, the tags whose showNotification has resolved.
+   * Chromium's getNotifications drops a notification whose display is still in
+   * flight when it is called (it syncs its store with the displayed set taken a
+   * moment earlier), so reading the list before the display finished made the
+   * tests flaky. The app's own handler runs unchanged; this only watches it.
+   */
+  async function watchShownTags(context: BrowserContext) {
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'))
+    await worker.evaluate(() => {
+      const sw = self as unknown as { shownTags?: string[]; registration: ServiceWorkerRegistration }
+      if (sw.shownTags) return
+      const shownTags: string[] = (sw.shownTags = [])
+      const show = sw.registration.showNotification.bind(sw.registration)
+      sw.registration.showNotification = (title: string, options?: NotificationOptions) =>
+        show(title, options).then(() => void shownTags.push(options?.tag ?? ''))
+    })
+    return worker
+  }
+
+  /** Sends a push message to the page's service worker as a push service would, and waits until its notification is displayed. */
+  async function deliverPush(page: Page, payload: { tag: string } & Record<string, unknown>) {
+    const worker = await watchShownTags(page.context())
     const cdp = await page.context().newCDPSession(page)
     const registrationId = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
@@ -178,6 +199,9 @@ test.describe('service worker push and notification click', () => {
       registrationId: await registrationId,
       data: JSON.stringify(payload),
     })
+    await expect
+      .poll(() => worker.evaluate(() => (self as unknown as { shownTags: string[] }).shownTags))
+      .toContain(payload.tag)
   }
 
   const shown = (page: Page) =>
