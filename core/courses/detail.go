@@ -74,14 +74,18 @@ func LessonDuration(seconds int) string {
 }
 
 // curriculum reads course courseID's published curriculum in order with
-// readerID's completions and saved positions.
+// readerID's completions and saved positions. A lesson whose editor left the
+// duration blank shows its uploaded video's measured duration.
 func (s *Service) curriculum(ctx context.Context, courseID, readerID string) ([]curLesson, error) {
 	rows, err := s.pool.Query(ctx, `SELECT cc.module_id, m.title, m.description, cc.module_position, cc.lesson_id, l.title,
-			l.description, cc.lesson_position, cc.position, l.duration_seconds, l.is_free, l.is_optional, l.video_source,
+			l.description, cc.lesson_position, cc.position,
+			CASE WHEN l.duration_seconds > 0 THEN l.duration_seconds ELSE coalesce(ceil(a.duration_seconds)::int, 0) END,
+			l.is_free, l.is_optional, l.video_source,
 			lc.user_id IS NOT NULL, coalesce(p.position_seconds, 0)
 		FROM course_curriculum cc
 		JOIN course_modules m ON m.item_id = cc.module_id
 		JOIN course_lessons l ON l.item_id = cc.lesson_id
+		LEFT JOIN media_public a ON a.id = l.video_asset AND l.video_source = 'upload'
 		LEFT JOIN course_lesson_completions lc ON lc.lesson_id = cc.lesson_id AND lc.user_id = nullif($2, '')::uuid
 		LEFT JOIN engagement_progress p ON p.item_id = cc.lesson_id AND p.user_id = nullif($2, '')::uuid
 		WHERE cc.course_id = $1 ORDER BY cc.position`, courseID, readerID)

@@ -50,10 +50,19 @@ func TestUploadedLessonVideo(t *testing.T) {
 	}
 
 	ready := e.asset(t, "pronto")
-	l := e.lesson(t, "Aula gravada", map[string]any{"video_source": "upload", "youtube_url": nil, "video_asset": ready, "is_free": true})
+	l := e.lesson(t, "Aula gravada", map[string]any{"video_source": "upload", "youtube_url": nil, "duration": nil,
+		"video_asset": ready, "is_free": true})
 	c := e.course(t, "Curso gravado", nil, e.module(t, "Módulo gravado", l))
 
 	basic, _ := e.user(t, false)
+	// No duration typed by the editor: the outline shows the video's measured one.
+	var cd courses.Detail
+	basic.Do("GET", "/api/cursos/"+c, nil).JSON(t, &cd)
+	if len(cd.Modules) != 1 || len(cd.Modules[0].Lessons) != 1 || cd.Modules[0].Lessons[0].DurationSeconds != 313 ||
+		cd.Modules[0].Lessons[0].Duration != "5min" || cd.Modules[0].DurationSeconds != 313 {
+		t.Fatalf("outline durations: %+v", cd.Modules)
+	}
+
 	var d courses.LessonDetail
 	if r := basic.Do("GET", "/api/cursos/"+c+"/aulas/"+l, nil); r.Status != http.StatusOK {
 		t.Fatalf("lesson: %d %s", r.Status, r.Body)
