@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -72,6 +74,20 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 	go func() { defer close(done); keepMediaSwept(sweep, a.Log, svc, acts) }()
 	a.onClose(func() error { stop(); <-done; return nil })
 	return nil
+}
+
+// contentLibrary keeps the images and materials editors attach to content
+// fields in the media library, so they are listed there with their usage.
+type contentLibrary struct{ media *media.Service }
+
+func (l contentLibrary) Keep(ctx context.Context, f content.LibraryFile) (string, error) {
+	kind := media.KindDocument
+	if f.Kind == content.KindImage {
+		kind = media.KindImage
+	}
+	_, key, err := l.media.AddReady(ctx, media.ReadyFile{Kind: kind, Name: f.Name, ContentType: f.ContentType,
+		Ext: strings.TrimPrefix(f.Ext, "."), Data: f.Data, Width: f.Width, Height: f.Height, UploadedBy: f.UploadedBy})
+	return key, err
 }
 
 // mediaSweepEvery is how often abandoned uploads and a killed worker's

@@ -13,7 +13,7 @@ type AssetRef struct {
 	Title string `json:"title"`
 }
 
-// ItemsReferencingAsset lists the items whose video or file fields hold
+// ItemsReferencingAsset lists the items whose video, image or file fields hold
 // assetID (see ItemsReferencingAssets).
 func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]AssetRef, error) {
 	refs, err := s.ItemsReferencingAssets(ctx, []string{assetID})
@@ -26,17 +26,17 @@ func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]As
 	return refs[assetID], nil
 }
 
-// ItemsReferencingAssets lists, by asset id, the items whose video or file
-// fields hold one of assetIDs, in their working copy or in what readers see
+// ItemsReferencingAssets lists, by asset id, the items whose video, image or
+// file fields hold one of assetIDs, in their working copy or in what readers see
 // (an item whose draft dropped the asset still shows it until republished).
-// A file field may hold the asset's id or a storage key under
+// An image or file field may hold the asset's id or a storage key under
 // media/<assetID>/. One statement for a whole page of the media library.
 func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (map[string][]AssetRef, error) {
 	out := make(map[string][]AssetRef, len(assetIDs))
 	var types, names []string
 	for _, t := range s.types.Types() {
 		for _, f := range t.Fields {
-			if f.Kind == KindVideo || f.Kind == KindFile {
+			if f.Kind == KindVideo || f.Kind == KindFile || f.Kind == KindImage {
 				types, names = append(types, t.ID), append(names, f.Name)
 			}
 		}

@@ -21,21 +21,41 @@ import (
 )
 
 // Uploads stores the images and files editors attach to items (the values
-// of image and file fields are the storage keys it returns). Images are
+// of image and file fields are the storage keys it returns), in the media
+// library when there is one. Images are
 // decoded within the shared image limits and encoded again, so what readers
 // download is pixels only (no EXIF position, no trailing payload).
 type Uploads struct {
-	store  storage.Store
-	images *imaging.Decoder
-	now    func() time.Time
+	store   storage.Store
+	library Library
+	images  *imaging.Decoder
+	now     func() time.Time
 }
 
-// NewUploads returns uploads kept in store.
-func NewUploads(store storage.Store, now func() time.Time) *Uploads {
+// Library keeps a checked upload in the media library (core/media), where
+// staff see it with the items that use it, and returns its storage key.
+type Library interface {
+	Keep(ctx context.Context, f LibraryFile) (key string, err error)
+}
+
+// LibraryFile is an upload ready to keep: images already re-encoded.
+type LibraryFile struct {
+	Kind          FieldKind // KindImage or KindFile
+	Name          string    // the editor's file name
+	ContentType   string
+	Ext           string // with its dot
+	Data          []byte
+	Width, Height int // an image's pixels
+	UploadedBy    string
+}
+
+// NewUploads returns uploads kept in store, or, when library is not nil, in
+// the media library.
+func NewUploads(store storage.Store, library Library, now func() time.Time) *Uploads {
 	if now == nil {
 		now = time.Now
 	}
-	return &Uploads{store: store, images: imaging.Shared(), now: now}
+	return &Uploads{store: store, library: library, images: imaging.Shared(), now: now}
 }
 
 // Upload limits and the longest side an image is kept at.
@@ -92,9 +112,10 @@ func (u *Uploads) Save(ctx context.Context, kind FieldKind, filename string, r i
 	}
 	var data []byte
 	var contentType, ext string
+	var width, height int
 	switch kind {
 	case KindImage:
-		data, contentType, ext, err = u.image(ctx, raw)
+		data, contentType, ext, width, height, err = u.image(ctx, raw)
 	case KindFile:
 		data, contentType, ext, err = material(filename, raw)
 	default:
@@ -102,6 +123,17 @@ func (u *Uploads) Save(ctx context.Context, kind FieldKind, filename string, r i
 	}
 	if err != nil {
 		return Upload{}, err
+	}
+	if u.library != nil {
+		f := LibraryFile{Kind: kind, Name: filename, ContentType: contentType, Ext: ext, Data: data, Width: width, Height: height}
+		if p := core.PrincipalFrom(ctx); p.Authenticated() {
+			f.UploadedBy = p.UserID
+		}
+		key, err := u.library.Keep(ctx, f)
+		if err != nil {
+			return Upload{}, fmt.Errorf("keep upload in the media library: %w", err)
+		}
+		return Upload{Key: key, URL: u.store.URL(key), ContentType: contentType, Size: len(data)}, nil
 	}
 	nonce := make([]byte, 12)
 	if _, err := rand.Read(nonce); err != nil {
@@ -115,20 +147,21 @@ func (u *Uploads) Save(ctx context.Context, kind FieldKind, filename string, r i
 	return Upload{Key: key, URL: u.store.URL(key), ContentType: contentType, Size: len(data)}, nil
 }
 
-func (u *Uploads) image(ctx context.Context, raw []byte) ([]byte, string, string, error) {
+func (u *Uploads) image(ctx context.Context, raw []byte) (data []byte, contentType, ext string, width, height int, err error) {
 	img, _, err := u.images.Thumbnail(ctx, raw, ImageMaxSide)
 	if err != nil {
 		var e *core.Error
 		if errors.As(err, &e) && e.Code == core.EINVALID {
-			return nil, "", "", &core.Error{Code: e.Code, Message: e.Message, Fields: map[string]string{"file": e.Message}, Err: e.Err}
+			return nil, "", "", 0, 0, &core.Error{Code: e.Code, Message: e.Message, Fields: map[string]string{"file": e.Message}, Err: e.Err}
 		}
-		return nil, "", "", err
+		return nil, "", "", 0, 0, err
 	}
 	enc, err := imaging.Encode(img)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", 0, 0, err
 	}
-	return enc.Data, enc.ContentType, enc.Ext, nil
+	b := img.Bounds()
+	return enc.Data, enc.ContentType, enc.Ext, b.Dx(), b.Dy(), nil
 }
 
 // material accepts a PDF or an Office document, judged by its bytes (and,

@@ -48,7 +48,7 @@ func TestUploadsKeepPixelsAndDocumentsOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }
-	h := content.HandleUpload(slog.New(slog.NewTextHandler(os.Stderr, nil)), content.NewUploads(store, now))
+	h := content.HandleUpload(slog.New(slog.NewTextHandler(os.Stderr, nil)), content.NewUploads(store, nil, now))
 
 	// A 3000×1500 photo with a trailing payload: stored re-encoded, at most
 	// 1920 px wide, payload gone.

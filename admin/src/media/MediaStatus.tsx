@@ -82,7 +82,7 @@ export function MediaDetails({ asset, onRetried }: { asset: MediaAsset; onRetrie
             )}
             {asset.kind === 'document' && asset.url && (
               <Link href={asset.url} target="_blank" rel="noreferrer" variant="body2">
-                Abrir o PDF
+                {asset.mime_type === 'application/pdf' ? 'Abrir o PDF' : 'Abrir o documento'}
               </Link>
             )}
           </Box>

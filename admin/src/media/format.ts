@@ -24,7 +24,9 @@ export const MEDIA_LIMITS: Record<MediaKind, { extensions: string[]; mimeTypes: 
 
 export const ALL_KINDS: MediaKind[] = ['video', 'image', 'document']
 
-const KIND_LABEL: Record<MediaKind, string> = { video: 'Vídeo', image: 'Imagem', document: 'PDF' }
+// 'Documento': the library also holds the Office files (DOCX, XLSX, PPTX)
+// attached to content file fields, not only PDFs sent through it.
+const KIND_LABEL: Record<MediaKind, string> = { video: 'Vídeo', image: 'Imagem', document: 'Documento' }
 const KIND_NOUN: Record<MediaKind, string> = { video: 'O vídeo', image: 'A imagem', document: 'O PDF' }
 
 export function kindLabel(kind: MediaKind): string {
