@@ -201,6 +201,55 @@ func TestS3PutFileLocalPathDeleteAndDeletePrefix(t *testing.T) {
 	}
 }
 
+// A file larger than one part (a video original, a long HLS rendition's
+// segment set is many small files) goes up as a multipart upload: the parts
+// join into the same bytes, with the type and the public cache of a
+// single-request upload.
+func TestS3LargeFilesGoUpInParts(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeS3(t, "pub")
+	s := f.store(t, "pub", f.URL+"/pub/")
+	data := make([]byte, 17<<20+123) // minio-go sends parts of 16 MiB
+	for i := range data {
+		data[i] = byte(i*31 + i/4096)
+	}
+	src := filepath.Join(t.TempDir(), "grande.mp4")
+	if err := os.WriteFile(src, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	key := "media/big/original.mp4"
+	if err := s.PutFile(ctx, key, "video/mp4", src); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Parts("/pub/" + key); n < 2 {
+		t.Fatalf("%d parts sent, want a multipart upload", n)
+	}
+	if cc := f.UploadHeader("/pub/" + key).Get("Cache-Control"); cc != storage.PublicCacheControl {
+		t.Errorf("multipart upload started with Cache-Control %q", cc)
+	}
+	obj, err := f.Client(t).GetObject(ctx, "pub", key, minio.GetObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(data) || string(got) != string(data) {
+		t.Fatalf("stored %d bytes, differing from the %d sent", len(got), len(data))
+	}
+	if info, err := obj.Stat(); err != nil || info.ContentType != "video/mp4" {
+		t.Errorf("stored type %q, %v", info.ContentType, err)
+	}
+	// Put (an unknown length, spooled first) takes the same path.
+	if err := s.Put(ctx, "media/big/copy.mp4", "", strings.NewReader(string(data))); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.Parts("/pub/media/big/copy.mp4"); n < 2 {
+		t.Errorf("Put of a large body: %d parts", n)
+	}
+}
+
 func TestS3RefusesAMissingBucket(t *testing.T) {
 	f := newFakeS3(t, "pub")
 	_, err := storage.NewS3(context.Background(), storage.S3Options{Endpoint: f.Endpoint(), Region: "us-east-1",

@@ -5,8 +5,13 @@
 package s3fake
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,9 +30,10 @@ const (
 
 // Server is a running fake S3 with its buckets created.
 type Server struct {
-	URL string // http://127.0.0.1:port
-	mu  sync.Mutex
-	put map[string]http.Header
+	URL   string // http://127.0.0.1:port
+	mu    sync.Mutex
+	put   map[string]http.Header
+	parts map[string]int
 }
 
 // Start serves an S3 API with buckets until the test ends.
@@ -39,15 +45,29 @@ func Start(t testing.TB, buckets ...string) *Server {
 			t.Fatal(err)
 		}
 	}
-	s := &Server{put: map[string]http.Header{}}
+	s := &Server{put: map[string]http.Header{}, parts: map[string]int{}}
 	api := gofakes3.New(backend).Server()
 	// gofakes3 keeps only Content-Type and x-amz-* headers of an upload,
 	// so the other headers a store sends are recorded on the wire.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut || r.Method == http.MethodPost {
-			s.mu.Lock()
+		q := r.URL.Query()
+		s.mu.Lock()
+		switch {
+		case r.Method == http.MethodPut && q.Has("partNumber"):
+			s.parts[r.URL.Path]++ // one part of a multipart upload
+		case r.Method == http.MethodPut, r.Method == http.MethodPost && q.Has("uploads"):
+			// A single upload, or the start of a multipart one: the
+			// request carrying the object's headers.
 			s.put[r.URL.Path] = r.Header.Clone()
-			s.mu.Unlock()
+		}
+		s.mu.Unlock()
+		if r.Method == http.MethodPut && q.Has("partNumber") && r.Header.Get("X-Amz-Content-Sha256") == streamingPayload {
+			// gofakes3 decodes chunk-signed bodies of whole-object PUTs but
+			// stores those of parts as they come; an S3 server decodes both.
+			if err := decodeChunkedPart(r); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
 		}
 		api.ServeHTTP(w, r)
 	}))
@@ -60,11 +80,19 @@ func Start(t testing.TB, buckets ...string) *Server {
 func (s *Server) Endpoint() string { return strings.TrimPrefix(s.URL, "http://") }
 
 // UploadHeader is the request header of the last upload to path
-// ("/bucket/key"), nil when none.
+// ("/bucket/key"), or of the request starting its multipart upload; nil
+// when none.
 func (s *Server) UploadHeader(path string) http.Header {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.put[path]
+}
+
+// Parts is how many multipart parts were sent to path ("/bucket/key").
+func (s *Server) Parts(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.parts[path]
 }
 
 // Env is the configuration that stores public files in bucket public and
@@ -86,4 +114,42 @@ func (s *Server) Client(t testing.TB) *minio.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// streamingPayload marks a body sent in signed chunks (aws-chunked), which
+// S3 clients use over plain HTTP.
+const streamingPayload = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD"
+
+// decodeChunkedPart replaces r's aws-chunked body ("<hex size>;chunk-
+// signature=…\r\n<bytes>\r\n", ending with a chunk of size 0) by its bytes.
+func decodeChunkedPart(r *http.Request) error {
+	br := bufio.NewReader(r.Body)
+	var out bytes.Buffer
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("s3fake: chunk header: %w", err)
+		}
+		sizeHex, _, _ := strings.Cut(strings.TrimSpace(line), ";")
+		size, err := strconv.ParseInt(sizeHex, 16, 64)
+		if err != nil || size < 0 {
+			return fmt.Errorf("s3fake: chunk size %q", sizeHex)
+		}
+		if size == 0 {
+			break
+		}
+		if _, err := io.CopyN(&out, br, size); err != nil {
+			return fmt.Errorf("s3fake: chunk body: %w", err)
+		}
+		if _, err := br.Discard(2); err != nil { // the chunk's closing CRLF
+			return fmt.Errorf("s3fake: chunk end: %w", err)
+		}
+	}
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(out.Bytes()))
+	r.ContentLength = int64(out.Len())
+	r.Header.Set("Content-Length", strconv.Itoa(out.Len()))
+	r.Header.Set("X-Amz-Content-Sha256", "UNSIGNED-PAYLOAD")
+	r.Header.Del("Content-Encoding")
+	return nil
 }
