@@ -22,6 +22,7 @@ async function signedIn(browser: Browser): Promise<Page> {
 const dir = mkdtempSync(join(tmpdir(), 'vetclube-media-e2e-'))
 const VIDEO = join(dir, 'aula-sutura.mp4')
 const FAKE = join(dir, 'nao-e-video.mp4')
+const COVER = join(dir, 'capa-vacinacao.png')
 
 test.beforeAll(() => {
   // A real 4 s H.264/AAC video (a few hundred KB), made by the same ffmpeg the server transcodes with.
@@ -33,6 +34,7 @@ test.beforeAll(() => {
   ])
   // Named .mp4, but text: only the server's check of the first bytes can refuse it.
   writeFileSync(FAKE, 'isto não é um vídeo\n'.repeat(2000))
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360', '-frames:v', '1', COVER])
 })
 
 test('an editor uploads a video with pause and resume, sees it processed, uses it in a video and cannot delete it while in use', async ({ browser }) => {
@@ -111,4 +113,26 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
   await used.getByRole('button', { name: 'Excluir aula-sutura.mp4' }).click()
   await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click()
   await expect(page.getByText(/Este arquivo está em uso em: .*Sutura intradérmica na prática/)).toBeVisible()
+})
+
+test("a news item's cover image joins the library, shown there as used by the item", async ({ browser }) => {
+  const page = await signedIn(browser)
+  await page.goto('/backoffice/#/content/noticias/create')
+  await page.getByRole('textbox', { name: 'Título' }).fill('Campanha de vacinação de felinos')
+  await page
+    .getByRole('textbox', { name: 'Texto' })
+    .fill('A campanha de vacinação de felinos começa no próximo mês. As clínicas parceiras atendem com hora marcada e registro no prontuário.')
+  await page.getByRole('combobox', { name: 'Categoria' }).click()
+  await page.getByRole('option').first().click()
+  await page.getByLabel('Imagem de capa').setInputFiles(COVER)
+  await expect(page.getByRole('img', { name: 'Imagem de capa' })).toBeVisible()
+  await page.getByRole('button', { name: 'Salvar' }).click()
+  await expect(page).toHaveURL(/#\/content\/noticias\/[0-9a-f-]{36}$/)
+
+  await page.goto('/backoffice/#/media')
+  const row = page.getByRole('row').filter({ hasText: 'capa-vacinacao.png' })
+  await expect(row.getByText('Imagem', { exact: true })).toBeVisible()
+  await expect(row.getByText('Pronto', { exact: true })).toBeVisible()
+  await expect(row.getByRole('img', { name: 'Prévia de capa-vacinacao.png' })).toBeVisible()
+  await expect(row.getByRole('link', { name: 'Campanha de vacinação de felinos' })).toBeVisible()
 })
