@@ -102,8 +102,21 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
   await picker.getByRole('button', { name: /aula-sutura\.mp4/ }).click()
   await expect(field.getByText('Pronto', { exact: true })).toBeVisible()
   await expect(field.getByText('Duração: 0:04')).toBeVisible()
+  // The card's picture: a frame the processing extracted, chosen from the library.
+  const thumbnail = page.getByRole('group', { name: 'Miniatura' })
+  await thumbnail.getByRole('button', { name: 'Escolher da biblioteca' }).click()
+  const frames = page.getByRole('dialog', { name: 'Escolher imagem da biblioteca' })
+  await frames.getByRole('textbox', { name: 'Buscar pelo nome' }).fill('sutura')
+  await expect(frames.getByRole('button', { name: 'Capa de aula-sutura.mp4' })).toBeVisible()
+  await frames.getByRole('button', { name: 'Miniatura 2 de aula-sutura.mp4' }).click()
+  await expect(frames).toBeHidden()
+  await expect(thumbnail.getByRole('img', { name: 'Miniatura' })).toBeVisible()
+  await expect.poll(() => thumbnail.getByRole('img', { name: 'Miniatura' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
   await page.getByRole('button', { name: 'Salvar' }).click()
   await expect(page).toHaveURL(/#\/content\/videos\/[0-9a-f-]{36}$/)
+  const videoID = page.url().match(/videos\/([0-9a-f-]{36})/)![1]
+  const saved = (await (await page.request.get(`/api/admin/content/videos/${videoID}`)).json()) as { fields: { thumbnail: string } }
+  expect(saved.fields.thumbnail).toMatch(/^media\/[0-9a-f-]{36}\/.+\.jpg$/)
   await expect(page.getByRole('group', { name: 'Vídeo enviado' }).getByText('Pronto', { exact: true })).toBeVisible()
 
   // In use: the library refuses to delete it, saying where.
@@ -124,7 +137,7 @@ test("a news item's cover image joins the library, shown there as used by the it
     .fill('A campanha de vacinação de felinos começa no próximo mês. As clínicas parceiras atendem com hora marcada e registro no prontuário.')
   await page.getByRole('combobox', { name: 'Categoria' }).click()
   await page.getByRole('option').first().click()
-  await page.getByLabel('Imagem de capa').setInputFiles(COVER)
+  await page.getByRole('group', { name: 'Imagem de capa' }).locator('input[type="file"]').setInputFiles(COVER)
   await expect(page.getByRole('img', { name: 'Imagem de capa' })).toBeVisible()
   await page.getByRole('button', { name: 'Salvar' }).click()
   await expect(page).toHaveURL(/#\/content\/noticias\/[0-9a-f-]{36}$/)

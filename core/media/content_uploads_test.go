@@ -77,11 +77,13 @@ func TestContentFieldUploadsJoinTheLibrary(t *testing.T) {
 
 	c := e.get(coverID)
 	if c.Kind != media.KindImage || c.State != media.StateReady || c.OriginalName != "capa da notícia.png" ||
-		c.SizeBytes != int64(cover.Size) || c.Width != 64 || c.Height != 48 || c.URL != cover.URL {
+		c.SizeBytes != int64(cover.Size) || c.Width != 64 || c.Height != 48 || c.URL != cover.URL ||
+		len(c.Pictures) != 1 || c.Pictures[0] != (media.Picture{Key: cover.Key, URL: cover.URL, Role: "image"}) {
 		t.Fatalf("cover asset: %+v", c)
 	}
 	d := e.get(docID)
-	if d.Kind != media.KindDocument || d.State != media.StateReady || d.OriginalName != "protocolo.pdf" || d.MIMEType != "application/pdf" {
+	if d.Kind != media.KindDocument || d.State != media.StateReady || d.OriginalName != "protocolo.pdf" || d.MIMEType != "application/pdf" ||
+		len(d.Pictures) != 0 {
 		t.Fatalf("material asset: %+v", d)
 	}
 

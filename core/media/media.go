@@ -149,9 +149,20 @@ type Asset struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 	UploadedBy    *string   `json:"uploaded_by"`
 	UsedIn        []Use     `json:"used_in"`
+	// Pictures are what an image field may hold from this asset once it is
+	// ready: an image itself, a video's poster and generated thumbnails.
+	Pictures []Picture `json:"pictures"`
 
 	originalKey string
 	hlsPrefix   string
+}
+
+// Picture is one picture of an asset: Key is the storage key an image field
+// keeps, Role says which picture it is (image, poster or thumbnail).
+type Picture struct {
+	Key  string `json:"key"`
+	URL  string `json:"url"`
+	Role string `json:"role"`
 }
 
 // assetColumns are read by scanAsset, in its order.
@@ -189,6 +200,23 @@ func (s *Service) scanAsset(row pgx.Row) (Asset, error) {
 		a.ThumbnailURLs = append(a.ThumbnailURLs, s.public.URL(k))
 	}
 	a.UsedIn = []Use{}
+	a.Pictures = []Picture{}
+	if a.State == StateReady {
+		pic := func(key, role string) {
+			a.Pictures = append(a.Pictures, Picture{Key: key, URL: s.public.URL(key), Role: role})
+		}
+		switch a.Kind {
+		case KindImage:
+			pic(a.originalKey, "image")
+		case KindVideo:
+			if posterKey != "" {
+				pic(posterKey, "poster")
+			}
+			for _, k := range thumbs {
+				pic(k, "thumbnail")
+			}
+		}
+	}
 	return a, nil
 }
 

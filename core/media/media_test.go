@@ -570,6 +570,12 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 	if a.State != media.StateReady || a.ProgressPercent != 100 || a.DurationSeconds != 2 || a.HLSURL == "" || a.PosterURL == "" || len(a.ThumbnailURLs) != 1 {
 		t.Fatalf("ready asset: %+v", a)
 	}
+	// An image field may take the poster or a thumbnail: keys under the asset's folder.
+	if len(a.Pictures) != 2 || a.Pictures[0].Role != "poster" || a.Pictures[0].URL != a.PosterURL ||
+		a.Pictures[1].Role != "thumbnail" || a.Pictures[1].URL != a.ThumbnailURLs[0] ||
+		"/uploads/"+a.Pictures[1].Key != a.Pictures[1].URL || !strings.HasPrefix(a.Pictures[1].Key, "media/"+id+"/") {
+		t.Errorf("pictures of the video: %+v", a.Pictures)
+	}
 	if !strings.HasPrefix(a.HLSURL, "/uploads/media/"+id+"/") || strings.Count(a.HLSURL, "/") < 6 {
 		t.Errorf("stream URL without its token folder: %s", a.HLSURL)
 	}

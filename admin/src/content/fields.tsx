@@ -21,6 +21,7 @@ import {
   useTranslate,
   type Validator,
 } from 'react-admin'
+import { ImagePicker } from '../media/ImagePicker'
 import { MediaInput } from '../media/MediaInput'
 import { upload } from './api'
 import { saoPauloToUTC, utcToSaoPaulo } from './time'
@@ -59,6 +60,7 @@ function UploadInput({ field, source, kind }: { field: ContentField; source: str
   const { field: input, fieldState } = useInput({ source, validate: validatorsFor(field) })
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState('')
+  const [picking, setPicking] = useState(false)
   const onChange = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0]
     e.target.value = ''
@@ -77,8 +79,8 @@ function UploadInput({ field, source, kind }: { field: ContentField; source: str
   const value = typeof input.value === 'string' ? input.value : ''
   const inputId = `upload-${source.replace(/\W/g, '-')}`
   return (
-    <Box sx={{ mb: 2 }}>
-      <Typography component="label" htmlFor={inputId} variant="body2" color="text.secondary">
+    <Box sx={{ mb: 2 }} role="group" aria-labelledby={`${inputId}-label`}>
+      <Typography component="label" id={`${inputId}-label`} htmlFor={inputId} variant="body2" color="text.secondary">
         {field.label}
         {field.required ? ' *' : ''}
       </Typography>
@@ -103,12 +105,28 @@ function UploadInput({ field, source, kind }: { field: ContentField; source: str
             onChange={onChange}
           />
         </MuiButton>
+        {kind === 'image' && (
+          <MuiButton onClick={() => setPicking(true)} disabled={busy}>
+            Escolher da biblioteca
+          </MuiButton>
+        )}
         {value && (
           <MuiButton onClick={() => input.onChange('')} disabled={busy}>
             {translate('ra.action.remove')}
           </MuiButton>
         )}
       </Box>
+      {kind === 'image' && (
+        <ImagePicker
+          open={picking}
+          onClose={() => setPicking(false)}
+          onPick={(c) => {
+            input.onChange(c.key)
+            setError('')
+            setPicking(false)
+          }}
+        />
+      )}
       {(error || fieldState.error?.message) && <FormHelperText error>{error || translate(fieldState.error?.message ?? '')}</FormHelperText>}
       {field.help && <FormHelperText>{field.help}</FormHelperText>}
     </Box>

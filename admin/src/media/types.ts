@@ -33,4 +33,13 @@ export interface MediaAsset {
   updated_at: string
   uploaded_by?: string | null
   used_in?: MediaUse[] | null
+  /** What an image field may hold from a ready asset: an image itself, a video's poster and thumbnails. */
+  pictures?: MediaPicture[] | null
+}
+
+/** A picture of an asset; key is the storage key an image field keeps. */
+export interface MediaPicture {
+  key: string
+  url: string
+  role: 'image' | 'poster' | 'thumbnail'
 }
