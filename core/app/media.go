@@ -10,8 +10,10 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/content"
+	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -29,11 +31,18 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 		IncomingDir: filepath.Join(cfg.DataDir, "media-incoming"),
 		Log:         a.Log,
 		UsedIn: func(ctx context.Context, assetIDs []string) (map[string][]media.Use, error) {
-			refs, err := a.Content.Store.ItemsReferencingAssets(ctx, assetIDs)
+			// An editor reads the library like the content lists: other
+			// editors' unshared items are counted, not named. Work without
+			// a signed-in caller (the sweep, the seed) sees everything.
+			visibleTo := ""
+			if p := core.PrincipalFrom(ctx); p.Authenticated() && editorial.SeesOwnItemsOnly(p.Roles) {
+				visibleTo = p.UserID
+			}
+			refs, err := a.Content.Store.ItemsReferencingAssets(ctx, assetIDs, visibleTo)
 			out := make(map[string][]media.Use, len(refs))
 			for id, rs := range refs {
 				for _, r := range rs {
-					out[id] = append(out[id], media.Use{Type: r.Type, ID: r.ID, Title: r.Title})
+					out[id] = append(out[id], media.Use{Type: r.Type, ID: r.ID, Title: r.Title, Hidden: r.Hidden})
 				}
 			}
 			return out, err

@@ -11,12 +11,15 @@ type AssetRef struct {
 	Type  string `json:"type"`
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// Hidden is an item the reader may not see (another editor's, not
+	// shared): only its type is told, and ID and Title are empty.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // ItemsReferencingAsset lists the items whose video, image or file fields hold
 // assetID (see ItemsReferencingAssets).
-func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]AssetRef, error) {
-	refs, err := s.ItemsReferencingAssets(ctx, []string{assetID})
+func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID, visibleTo string) ([]AssetRef, error) {
+	refs, err := s.ItemsReferencingAssets(ctx, []string{assetID}, visibleTo)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +34,9 @@ func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID string) ([]As
 // (an item whose draft dropped the asset still shows it until republished).
 // An image or file field may hold the asset's id or a storage key under
 // media/<assetID>/. One statement for a whole page of the media library.
-func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (map[string][]AssetRef, error) {
+// With visibleTo set (an editor who sees only own and shared items), the
+// items that editor may not see are listed Hidden: counted, never named.
+func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string, visibleTo string) (map[string][]AssetRef, error) {
 	out := make(map[string][]AssetRef, len(assetIDs))
 	var types, names []string
 	for _, t := range s.types.Types() {
@@ -45,7 +50,9 @@ func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (
 		return out, nil
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT DISTINCT a.id, i.type, i.id::text, i.title
+		SELECT DISTINCT a.id, i.type, i.id::text, i.title,
+			nullif($4, '') IS NULL OR i.author_id = nullif($4, '')::uuid
+			OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = nullif($4, '')::uuid)
 		FROM content_items i
 		JOIN unnest($1::text[], $2::text[]) AS f(type, name) ON f.type = i.type
 		LEFT JOIN content_published p ON p.item_id = i.id
@@ -53,7 +60,7 @@ func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (
 		  ON i.fields->>f.name = a.id OR p.fields->>f.name = a.id
 		  OR strpos(i.fields->>f.name, 'media/' || a.id || '/') > 0
 		  OR strpos(p.fields->>f.name, 'media/' || a.id || '/') > 0
-		ORDER BY a.id, i.title, i.id::text`, types, names, assetIDs)
+		ORDER BY a.id, i.title, i.id::text`, types, names, assetIDs, visibleTo)
 	if err != nil {
 		return nil, fmt.Errorf("content: items referencing assets: %w", err)
 	}
@@ -61,8 +68,12 @@ func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string) (
 	for rows.Next() {
 		var asset string
 		var r AssetRef
-		if err := rows.Scan(&asset, &r.Type, &r.ID, &r.Title); err != nil {
+		var visible bool
+		if err := rows.Scan(&asset, &r.Type, &r.ID, &r.Title, &visible); err != nil {
 			return nil, fmt.Errorf("content: items referencing assets: %w", err)
+		}
+		if !visible {
+			r = AssetRef{Type: r.Type, Hidden: true}
 		}
 		out[asset] = append(out[asset], r)
 	}

@@ -36,7 +36,7 @@ func TestItemsReferencingAssetSearchesDraftsAndPublishedSnapshots(t *testing.T) 
 		t.Fatal(err)
 	}
 
-	refs, err := f.store.ItemsReferencingAsset(f.ctx, asset)
+	refs, err := f.store.ItemsReferencingAsset(f.ctx, asset, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +53,14 @@ func TestItemsReferencingAssetSearchesDraftsAndPublishedSnapshots(t *testing.T) 
 	if !slices.Equal(ids, want) {
 		t.Errorf("refs %v, want %v", refs, want)
 	}
-	none, err := f.store.ItemsReferencingAsset(f.ctx, "00000000-0000-4000-8000-000000000000")
+	none, err := f.store.ItemsReferencingAsset(f.ctx, "00000000-0000-4000-8000-000000000000", "")
 	if err != nil || len(none) != 0 {
 		t.Errorf("unused asset: %v %v", none, err)
 	}
 
 	// A library page asks for all its assets at once: each gets its own.
 	const unused = "00000000-0000-4000-8000-000000000000"
-	many, err := f.store.ItemsReferencingAssets(f.ctx, []string{asset, other, unused})
+	many, err := f.store.ItemsReferencingAssets(f.ctx, []string{asset, other, unused}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

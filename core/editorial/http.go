@@ -116,6 +116,10 @@ func seesOwnOnly(rs []Role) bool {
 	return !slices.Contains(rs, RoleRevisor) && !slices.Contains(rs, RoleSuperAdmin)
 }
 
+// SeesOwnItemsOnly reports whether a staff member with these role names sees
+// only own and shared items (an editor; revisors and super admins see all).
+func SeesOwnItemsOnly(roleNames []string) bool { return seesOwnOnly(RolesFrom(roleNames)) }
+
 func contentRange(w http.ResponseWriter, name string, offset, n int, total int64) {
 	end := offset + n - 1
 	if n == 0 {

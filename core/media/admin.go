@@ -190,11 +190,7 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	if len(used) > 0 {
-		titles := make([]string, 0, len(used))
-		for _, u := range used {
-			titles = append(titles, u.Title)
-		}
-		return core.Errorf(core.ECONFLICT, MsgInUse, strings.Join(titles, ", "))
+		return core.Errorf(core.ECONFLICT, MsgInUse, usageText(used))
 	}
 	if a.State == StateProcessing && time.Since(a.UpdatedAt) < ProcessingStuckAfter {
 		return core.Errorf(core.ECONFLICT, MsgDeleteProcessing)
@@ -222,4 +218,25 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 		}
 	}
 	return nil
+}
+
+// usageText names the items using an asset, and counts those the reader
+// may not see: "Suturas básicas, 2 itens de outras pessoas".
+func usageText(used []Use) string {
+	var parts []string
+	hidden := 0
+	for _, u := range used {
+		if u.Hidden {
+			hidden++
+			continue
+		}
+		parts = append(parts, u.Title)
+	}
+	switch {
+	case hidden == 1:
+		parts = append(parts, "1 item de outra pessoa")
+	case hidden > 1:
+		parts = append(parts, fmt.Sprintf("%d itens de outras pessoas", hidden))
+	}
+	return strings.Join(parts, ", ")
 }

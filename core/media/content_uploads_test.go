@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/media"
 )
@@ -87,8 +86,7 @@ func TestContentFieldUploadsJoinTheLibrary(t *testing.T) {
 		t.Fatalf("material asset: %+v", d)
 	}
 
-	_, editorID := e.srv.SignedIn(t, "autora@vetclube.test", core.RoleEditor)
-	actor := content.Actor{UserID: editorID, Channel: content.ChannelAPI}
+	actor := content.Actor{UserID: e.staffID, Channel: content.ChannelAPI}
 	item, _, err := e.srv.App.Content.Store.Create(e.ctx, actor, "media-noticia",
 		content.Input{Title: "Vacinação em felinos", Fields: map[string]any{"capa": cover.Key, "anexo": doc.Key}}, "")
 	if err != nil {

@@ -59,6 +59,8 @@ type Use struct {
 	Type  string `json:"type"`
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// Hidden is an item the reader may not see: counted, with only its type.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // UsedIn lists, by asset id, the content items (drafts or published) that

@@ -52,7 +52,9 @@ type env struct {
 	svc   *media.Service
 	proc  *recordingProcessing
 	staff *apptest.Client
-	ctx   context.Context
+	// staffID is the signed-in editor's user id.
+	staffID string
+	ctx     context.Context
 }
 
 func newEnv(t *testing.T) *env {
@@ -60,8 +62,8 @@ func newEnv(t *testing.T) *env {
 	srv := apptest.Start(t, nil)
 	proc := &recordingProcessing{}
 	srv.App.Media.SetProcessing(proc)
-	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
-	return &env{t: t, srv: srv, svc: srv.App.Media, proc: proc, staff: staff, ctx: context.Background()}
+	staff, staffID := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+	return &env{t: t, srv: srv, svc: srv.App.Media, proc: proc, staff: staff, staffID: staffID, ctx: context.Background()}
 }
 
 // sampleVideo is a real two-second H.264 mp4 made by ffmpeg.
@@ -428,6 +430,25 @@ func TestDeleteIsRefusedWhileContentUsesTheAsset(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Another editor's unshared item is counted for this editor, never named;
+	// a revisor sees it.
+	if a := e.get(vid); len(a.UsedIn) != 1 || a.UsedIn[0] != (media.Use{Type: "media-aula", Hidden: true}) {
+		t.Fatalf("used_in of the video for another editor: %+v", a.UsedIn)
+	}
+	if r := e.staff.Do("DELETE", "/api/admin/media/"+vid, nil); r.Status != http.StatusConflict ||
+		r.ErrorMessage() != "Este arquivo está em uso em: 1 item de outra pessoa." {
+		t.Errorf("delete of an asset another editor uses: %d %s", r.Status, r.Body)
+	}
+	revisor, _ := e.srv.SignedIn(t, "revisora@vetclube.test", "revisor")
+	var seen media.Asset
+	revisor.Do("GET", "/api/admin/media/"+vid, nil).JSON(t, &seen)
+	if len(seen.UsedIn) != 1 || seen.UsedIn[0] != (media.Use{Type: "media-aula", ID: item.ID, Title: "Suturas básicas"}) {
+		t.Fatalf("used_in of the video for a revisor: %+v", seen.UsedIn)
+	}
+	// Shared with this editor, the item is named.
+	if err := e.srv.App.Content.Store.Share(e.ctx, actor, item.ID, e.staffID); err != nil {
+		t.Fatal(err)
+	}
 	a := e.get(vid)
 	if len(a.UsedIn) != 1 || a.UsedIn[0] != (media.Use{Type: "media-aula", ID: item.ID, Title: "Suturas básicas"}) {
 		t.Fatalf("used_in of the video: %+v", a.UsedIn)

@@ -18,7 +18,7 @@ import {
 } from 'react-admin'
 import { httpClient } from '../providers/httpClient'
 import { MEDIA_API } from './api'
-import { KIND_CHOICES, STATE_CHOICES, formatBytes, formatDuration, kindLabel, pollInterval } from './format'
+import { KIND_CHOICES, STATE_CHOICES, formatBytes, formatDuration, kindLabel, othersText, pollInterval } from './format'
 import { MediaDetails, MediaStateChip, previewURL } from './MediaStatus'
 import { MediaUploader } from './MediaUploader'
 import type { MediaAsset } from './types'
@@ -123,13 +123,21 @@ function Preview({ asset }: { asset: MediaAsset }) {
 function UsedIn({ asset }: { asset: MediaAsset }) {
   const uses = asset.used_in ?? []
   if (uses.length === 0) return <Typography variant="body2" color="text.secondary">—</Typography>
+  const hidden = uses.filter((u) => u.hidden).length
   return (
     <Stack spacing={0.25} onClick={(e) => e.stopPropagation()}>
-      {uses.map((u) => (
-        <Link key={`${u.type}/${u.id}`} href={`#/content/${encodeURIComponent(u.type)}/${encodeURIComponent(u.id)}`} variant="body2">
-          {u.title || u.id}
-        </Link>
-      ))}
+      {uses
+        .filter((u) => !u.hidden)
+        .map((u) => (
+          <Link key={`${u.type}/${u.id}`} href={`#/content/${encodeURIComponent(u.type)}/${encodeURIComponent(u.id)}`} variant="body2">
+            {u.title || u.id}
+          </Link>
+        ))}
+      {hidden > 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {othersText(hidden)}
+        </Typography>
+      )}
     </Stack>
   )
 }

@@ -6,6 +6,7 @@ import {
   formatBytes,
   formatDuration,
   kindOfName,
+  othersText,
   percent,
   pollInterval,
   precheck,
@@ -167,5 +168,12 @@ describe('the library list', () => {
     expect(totalOf(new Headers({ 'Content-Range': 'media 0-24/319' }), 0)).toBe(319)
     expect(totalOf(new Headers({ 'X-Total-Count': '12' }), 0)).toBe(12)
     expect(totalOf(new Headers(), 3)).toBe(3)
+  })
+})
+
+describe('othersText', () => {
+  it('counts the items of other people in pt-BR, singular and plural', () => {
+    expect(othersText(1)).toBe('1 item de outra pessoa')
+    expect(othersText(3)).toBe('3 itens de outras pessoas')
   })
 })

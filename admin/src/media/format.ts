@@ -186,3 +186,8 @@ export function progressText(sent: number, total: number): string {
   const p = total > 0 ? percent((sent / total) * 100) : 0
   return `${p} % · ${formatBytes(sent)} de ${formatBytes(total)}`
 }
+
+/** Items using an asset that the editor may not see (other people's, not shared): counted, never named. */
+export function othersText(count: number): string {
+  return count === 1 ? '1 item de outra pessoa' : `${count} itens de outras pessoas`
+}

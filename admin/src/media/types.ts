@@ -7,6 +7,8 @@ export interface MediaUse {
   type: string
   id: string
   title: string
+  /** Another editor's item this reader may not see: id and title are empty. */
+  hidden?: boolean
 }
 
 /** One asset as GET /api/admin/media/{id} answers it. */
