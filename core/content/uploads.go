@@ -22,9 +22,9 @@ import (
 
 // Uploads stores the images and files editors attach to items (the values
 // of image and file fields are the storage keys it returns), in the media
-// library when there is one. Images are
-// decoded within the shared image limits and encoded again, so what readers
-// download is pixels only (no EXIF position, no trailing payload).
+// library when there is one. Images are decoded within the shared image
+// limits and encoded again, so what readers download is pixels only (no EXIF
+// position, no trailing payload).
 type Uploads struct {
 	store   storage.Store
 	library Library
