@@ -9,12 +9,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -34,22 +35,39 @@ type Server struct {
 	mu    sync.Mutex
 	put   map[string]http.Header
 	parts map[string]int
+	close func()
 }
 
 // Start serves an S3 API with buckets until the test ends.
 func Start(t testing.TB, buckets ...string) *Server {
 	t.Helper()
+	s, err := Listen("127.0.0.1:0", buckets...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Listen serves an S3 API with buckets on addr (host:port; port 0 picks a
+// free one) until Close; the browser tests run it as a process
+// (cmd/s3fake).
+func Listen(addr string, buckets ...string) (*Server, error) {
 	backend := s3mem.New()
 	for _, b := range buckets {
 		if err := backend.CreateBucket(b); err != nil {
-			t.Fatal(err)
+			return nil, fmt.Errorf("s3fake: bucket %s: %w", b, err)
 		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("s3fake: %w", err)
 	}
 	s := &Server{put: map[string]http.Header{}, parts: map[string]int{}}
 	api := gofakes3.New(backend).Server()
 	// gofakes3 keeps only Content-Type and x-amz-* headers of an upload,
 	// so the other headers a store sends are recorded on the wire.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		s.mu.Lock()
 		switch {
@@ -70,10 +88,18 @@ func Start(t testing.TB, buckets ...string) *Server {
 			}
 		}
 		api.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	s.URL = srv.URL
-	return s
+	})}
+	go func() { _ = srv.Serve(ln) }() // returns ErrServerClosed on Close
+	s.close = func() { srv.Close() }
+	s.URL = "http://" + ln.Addr().String()
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() {
+	if s.close != nil {
+		s.close()
+	}
 }
 
 // Endpoint is the host:port an S3 client connects to.
