@@ -41,6 +41,7 @@ var States = []State{StateUploading, StateProcessing, StateReady, StateFailed}
 // Messages of the admin API.
 const (
 	MsgNotFound       = "Arquivo de mídia não encontrado."
+	MsgUploadExpiring = "Este envio ficou parado por mais de 24 horas e está sendo removido. Envie o arquivo de novo."
 	MsgRetryNotFailed = "Só é possível tentar de novo um arquivo com erro."
 	MsgRetryNoSource  = "O arquivo original não foi guardado. Envie o arquivo novamente."
 	MsgInUse          = "Este arquivo está em uso em: %s."
@@ -104,6 +105,7 @@ type Service struct {
 	proc     Processing
 	usedIn   UsedIn
 	log      *slog.Logger
+	gate     *uploadGate
 }
 
 // New returns the media library on pool.
@@ -116,7 +118,7 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{pool: pool, public: opts.Public, private: opts.Private, incoming: opts.IncomingDir,
-		proc: opts.Processing, usedIn: opts.UsedIn, log: log}, nil
+		proc: opts.Processing, usedIn: opts.UsedIn, log: log, gate: newUploadGate()}, nil
 }
 
 // SetProcessing sets how videos are processed (Temporal, wired after the

@@ -63,8 +63,13 @@ func (s *Service) SweepAbandoned(ctx context.Context, olderThan time.Duration) (
 }
 
 // sweepUpload removes one stale enviando asset unless its tus files were
-// touched after cutoff or its bytes are complete (then it is finished).
+// touched after cutoff, a PATCH is running on it, or its bytes are complete
+// (then it is finished).
 func (s *Service) sweepUpload(ctx context.Context, id, uploadID string, cutoff time.Time) (bool, error) {
+	if !s.gate.trySweep(uploadID) {
+		return false, nil // a chunk is arriving right now
+	}
+	defer s.gate.doneSweep(uploadID)
 	bin := filepath.Join(s.incoming, uploadID)
 	if latest, ok := newestMTime(bin, bin+".info"); ok && latest.After(cutoff) {
 		return false, nil // chunks still arrive: a slow upload, not an abandoned one

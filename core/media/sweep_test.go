@@ -1,13 +1,16 @@
 package media_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
+	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/media"
 )
 
@@ -182,5 +185,63 @@ func TestDeleteIsRefusedWhileProcessing(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.srv.Env["DATA_DIR"], "media-originals", "media", id)); !os.IsNotExist(err) {
 		t.Errorf("original of the deleted video remains: %v", err)
+	}
+}
+
+// A PATCH running when the sweep comes (after 24 h of silence the client
+// resumes: its connection is open, the files still look old) keeps its
+// upload: the sweep leaves it, and the rest of the file completes it.
+func TestSweepLeavesAnUploadWhoseChunkIsArriving(t *testing.T) {
+	e := newEnv(t)
+	video := sampleVideo(t)
+	day := media.AbandonedAfter
+	res := e.create("retomado.mp4", "video/mp4", int64(len(video)))
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.Status, res.Body)
+	}
+	id, loc := res.Header.Get(media.AssetIDHeader), res.Header.Get("Location")
+	half := len(video) / 2
+	if r := e.patch(loc, 0, video[:half]); r.Status != http.StatusNoContent {
+		t.Fatalf("first half: %d %s", r.Status, r.Body)
+	}
+	u, _ := url.Parse(loc)
+	bin := filepath.Join(e.srv.Env["DATA_DIR"], "media-incoming", filepath.Base(u.Path))
+
+	// The second half's PATCH starts and sends a few bytes, then waits.
+	body, feed := io.Pipe()
+	req, _ := http.NewRequest("PATCH", loc, body)
+	req.ContentLength = int64(len(video) - half)
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Offset", strconv.Itoa(half))
+	req.Header.Set("Content-Type", "application/offset+octet-stream")
+	answer := make(chan apptest.Response, 1)
+	go func() { answer <- e.staff.Send(req) }()
+	if _, err := feed.Write(video[half : half+10]); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if st, err := os.Stat(bin); err == nil && st.Size() == int64(half+10) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running PATCH's first bytes never reached the file")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.age(id, day+time.Hour, bin, bin+".info")
+
+	if n, err := e.svc.SweepAbandoned(e.ctx, day); err != nil || n != 0 {
+		t.Fatalf("sweep removed %d (%v) while a chunk was arriving", n, err)
+	}
+	if _, err := feed.Write(video[half+10:]); err != nil {
+		t.Fatal(err)
+	}
+	feed.Close()
+	if r := <-answer; r.Status != http.StatusNoContent {
+		t.Fatalf("second half: %d %s", r.Status, r.Body)
+	}
+	if a := e.get(id); a.State != media.StateProcessing || a.SizeBytes != int64(len(video)) {
+		t.Fatalf("resumed upload: %s %d", a.State, a.SizeBytes)
 	}
 }

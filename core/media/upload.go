@@ -74,9 +74,18 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 		return httpx.Encode(w, http.StatusOK, a)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
+		switch r.Method {
+		case http.MethodGet:
 			byUpload.ServeHTTP(w, r)
 			return
+		case http.MethodPatch:
+			// Chunks and the abandoned-upload sweep never meet (uploadGate).
+			uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath)
+			if !s.gate.enter(uploadID) {
+				_ = httpx.Encode(w, http.StatusLocked, httpx.ErrorBody{Error: httpx.ErrorDetail{Code: core.ECONFLICT, Message: MsgUploadExpiring, RequestID: httpx.RequestID(r.Context())}})
+				return
+			}
+			defer s.gate.leave(uploadID)
 		}
 		tus.ServeHTTP(w, r)
 	}), nil
