@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { published } from './support/content'
 import { signedInUser, signInByApi } from './support/users'
 
 // Courses end to end on the real server: an editor's course, published
@@ -8,26 +9,6 @@ import { signedInUser, signInByApi } from './support/users'
 // backoffice and learners see it once published.
 
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' } // dev seed (core/app/seed.go)
-
-async function csrf(context: BrowserContext): Promise<Record<string, string>> {
-  if (!(await context.cookies()).some((c) => c.name === 'vc_csrf')) await context.request.get('/api/auth/session')
-  return { 'X-CSRF-Token': (await context.cookies()).find((c) => c.name === 'vc_csrf')!.value }
-}
-
-/** Creates an item and moves it through submit, approve and publish; returns its id. */
-async function published(admin: BrowserContext, type: string, title: string, fields: Record<string, unknown>): Promise<string> {
-  const api: APIRequestContext = admin.request
-  const headers = await csrf(admin)
-  const created = await api.post(`/api/admin/content/${type}`, { data: { title, fields }, headers })
-  expect(created.status(), await created.text()).toBe(201)
-  let item = (await created.json()) as { id: string; version: number }
-  for (const action of ['submit', 'approve', 'publish']) {
-    const res = await api.post(`/api/admin/content/${type}/${item.id}/actions/${action}`, { data: { version: item.version }, headers })
-    expect(res.status(), `${type} ${action}: ${await res.text()}`).toBe(200)
-    item = await res.json()
-  }
-  return item.id
-}
 
 test('a new member filters, enrols, completes every lesson and verifies the certificate; a reordered curriculum shows once published', async ({
   browser,

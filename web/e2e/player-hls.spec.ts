@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import { expect, test, type Response } from '@playwright/test'
-import { makeStream, published } from './support/hls'
+import { published } from './support/content'
+import { makeStream } from './support/hls'
 import { signedInUser, signInByApi } from './support/users'
 
 // The <video> player on a real HLS stream: ffmpeg makes 8 s of test pattern

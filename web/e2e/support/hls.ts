@@ -2,10 +2,8 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, type APIRequestContext, type BrowserContext } from '@playwright/test'
 
-// Helpers of the player's browser tests: a real HLS package made by ffmpeg,
-// and content published through the backoffice API.
+// The player's browser tests play a real HLS package made by ffmpeg.
 
 /**
  * Writes an HLS package under uploadsDir/<key> (e.g. a server's DATA_DIR/uploads):
@@ -62,24 +60,4 @@ export function makeStream(uploadsDir: string, prefix: string): string {
     ].join('\n'),
   )
   return `${key}/master.m3u8`
-}
-
-async function csrf(context: BrowserContext): Promise<Record<string, string>> {
-  if (!(await context.cookies()).some((c) => c.name === 'vc_csrf')) await context.request.get('/api/auth/session')
-  return { 'X-CSRF-Token': (await context.cookies()).find((c) => c.name === 'vc_csrf')!.value }
-}
-
-/** Creates an item and moves it through submit, approve and publish; returns its id. */
-export async function published(admin: BrowserContext, type: string, title: string, fields: Record<string, unknown>): Promise<string> {
-  const api: APIRequestContext = admin.request
-  const headers = await csrf(admin)
-  const created = await api.post(`/api/admin/content/${type}`, { data: { title, fields }, headers })
-  expect(created.status(), await created.text()).toBe(201)
-  let item = (await created.json()) as { id: string; version: number }
-  for (const action of ['submit', 'approve', 'publish']) {
-    const res = await api.post(`/api/admin/content/${type}/${item.id}/actions/${action}`, { data: { version: item.version }, headers })
-    expect(res.status(), `${type} ${action}: ${await res.text()}`).toBe(200)
-    item = await res.json()
-  }
-  return item.id
 }
