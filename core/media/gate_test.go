@@ -4,7 +4,8 @@ import "testing"
 
 func TestUploadGateKeepsSweepAndChunksApart(t *testing.T) {
 	g := newUploadGate()
-	if !g.enter("a") || !g.enter("a") {
+	first, second := g.enter("a"), g.enter("a")
+	if !first || !second {
 		t.Fatal("two PATCHes on one upload were turned away")
 	}
 	if g.trySweep("a") {
