@@ -82,7 +82,7 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 			// Chunks and the abandoned-upload sweep never meet (uploadGate).
 			uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath)
 			if !s.gate.enter(uploadID) {
-				_ = httpx.Encode(w, http.StatusLocked, httpx.ErrorBody{Error: httpx.ErrorDetail{Code: core.ECONFLICT, Message: MsgUploadExpiring, RequestID: httpx.RequestID(r.Context())}})
+				httpx.WriteError(w, r, s.log, core.Errorf(core.ELOCKED, "%s", MsgUploadExpiring))
 				return
 			}
 			defer s.gate.leave(uploadID)
