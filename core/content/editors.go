@@ -107,6 +107,14 @@ func (s *Store) changeShare(ctx context.Context, a Actor, id, userID string, add
 	})
 }
 
+// editorSeesItem is the SQL condition under which the editor whose id the
+// expression who gives may see the item aliased i: they wrote it or it was
+// shared with them. Lists and the media library's usage both filter by it,
+// so the two can never disagree on what an editor sees.
+func editorSeesItem(who string) string {
+	return "(i.author_id = " + who + "::uuid OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = " + who + "::uuid))"
+}
+
 // EditorMaySee reports whether the editor userID wrote the item or had it
 // shared with them.
 func (s *Store) EditorMaySee(ctx context.Context, it Item, userID string) (bool, error) {

@@ -51,8 +51,7 @@ func (s *Store) ItemsReferencingAssets(ctx context.Context, assetIDs []string, v
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT DISTINCT a.id, i.type, i.id::text, i.title,
-			nullif($4, '') IS NULL OR i.author_id = nullif($4, '')::uuid
-			OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = nullif($4, '')::uuid)
+			nullif($4, '') IS NULL OR `+editorSeesItem("nullif($4, '')")+`
 		FROM content_items i
 		JOIN unnest($1::text[], $2::text[]) AS f(type, name) ON f.type = i.type
 		LEFT JOIN content_published p ON p.item_id = i.id

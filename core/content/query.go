@@ -470,8 +470,7 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 		if uuid.Validate(q.VisibleTo) != nil {
 			return nil, 0, badQuery("author_id", "Autor inválido.")
 		}
-		who := b.arg(q.VisibleTo)
-		where = append(where, "(i.author_id = "+who+"::uuid OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = "+who+"::uuid))")
+		where = append(where, editorSeesItem(b.arg(q.VisibleTo)))
 	}
 	sortName, desc := q.Sort, false
 	if sortName == "" {
