@@ -180,7 +180,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 			Editorial: editorial.HTTP{Store: a.Content.Store, Workflow: a.Content.Workflow, Audit: a.Content.Audit, Reviews: a.Content.Reviews,
 				Previews: a.Content.Previews, Log: log, Now: a.Content.Now},
 			Previews: a.Content.Previews,
-			Uploads:  content.NewUploads(uploads, contentLibrary{a.Media}, a.Content.Now),
+			Uploads:  content.NewUploads(uploads, contentLibrary{a.Media}),
 		},
 	})
 	return a, nil

@@ -1,10 +1,7 @@
 package content
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +9,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -22,14 +18,13 @@ import (
 
 // Uploads stores the images and files editors attach to items (the values
 // of image and file fields are the storage keys it returns), in the media
-// library when there is one. Images are decoded within the shared image
+// library. Images are decoded within the shared image
 // limits and encoded again, so what readers download is pixels only (no EXIF
 // position, no trailing payload).
 type Uploads struct {
 	store   storage.Store
 	library Library
 	images  *imaging.Decoder
-	now     func() time.Time
 }
 
 // Library keeps a checked upload in the media library (core/media), where
@@ -49,13 +44,10 @@ type LibraryFile struct {
 	UploadedBy    string
 }
 
-// NewUploads returns uploads kept in store, or, when library is not nil, in
-// the media library.
-func NewUploads(store storage.Store, library Library, now func() time.Time) *Uploads {
-	if now == nil {
-		now = time.Now
-	}
-	return &Uploads{store: store, library: library, images: imaging.Shared(), now: now}
+// NewUploads returns uploads kept in the media library, whose files store
+// serves.
+func NewUploads(store storage.Store, library Library) *Uploads {
+	return &Uploads{store: store, library: library, images: imaging.Shared()}
 }
 
 // Upload limits and the longest side an image is kept at.
@@ -124,25 +116,13 @@ func (u *Uploads) Save(ctx context.Context, kind FieldKind, filename string, r i
 	if err != nil {
 		return Upload{}, err
 	}
-	if u.library != nil {
-		f := LibraryFile{Kind: kind, Name: filename, ContentType: contentType, Ext: ext, Data: data, Width: width, Height: height}
-		if p := core.PrincipalFrom(ctx); p.Authenticated() {
-			f.UploadedBy = p.UserID
-		}
-		key, err := u.library.Keep(ctx, f)
-		if err != nil {
-			return Upload{}, fmt.Errorf("keep upload in the media library: %w", err)
-		}
-		return Upload{Key: key, URL: u.store.URL(key), ContentType: contentType, Size: len(data)}, nil
+	f := LibraryFile{Kind: kind, Name: filename, ContentType: contentType, Ext: ext, Data: data, Width: width, Height: height}
+	if p := core.PrincipalFrom(ctx); p.Authenticated() {
+		f.UploadedBy = p.UserID
 	}
-	nonce := make([]byte, 12)
-	if _, err := rand.Read(nonce); err != nil {
-		return Upload{}, fmt.Errorf("upload name: %w", err)
-	}
-	// A fresh name per upload lets /uploads/ be cached forever.
-	key := "content/" + u.now().UTC().Format("2006/01") + "/" + hex.EncodeToString(nonce) + ext
-	if err := u.store.Put(ctx, key, contentType, bytes.NewReader(data)); err != nil {
-		return Upload{}, fmt.Errorf("store upload: %w", err)
+	key, err := u.library.Keep(ctx, f)
+	if err != nil {
+		return Upload{}, fmt.Errorf("keep upload in the media library: %w", err)
 	}
 	return Upload{Key: key, URL: u.store.URL(key), ContentType: contentType, Size: len(data)}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"image/draw"
+	"image/jpeg"
 	"image/png"
 	"mime/multipart"
 	"net/http"
@@ -12,12 +14,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/media"
 )
 
-// contentUpload sends a file as the backoffice's image and file fields do.
+// contentUpload sends a file as the backoffice's image and file fields do,
+// and expects it kept.
 func (e *env) contentUpload(kind, filename string, data []byte) content.Upload {
+	e.t.Helper()
+	r := e.sendContentUpload(kind, filename, data)
+	if r.Status != http.StatusCreated {
+		e.t.Fatalf("upload %s: %d %s", filename, r.Status, r.Body)
+	}
+	var up content.Upload
+	r.JSON(e.t, &up)
+	return up
+}
+
+func (e *env) sendContentUpload(kind, filename string, data []byte) apptest.Response {
 	e.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -29,13 +44,7 @@ func (e *env) contentUpload(kind, filename string, data []byte) content.Upload {
 	mw.Close()
 	req, _ := http.NewRequest("POST", e.staff.URLFor("/api/admin/content/uploads?kind="+kind), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	r := e.staff.Send(req)
-	if r.Status != http.StatusCreated {
-		e.t.Fatalf("upload %s: %d %s", filename, r.Status, r.Body)
-	}
-	var up content.Upload
-	r.JSON(e.t, &up)
-	return up
+	return e.staff.Send(req)
 }
 
 // assetOfKey is the library asset a field value media/<id>/… names.
@@ -107,5 +116,68 @@ func TestContentFieldUploadsJoinTheLibrary(t *testing.T) {
 	e.staff.Do("GET", "/api/admin/media?kind=image", nil).JSON(t, &images)
 	if len(images) != 1 || images[0].ID != coverID {
 		t.Fatalf("image filter: %+v", images)
+	}
+}
+
+// What an image or file field keeps is checked first: an image is decoded
+// and encoded again at most 1920 px wide, so whatever trailed its pixels is
+// gone; a material must be a PDF or an Office document by its bytes; every
+// refusal is a pt-BR 422 and keeps nothing.
+func TestContentFieldUploadsKeepPixelsAndDocumentsOnly(t *testing.T) {
+	e := newEnv(t)
+	img := image.NewRGBA(image.Rect(0, 0, 3000, 1500))
+	draw.Draw(img, img.Bounds(), image.NewUniform(color.RGBA{240, 240, 230, 255}), image.Point{}, draw.Src)
+	for x := 0; x < 3000; x += 7 {
+		img.Set(x, x%1500, color.RGBA{200, 30, 30, 255})
+	}
+	var photo bytes.Buffer
+	if err := png.Encode(&photo, img); err != nil {
+		t.Fatal(err)
+	}
+	photo.WriteString("<script>alert(1)</script>")
+	up := e.contentUpload("image", "capa.png", photo.Bytes())
+	if !strings.HasSuffix(up.Key, ".jpg") || up.ContentType != "image/jpeg" {
+		t.Fatalf("image upload: %+v", up)
+	}
+	stored, err := os.ReadFile(filepath.Join(e.srv.Env["DATA_DIR"], "uploads", filepath.FromSlash(up.Key)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(stored))
+	if err != nil || cfg.Width != 1920 || cfg.Height != 960 || bytes.Contains(stored, []byte("<script>")) {
+		t.Fatalf("stored image %dx%d (%v), payload kept: %v", cfg.Width, cfg.Height, err, bytes.Contains(stored, []byte("<script>")))
+	}
+	if a := e.get(assetOfKey(t, up.Key)); a.Width != 1920 || a.Height != 960 || a.SizeBytes != int64(len(stored)) {
+		t.Fatalf("image asset: %+v", a)
+	}
+
+	if up := e.contentUpload("file", "protocolo.pdf", []byte("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")); !strings.HasSuffix(up.Key, ".pdf") || up.ContentType != "application/pdf" {
+		t.Fatalf("pdf upload: %+v", up)
+	}
+
+	var before []media.Asset
+	e.staff.Do("GET", "/api/admin/media", nil).JSON(t, &before)
+	refused := []struct {
+		kind, name string
+		data       []byte
+		msg        string
+	}{
+		{"file", "instalador.exe", []byte("MZ\x90\x00\x03binary"), content.MsgUploadFileType},
+		{"file", "pagina.pdf", []byte("<html><body>not a pdf</body></html>"), content.MsgUploadFileType},
+		{"image", "capa.png", []byte("not an image at all"), ""},
+		{"image", "vazio.png", nil, content.MsgUploadMissing},
+		{"video", "aula.mp4", []byte("x"), content.MsgUploadKind},
+		{"file", "grande.pdf", append([]byte("%PDF-1.7\n"), make([]byte, content.MaxUploadBytes)...), content.MsgUploadTooLarge},
+	}
+	for _, c := range refused {
+		r := e.sendContentUpload(c.kind, c.name, c.data)
+		if msg := r.ErrorMessage(); r.Status != http.StatusUnprocessableEntity || msg == "" || (c.msg != "" && msg != c.msg) {
+			t.Errorf("%s %s: %d %s", c.kind, c.name, r.Status, r.Body)
+		}
+	}
+	var after []media.Asset
+	e.staff.Do("GET", "/api/admin/media", nil).JSON(t, &after)
+	if len(after) != len(before) {
+		t.Errorf("refused uploads left %d assets in the library", len(after)-len(before))
 	}
 }
