@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path'
 import { expect, test, type Response } from '@playwright/test'
-import { published } from './support/content'
+import { enrolledLearner, published } from './support/content'
 import { makeStream } from './support/hls'
-import { signedInUser, signInByApi } from './support/users'
+import { signInByApi } from './support/users'
 
 // The <video> player on a real HLS stream: ffmpeg makes 8 s of test pattern
 // and tone in two renditions (360p, 720p) with a master playlist and a
@@ -49,18 +49,7 @@ test('an HLS lesson plays through hls.js with quality, captions, speed and keybo
   })
   await admin.close()
 
-  const learner = await browser.newContext()
-  await learner.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
-  await signedInUser(learner, learner.request, { firstName: 'Bia', lastName: 'Lopes' })
-  const page = await learner.newPage()
-  const consoleErrors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text())
-  })
-
-  await page.goto(`/cursos/${course}`)
-  await page.getByRole('button', { name: 'Matricular-se' }).click()
-  await expect(page.getByText('Matrícula realizada com sucesso!')).toBeVisible()
+  const { learner, page, consoleErrors } = await enrolledLearner(browser, course, { firstName: 'Bia', lastName: 'Lopes' })
   // The service worker is installed and controls the page before the player opens.
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready

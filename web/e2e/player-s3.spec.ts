@@ -5,10 +5,10 @@ import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { expect, test, type Response } from '@playwright/test'
 import { repoDir } from '../../e2e-support/server'
-import { published } from './support/content'
+import { enrolledLearner, published } from './support/content'
 import { makeStream } from './support/hls'
 import { startServer, type RunningServer } from './support/server'
-import { signedInUser, signInByApi } from './support/users'
+import { signInByApi } from './support/users'
 
 // The media library on S3 (S3_BUCKET set): public files live in the bucket
 // and /uploads/<key> answers a redirect to S3_PUBLIC_URL for them. S3 is a
@@ -103,17 +103,7 @@ test('an HLS stream kept on S3 plays through the /uploads/ redirect, its segment
   })
   await admin.close()
 
-  const learner = await browser.newContext({ baseURL: base })
-  await learner.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
-  await signedInUser(learner, learner.request, { firstName: 'Davi', lastName: 'Rocha' })
-  const page = await learner.newPage()
-  const consoleErrors: string[] = []
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text())
-  })
-  await page.goto(`/cursos/${course}`)
-  await page.getByRole('button', { name: 'Matricular-se' }).click()
-  await expect(page.getByText('Matrícula realizada com sucesso!')).toBeVisible()
+  const { learner, page, consoleErrors } = await enrolledLearner(browser, course, { firstName: 'Davi', lastName: 'Rocha' }, base)
 
   // The master is asked of /uploads/ and answered by the bucket after the redirect;
   // the variant playlist and a segment come straight from the bucket.
@@ -138,4 +128,5 @@ test('an HLS stream kept on S3 plays through the /uploads/ redirect, its segment
   await expect(page.getByLabel('Qualidade').locator('option')).toHaveText([/^Automática/, '720p', '360p'])
   // Neither a CSP refusal nor a CORS error on the way.
   expect(consoleErrors).toEqual([])
+  await learner.close()
 })
