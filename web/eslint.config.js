@@ -1,3 +1,4 @@
+import path from 'node:path'
 import js from '@eslint/js'
 import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
@@ -19,6 +20,62 @@ const noFeatures = {
 const noSessionClient = {
   group: ['@vetclube/session-client', '**/session-client', '**/session-client/**'],
   message: 'Use @/lib/api or @/lib/cookies: only src/lib wraps the shared session client.',
+}
+
+// Features reach each other only through their index.ts, the small public
+// surface each one keeps: an import (static, dynamic, or a vi.mock path) from a
+// feature or a plugin that resolves inside another feature's folder, other
+// than that folder or its index, is an error. The app shell (src/app) composes
+// features and routes to their pages, and src/test holds the tests that
+// compose several features: neither is bound by this rule.
+const featuresDir = path.join(import.meta.dirname, 'src', 'features')
+const srcDir = path.join(import.meta.dirname, 'src')
+const mockCalls = new Set(['mock', 'doMock', 'unmock', 'doUnmock', 'importActual', 'importMock'])
+
+function featureOf(file) {
+  const rel = path.relative(featuresDir, file)
+  return rel.startsWith('..') || path.isAbsolute(rel) ? null : rel.split(path.sep)[0]
+}
+
+const featureBoundaries = {
+  rules: {
+    'public-surface': {
+      meta: {
+        type: 'problem',
+        schema: [],
+        messages: {
+          deep: "'{{spec}}' reaches inside the feature '{{feature}}': import '@/features/{{feature}}' (its index.ts), or move the shared piece to src/components or src/lib.",
+        },
+      },
+      create(context) {
+        const file = context.filename
+        const here = featureOf(file)
+        const check = (node) => {
+          if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return
+          const spec = node.value
+          let target
+          if (spec.startsWith('@/')) target = path.join(srcDir, spec.slice(2))
+          else if (spec.startsWith('.')) target = path.resolve(path.dirname(file), spec)
+          else return
+          const feature = featureOf(target)
+          if (!feature || feature === here) return
+          const rest = path.relative(path.join(featuresDir, feature), target)
+          if (rest === '' || /^index(\.tsx?)?$/.test(rest)) return
+          context.report({ node, messageId: 'deep', data: { spec, feature } })
+        }
+        return {
+          ImportDeclaration: (n) => check(n.source),
+          ExportNamedDeclaration: (n) => check(n.source),
+          ExportAllDeclaration: (n) => check(n.source),
+          ImportExpression: (n) => check(n.source),
+          CallExpression: (n) => {
+            const c = n.callee
+            if (c.type === 'MemberExpression' && c.object.type === 'Identifier' && c.object.name === 'vi' && c.property.type === 'Identifier' && mockCalls.has(c.property.name)) check(n.arguments[0])
+          },
+        }
+      },
+    },
+  },
 }
 
 export default tseslint.config(
@@ -53,6 +110,10 @@ export default tseslint.config(
   },
   {
     files: ['src/features/**/*.{ts,tsx}', 'src/plugins/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noAppShell, noSessionClient] }] },
+    plugins: { 'feature-boundaries': featureBoundaries },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noAppShell, noSessionClient] }],
+      'feature-boundaries/public-surface': 'error',
+    },
   },
 )

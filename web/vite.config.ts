@@ -99,7 +99,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
-            { name: 'ui', test: /(src[\\/](components|lib)|session-client)[\\/]/ },
+            // The player (src/components/player) stays out of it: it loads with the pages that play.
+            { name: 'ui', test: /(src[\\/](components(?![\\/]player[\\/])|lib)|session-client)[\\/]/ },
             // hls.js in a chunk of its own with a stable name, which the
             // service worker's precache leaves out (globIgnores above). Only
             // its ES build: the worker's ?url module is a string the player

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { FullScreenLoader } from '@/components/ui/Spinner'
-import { useAuth } from '@/features/auth/AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { loginPathFor } from '@/features/auth/returnPath'
 import { isStandalone } from '@/features/pwa/standalone'
 

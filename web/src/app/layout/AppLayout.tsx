@@ -1,6 +1,6 @@
 import { Outlet, useLocation } from 'react-router'
 import { FullScreenLoader } from '@/components/ui/Spinner'
-import { useAuth } from '@/features/auth/AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { cn } from '@/lib/cn'
 import { TrialExpiredDialog } from '@/features/subscription/TrialExpiredDialog'
 import { BottomNav } from './BottomNav'

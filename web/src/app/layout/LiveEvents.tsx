@@ -1,4 +1,4 @@
-import { useAuth } from '@/features/auth/AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { notificationLiveEvents } from '@/features/notificacoes/liveEvents'
 import { pointsLiveEvents } from '@/features/pontos/liveEvents'
 import { subscriptionLiveEvents } from '@/features/subscription/liveEvents'

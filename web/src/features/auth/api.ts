@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
-import type { SessionUser } from './types'
+import type { SessionUser } from '@/lib/session/types'
 
 // The auth endpoints of BRIEF.md's API contract. Every mutation here answers a
 // person pressing a button once: no automatic retries, because a repeated login

@@ -1,7 +1,7 @@
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
 import { toast } from '@/components/ui/toast'
-import { useAuth } from './AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 
 /** Signs out, tells the user with a toast whether it worked, and goes to /login. */
 export function useSignOut(): () => Promise<void> {

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { ApiError, apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
 import { toast } from '@/components/ui/toast'
-import { connectionKeys } from '@/features/conexoes/api'
+import { connectionKeys } from '@/features/conexoes'
 import { messages } from './messages'
 
 // Shapes of the community API (issue 16 contract: /api/community/..., /api/comments/..., /api/reports).

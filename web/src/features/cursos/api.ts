@@ -4,6 +4,10 @@ import { queryKeys } from '@/lib/queryKeys'
 import { toast } from '@/components/ui/toast'
 import { listURL, type CourseQuery } from './format'
 import { messages } from './messages'
+import type { LessonVideo, Span, VideoSource } from '@/components/player/types'
+
+// The player's shapes, which lessons and course intros carry.
+export type { LessonVideo, Span, VideoSource }
 
 // Shapes of the courses API (core/courses; core/httpapi/openapi.json): /api/cursos/...,
 // /api/me/certificados and the public /api/certificados/{code}.
@@ -68,8 +72,6 @@ export interface CourseStatistics {
   completed_hours: number
 }
 
-export type VideoSource = 'youtube' | 'vimeo' | 'upload' | 'stream'
-
 export interface ContinueTarget {
   lesson_id: string
   module_id: string
@@ -133,15 +135,6 @@ export interface CourseDetail extends CourseCard {
 
 export type LastCourse = CourseCard & { continue: ContinueTarget | null; last_studied_at: string }
 
-export interface LessonVideo {
-  source: VideoSource
-  /** The watch URL (YouTube, Vimeo) or the file / HLS playlist to play. */
-  url: string
-  /** youtube-nocookie or player.vimeo.com embed; null for upload and stream. */
-  embed_url: string | null
-  hls: boolean
-}
-
 export interface LinkRef {
   url: string
   title: string
@@ -150,8 +143,6 @@ export interface LinkRef {
 export interface Material extends LinkRef {
   type: string
 }
-
-export type Span = [number, number]
 
 export interface LessonDetail extends LessonSummary {
   course_id: string

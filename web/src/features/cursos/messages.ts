@@ -24,11 +24,9 @@ export const messages = {
   loadMore: 'Carregar mais',
   enrol: 'Matricular-se',
   continue: 'Continuar',
-  premiumTitle: 'Conteúdo exclusivo Premium',
   premiumText: 'Esta aula é exclusiva para assinantes Premium. Assine para continuar.',
   seePlans: 'Ver Planos',
   notEnrolled: 'Matricule-se no curso para assistir a esta aula.',
-  playbackFailed: 'Não foi possível reproduzir este vídeo. Verifique sua conexão e tente novamente.',
 
   // Certificates.
   certificateNotFound: 'Certificado não encontrado.',

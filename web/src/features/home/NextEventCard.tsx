@@ -2,9 +2,7 @@ import { Link } from 'react-router'
 import { CalendarDays } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
-import { useNextEvent } from '@/features/eventos/api'
-import { EventTypeBadge } from '@/features/eventos/components/EventTypeBadge'
-import { formatEventDate, formatEventTime, inViewerZone, placeLabel } from '@/features/eventos/format'
+import { useNextEvent, EventTypeBadge, formatEventDate, formatEventTime, inViewerZone, placeLabel } from '@/features/eventos'
 
 /**
  * The home's next-event card: the first active event from today on (its start also in the viewer's zone when it is

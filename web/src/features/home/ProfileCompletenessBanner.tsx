@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { UserRoundPen } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
-import { useProfileCompleteness } from '@/features/profile/api'
+import { useProfileCompleteness } from '@/features/profile'
 
 const FIELD_LABELS: Record<string, string> = {
   first_name: 'nome',

@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteD
 import { ApiError, apiFetch } from '@/lib/api'
 import { queryKeys } from '@/lib/queryKeys'
 import { toast } from '@/components/ui/toast'
-import type { LessonVideo, Span } from '@/features/cursos/api'
-import type { WatchReport } from '@/features/cursos/player/useProgressSaver'
+import type { LessonVideo, Span } from '@/components/player/types'
+import type { WatchReport } from '@/components/player/useWatchReporter'
 import { messages } from './messages'
 
 // Shapes of the exclusive videos API (core/videos; core/httpapi/openapi.json): /api/videos/...

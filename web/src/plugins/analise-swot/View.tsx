@@ -9,8 +9,7 @@ import { Input } from '@/components/ui/Input'
 import { Spinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api'
 import { cn } from '@/lib/cn'
-import { toolFetch } from '@/features/ferramentas/api'
-import type { ToolViewProps } from '@/features/ferramentas/customViews'
+import { toolFetch, type ToolViewProps } from '@/features/ferramentas'
 
 type QuadrantKey = 'strengths' | 'weaknesses' | 'opportunities' | 'threats'
 type Quadrants = Record<QuadrantKey, string[]>

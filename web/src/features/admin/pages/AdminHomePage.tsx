@@ -3,9 +3,9 @@ import { Badge } from '@/components/ui/Badge'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { usePageTitle } from '@/lib/usePageTitle'
-import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { hasRole, useAuth } from '@/lib/session/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
-import { useContentTypes } from '@/features/conteudo/api'
+import { useContentTypes } from '@/features/conteudo'
 import { ADMIN_SECTIONS, BACKOFFICE_ROLES, BACKOFFICE_URL, backofficeContentURL, type AdminSection } from '../sections'
 
 /**

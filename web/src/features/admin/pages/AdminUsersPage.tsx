@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/lib/usePageTitle'
-import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { hasRole, useAuth } from '@/lib/session/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
 import { BACKOFFICE_USERS_URL } from '../sections'
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { screen, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { createMemoryRouter } from 'react-router'
-import { useAuth } from '@/features/auth/AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { renderWithApp } from '@/test/renderWithApp'
 import BackofficeRedirectPage from './BackofficeRedirectPage'
 

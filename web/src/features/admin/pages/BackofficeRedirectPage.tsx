@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { useParams } from 'react-router'
 import { Spinner } from '@/components/ui/Spinner'
-import { hasRole, useAuth } from '@/features/auth/AuthProvider'
+import { hasRole, useAuth } from '@/lib/session/AuthProvider'
 import { AdminAccessDenied } from '../components/AdminAccessDenied'
 import { backofficeTarget } from '../sections'
 

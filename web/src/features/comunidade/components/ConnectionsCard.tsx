@@ -3,8 +3,8 @@ import { UserPlus, Users } from 'lucide-react'
 import { Avatar } from '@/components/ui/Avatar'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
-import { displayName } from '@/features/profile/names'
-import { useRequestConnection, useSuggestions } from '@/features/conexoes/api'
+import { displayName } from '@/lib/names'
+import { useRequestConnection, useSuggestions } from '@/features/conexoes'
 
 /** The way into /connections from the feed, with up to six people to connect with. */
 export function ConnectionsCard() {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { Avatar } from '@/components/ui/Avatar'
-import { displayName } from '@/features/profile/names'
+import { displayName } from '@/lib/names'
 import { useMutualConnections } from '../api'
 
 /** 'N conexões em comum' with their avatars, on someone else's profile; nothing when there are none. */

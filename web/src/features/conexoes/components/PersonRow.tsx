@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { BadgeCheck } from 'lucide-react'
 import { Avatar } from '@/components/ui/Avatar'
-import { displayName } from '@/features/profile/names'
+import { displayName } from '@/lib/names'
 import type { ConnectionUser } from '../api'
 
 /** One member in a list: avatar, name (to the public profile), title, and the row's actions. */

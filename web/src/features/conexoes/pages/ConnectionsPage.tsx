@@ -5,8 +5,8 @@ import { Card } from '@/components/ui/Card'
 import { Input } from '@/components/ui/Input'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/lib/usePageTitle'
-import { useSpecialties } from '@/features/profile/api'
-import { displayName } from '@/features/profile/names'
+import { useSpecialties } from '@/features/profile'
+import { displayName } from '@/lib/names'
 import {
   useAcceptConnection,
   useCancelRequest,

@@ -2,14 +2,15 @@ import { useId } from 'react'
 import { Link } from 'react-router'
 import { BookOpen, Clock, Star, Users } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
-import { coursePath, type CourseCard as Course } from '../api'
+import { FavoriteToggle } from '@/components/FavoriteToggle'
+import { coursePath, useToggleFavorite, type CourseCard as Course } from '../api'
 import { formatRating, preview, studentsLabel } from '../format'
-import { FavoriteButton } from './FavoriteButton'
 import { ProgressBar } from './ProgressBar'
 
 /** One course in the catalogue: the whole card opens the course; the heart stays its own button. */
 export function CourseCard({ course }: { course: Course }) {
   const titleId = useId()
+  const favorite = useToggleFavorite(course.id)
   return (
     <article aria-labelledby={titleId} className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-border bg-card shadow-sm transition hover:shadow-md">
       <div className="relative aspect-video bg-muted">
@@ -26,7 +27,7 @@ export function CourseCard({ course }: { course: Course }) {
           </Badge>
         )}
       </div>
-      <FavoriteButton courseId={course.id} title={course.title} favorite={course.is_favorite} className="absolute right-3 top-3 z-10" />
+      <FavoriteToggle toggle={favorite} title={course.title} favorite={course.is_favorite} className="absolute right-3 top-3 z-10" />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex flex-wrap items-center gap-2 text-xs">
           {course.category && <Badge variant="secondary">{course.category.name}</Badge>}

@@ -16,15 +16,16 @@ import {
   lessonPath,
   useCourse,
   useEnrol,
+  useToggleFavorite,
   type CourseDetail,
 } from '../api'
 import { Curriculum } from '../components/Curriculum'
-import { FavoriteButton } from '../components/FavoriteButton'
 import { ProgressBar } from '../components/ProgressBar'
 import { ENROL_POINTS, formatRating, studentsLabel } from '../format'
 import { messages } from '../messages'
-import { toVideo } from '../player/embed'
-import { VideoPlayer } from '../player/VideoPlayer'
+import { FavoriteToggle } from '@/components/FavoriteToggle'
+import { toVideo } from '@/components/player/embed'
+import { VideoPlayer } from '@/components/player/VideoPlayer'
 
 function firstLesson(course: CourseDetail): string | undefined {
   return course.modules.flatMap((m) => m.lessons)[0]?.id
@@ -131,6 +132,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 function CourseView({ course }: { course: CourseDetail }) {
+  const favorite = useToggleFavorite(course.id)
   const intro = course.video_intro ? toVideo(course.video_intro.source, course.video_intro.url) : null
   return (
     <article className="flex flex-col gap-5">
@@ -189,7 +191,7 @@ function CourseView({ course }: { course: CourseDetail }) {
         <aside aria-label="Sua matrícula" className="flex flex-col gap-4 lg:sticky lg:top-20 lg:self-start">
           <Card className="flex flex-col gap-4 p-5">
             {course.is_enrolled ? <ProgressAction course={course} /> : <EnrolAction course={course} />}
-            <FavoriteButton courseId={course.id} title={course.title} favorite={course.is_favorite} withText className="self-start" />
+            <FavoriteToggle toggle={favorite} title={course.title} favorite={course.is_favorite} withText className="self-start" />
             {course.certificate && !course.is_completed && (
               <p className="flex items-center gap-2 text-sm text-muted-foreground">
                 <Award aria-hidden="true" className="h-4 w-4 text-primary" /> Certificado de conclusão

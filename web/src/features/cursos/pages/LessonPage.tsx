@@ -27,12 +27,12 @@ import {
 } from '../api'
 import { CompletionDialog } from '../components/CompletionDialog'
 import { Curriculum } from '../components/Curriculum'
-import { PremiumInvite } from '../components/PremiumInvite'
+import { PremiumInvite } from '@/components/PremiumInvite'
 import { ProgressBar } from '../components/ProgressBar'
 import { messages } from '../messages'
-import { resumeAt } from '../player/embed'
-import { useProgressSaver } from '../player/useProgressSaver'
-import { VideoPlayer } from '../player/VideoPlayer'
+import { resumeAt } from '@/components/player/embed'
+import { useProgressSaver } from '../useProgressSaver'
+import { VideoPlayer } from '@/components/player/VideoPlayer'
 
 function LikeButton({ courseId, lesson }: { courseId: string; lesson: LessonDetail }) {
   const like = useLessonLike(courseId, lesson.id)

@@ -1,12 +1,8 @@
-import { render } from '@testing-library/react'
-import { QueryClientProvider } from '@tanstack/react-query'
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
 import { vi } from 'vitest'
-import { AuthProvider } from '@/features/auth/AuthProvider'
-import { Toaster } from '@/components/ui/Toaster'
-import { createQueryClient } from '@/lib/queryClient'
 import type { Certificate, CourseDetail, LessonDetail, LessonSummary, ModuleSummary, Span } from '../api'
-import { mergeSpans } from '../player/tracker'
+import { mergeSpans } from '@/components/player/tracker'
+
+export { installBrowserGaps, renderRoutes } from '@/test/renderRoutes'
 
 // The courses API (core/courses) over in-memory state, at the
 // network layer (fetch), so hooks, apiFetch and pages run as in the app.
@@ -385,35 +381,4 @@ export function fakeCoursesApi(initial: Partial<State> = {}, options: { fail?: (
   })
   vi.stubGlobal('fetch', fetchMock)
   return { state, calls }
-}
-
-/** Renders routes at path inside the app's providers (the app's query client; `noRetry` drops its retries). */
-export function renderRoutes(routes: RouteObject[], path: string, { noRetry = false } = {}) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] })
-  const client = createQueryClient()
-  if (noRetry) {
-    const d = client.getDefaultOptions()
-    client.setDefaultOptions({ queries: { ...d.queries, retry: false }, mutations: { ...d.mutations, retry: false } })
-  }
-  render(
-    <QueryClientProvider client={client}>
-      <AuthProvider>
-        <RouterProvider router={router} />
-      </AuthProvider>
-      <Toaster />
-    </QueryClientProvider>,
-  )
-  return { router, client }
-}
-
-/** jsdom has no <dialog> modal methods; the session check needs the CSRF cookie. */
-export function installBrowserGaps() {
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true
-  }
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false
-    this.dispatchEvent(new Event('close'))
-  }
-  document.cookie = 'vc_csrf=tok123; Path=/'
 }

@@ -4,7 +4,7 @@ import { Avatar } from '@/components/ui/Avatar'
 import { Badge } from '@/components/ui/Badge'
 import { Card } from '@/components/ui/Card'
 import { useSpecialties } from '../api'
-import { displayName } from '../names'
+import { displayName } from '@/lib/names'
 import type { PublicProfile } from '../types'
 
 /** The part of a profile everyone may see; the own profile page adds private fields below it. */

@@ -3,14 +3,12 @@ import { buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/lib/usePageTitle'
 import { ApiError } from '@/lib/api'
-import { useAuth } from '@/features/auth/AuthProvider'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { usePublicProfile } from '../api'
 import { ProfileDetails } from '../components/ProfileDetails'
-import { displayName } from '../names'
-import { ConnectButton } from '@/features/conexoes/components/ConnectButton'
-import { MutualConnections } from '@/features/conexoes/components/MutualConnections'
-import { BlockUserButton } from '@/features/comunidade/components/BlockUserButton'
-import { RecentPosts } from '@/features/comunidade/components/RecentPosts'
+import { displayName } from '@/lib/names'
+import { ConnectButton, MutualConnections } from '@/features/conexoes'
+import { BlockUserButton, RecentPosts } from '@/features/comunidade'
 
 /** /profile/:userId — public to everyone, never shows email, phone or CPF (the API omits them). */
 export default function PublicProfilePage() {

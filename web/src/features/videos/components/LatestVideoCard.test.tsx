@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { installBrowserGaps, renderRoutes } from '@/features/cursos/test/fakeCoursesApi'
+import { installBrowserGaps, renderRoutes } from '@/test/renderRoutes'
 import { failWith, fakeVideosApi, video } from '../test/fakeVideosApi'
 import { LatestVideoCard } from './LatestVideoCard'
 

@@ -1,13 +1,14 @@
 import { useId } from 'react'
 import { CheckCircle2, Clock, Crown, Eye, Lock, PlayCircle, ThumbsUp } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
-import type { VideoCard as Video } from '../api'
+import { FavoriteToggle } from '@/components/FavoriteToggle'
+import { useToggleFavorite, type VideoCard as Video } from '../api'
 import { likesLabel, viewsLabel } from '../format'
-import { FavoriteToggle } from './FavoriteToggle'
 
 /** One video of the library: the title opens the player dialog (`#id`); the heart stays its own button. */
 export function VideoCard({ video, onOpen }: { video: Video; onOpen: (id: string) => void }) {
   const titleId = useId()
+  const favorite = useToggleFavorite(video.id)
   return (
     <article aria-labelledby={titleId} className="relative flex h-full flex-col overflow-hidden rounded-2xl border border-border bg-card shadow-sm transition hover:shadow-md">
       <div className="relative aspect-video bg-muted">
@@ -43,7 +44,7 @@ export function VideoCard({ video, onOpen }: { video: Video; onOpen: (id: string
           </span>
         )}
       </div>
-      <FavoriteToggle videoId={video.id} title={video.title} favorite={video.is_favorite} className="absolute right-3 top-3 z-10" />
+      <FavoriteToggle toggle={favorite} title={video.title} favorite={video.is_favorite} className="absolute right-3 top-3 z-10" />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex flex-wrap items-center gap-2 text-xs">
           {video.category && <Badge variant="secondary">{video.category.name}</Badge>}

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { dismissToast } from '@/components/ui/toast'
-import { installBrowserGaps, renderRoutes } from '@/features/cursos/test/fakeCoursesApi'
+import { installBrowserGaps, renderRoutes } from '@/test/renderRoutes'
 import { deferred, failWith, fakeVideosApi, video, type Call } from '../test/fakeVideosApi'
 import VideosPage from '../pages/VideosPage'
 

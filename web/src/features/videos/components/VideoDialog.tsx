@@ -7,10 +7,11 @@ import { Button, buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { Toaster } from '@/components/ui/Toaster'
 import { cn } from '@/lib/cn'
-import { PremiumInvite } from '@/features/cursos/components/PremiumInvite'
-import { MAX_STEP_SECONDS } from '@/features/cursos/player/tracker'
-import { useWatchReporter, type PlayerEvents, type WatchReport } from '@/features/cursos/player/useProgressSaver'
-import { VideoPlayer } from '@/features/cursos/player/VideoPlayer'
+import { FavoriteToggle } from '@/components/FavoriteToggle'
+import { PremiumInvite } from '@/components/PremiumInvite'
+import { MAX_STEP_SECONDS } from '@/components/player/tracker'
+import { useWatchReporter, type PlayerEvents, type WatchReport } from '@/components/player/useWatchReporter'
+import { VideoPlayer } from '@/components/player/VideoPlayer'
 import {
   failureMessage,
   isNotFound,
@@ -19,13 +20,13 @@ import {
   recordView,
   saveVideoProgress,
   useSetCompleted,
+  useToggleFavorite,
   useToggleLike,
   useVideo,
   type VideoDetail,
 } from '../api'
 import { likesLabel, viewsLabel } from '../format'
 import { messages } from '../messages'
-import { FavoriteToggle } from './FavoriteToggle'
 
 /** A view counts after this much actual playback (the server counts it once per member per 24 h). */
 export const VIEW_AFTER_SECONDS = 30
@@ -110,6 +111,7 @@ function VideoView({ video }: { video: VideoDetail }) {
   const send = useCallback((report: WatchReport, leaving: boolean) => saveVideoProgress(qc, video.id, report, leaving), [qc, video.id])
   const reporter = useWatchReporter({ startAt, enabled: true, send })
   const events = useViewRecorder(video.id, reporter)
+  const favorite = useToggleFavorite(video.id)
   return (
     <div className="flex min-w-0 flex-col gap-4">
       {/* A file or HLS stream brings its own quality, speed, captions and keyboard shortcuts; YouTube and Vimeo theirs. */}
@@ -119,7 +121,7 @@ function VideoView({ video }: { video: VideoDetail }) {
       <div className="flex flex-wrap items-center gap-2">
         <CompleteButton video={video} />
         <LikeButton video={video} />
-        <FavoriteToggle videoId={video.id} title={video.title} favorite={video.is_favorite} withText />
+        <FavoriteToggle toggle={favorite} title={video.title} favorite={video.is_favorite} withText />
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
         {video.category && <Badge variant="secondary">{video.category.name}</Badge>}

@@ -1,6 +1,6 @@
 import { vi } from 'vitest'
-import type { Span } from '@/features/cursos/api'
-import { mergeSpans } from '@/features/cursos/player/tracker'
+import type { Span } from '@/components/player/types'
+import { mergeSpans } from '@/components/player/tracker'
 import type { VideoCard, VideoCategory, VideoDetail } from '../api'
 
 // The videos API (core/videos) over in-memory state, at the

@@ -1,10 +1,14 @@
 import { Heart } from 'lucide-react'
 import { cn } from '@/lib/cn'
-import { useToggleFavorite } from '../api'
 
-/** The favorite toggle (aria-pressed): shown at once, rolled back with 'Erro ao favoritar curso'. */
-export function FavoriteButton({ courseId, title, favorite, className, withText = false }: { courseId: string; title: string; favorite: boolean; className?: string; withText?: boolean }) {
-  const toggle = useToggleFavorite(courseId)
+/** A feature's favorite mutation: it shows the change at once and rolls it back, with its own message, on failure. */
+export interface FavoriteMutation {
+  isPending: boolean
+  mutate: () => void
+}
+
+/** The favorite toggle (aria-pressed) of a course or a video, driven by its feature's mutation. */
+export function FavoriteToggle({ toggle, title, favorite, className, withText = false }: { toggle: FavoriteMutation; title: string; favorite: boolean; className?: string; withText?: boolean }) {
   return (
     <button
       type="button"

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { dismissToast } from '@/components/ui/toast'
 import PublicProfilePage from '@/features/profile/pages/PublicProfilePage'
-import { author, fakeCommunityApi, installBrowserGaps, post, renderRoutes, type Call } from '../test/fakeCommunityApi'
+import { author, fakeCommunityApi, installBrowserGaps, post, renderRoutes, type Call } from '@/features/comunidade/test/fakeCommunityApi'
 
 const ana = {
   id: 'u1',

@@ -1,4 +1,4 @@
-import type { Span } from '../api'
+import type { Span } from './types'
 
 /**
  * Largest step between two time updates of a playing video that still counts

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react'
-import { messages } from '../messages'
-import type { LessonVideo } from '../api'
+import { messages } from './messages'
+import type { LessonVideo } from './types'
 import {
   ARIA_KEYSHORTCUTS,
   AUTO,
@@ -16,7 +16,7 @@ import {
 } from './controls'
 import { loadHls } from './hls'
 import { PlayerControls } from './PlayerControls'
-import type { PlayerEvents } from './useProgressSaver'
+import type { PlayerEvents } from './useWatchReporter'
 
 export const frame = 'aspect-video w-full overflow-hidden rounded-2xl bg-black'
 

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
-import { applyProgress, saveProgress, type ProgressAnswer, type Span } from '../api'
+import type { Span } from './types'
 import { WatchTracker } from './tracker'
 
 /** Spec (issue 13): the position is saved at least every 10 s, and on leaving the page. */
@@ -100,38 +99,4 @@ export function useWatchReporter({
     }),
     [save, tracker],
   )
-}
-
-/**
- * Saves a lesson's position and the spans actually played (useWatchReporter).
- * Answers update the caches; `onAnswer` sees those that arrive while the
- * lesson is still open (the completion screen).
- */
-export function useProgressSaver({
-  courseId,
-  lessonId,
-  startAt,
-  enabled,
-  onAnswer,
-}: {
-  courseId: string
-  lessonId: string
-  startAt: number
-  enabled: boolean
-  onAnswer: (a: ProgressAnswer) => void
-}): PlayerEvents {
-  const qc = useQueryClient()
-  const onAnswerRef = useRef(onAnswer)
-  useEffect(() => {
-    onAnswerRef.current = onAnswer
-  })
-  const send = useCallback(
-    (report: WatchReport, leaving: boolean, mounted: () => boolean) =>
-      saveProgress(courseId, lessonId, report, leaving).then((a) => {
-        applyProgress(qc, courseId, lessonId, a)
-        if (mounted()) onAnswerRef.current(a)
-      }),
-    [courseId, lessonId, qc],
-  )
-  return useWatchReporter({ startAt, enabled, send })
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
-import type { LessonVideo } from '../api'
+import type { LessonVideo } from './types'
 import { FilePlayer, frame } from './FilePlayer'
-import type { PlayerEvents } from './useProgressSaver'
+import type { PlayerEvents } from './useWatchReporter'
 
 // The page's Content-Security-Policy allows scripts from our origin only, so
 // the YouTube IFrame API and Vimeo's player.js cannot be loaded: both players

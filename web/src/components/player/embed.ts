@@ -1,4 +1,4 @@
-import type { LessonVideo, VideoSource } from '../api'
+import type { LessonVideo, VideoSource } from './types'
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{6,20}$/
 

@@ -18,6 +18,18 @@ const hls = vi.hoisted(() => ({
     destroyed: boolean
   }>,
 }))
+// Counts the player's requests for hls.js: the decision to load it is taken
+// while the player mounts, so a player that never asks never loads it.
+const loader = vi.hoisted(() => ({ calls: 0 }))
+vi.mock('./hls', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./hls')>()
+  return {
+    loadHls: () => {
+      loader.calls++
+      return real.loadHls()
+    },
+  }
+})
 vi.mock('hls.js', () => {
   const Events = {
     ERROR: 'hlsError',
@@ -198,12 +210,13 @@ describe('VideoPlayer on an HLS stream (hls.js)', () => {
 
 describe('VideoPlayer on a file', () => {
   it('offers no quality choice and never loads hls.js', async () => {
+    loader.calls = 0
     render(<VideoPlayer video={{ source: 'stream', url: '/uploads/aula.mp4', embed_url: null, hls: false }} title="Aula" />)
     expect(screen.getByLabelText('Aula', { selector: 'video' })).toHaveAttribute('src', '/uploads/aula.mp4')
     expect(screen.getByLabelText('Velocidade')).toBeInTheDocument()
     expect(screen.queryByLabelText('Qualidade')).toBeNull()
     expect(screen.queryByLabelText('Legendas')).toBeNull()
-    await new Promise((r) => setTimeout(r, 20))
+    expect(loader.calls).toBe(0)
     expect(hls.instances).toHaveLength(0)
   })
 })

@@ -1,0 +1,3 @@
+// What other features may use of the PWA shell pieces: the install button and its state.
+export { InstallButton } from './InstallPrompt'
+export { useInstallState } from './install'
