@@ -3,16 +3,32 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useSubscription } from './api'
 import { TrialExpiredDialog } from './TrialExpiredDialog'
 
 function view(trialExpired: boolean, isPremium = false) {
   return { subscription_status: 'trial', subscription_tier: null, trial_ends_at: '2026-01-01T00:00:00Z', is_premium: isPremium, trial_active: false, trial_expired: trialExpired, days_left: 0 }
 }
 
+// The subscription query's status, beside the dialog: both observe the same
+// query and render its answer in the same commit, so once this reads 'success'
+// the dialog has decided whether to open.
+function QueryStatus() {
+  return <output>{useSubscription().status}</output>
+}
+
 function renderDialog() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const router = createMemoryRouter([
-    { path: '/', element: <TrialExpiredDialog /> },
+    {
+      path: '/',
+      element: (
+        <>
+          <TrialExpiredDialog />
+          <QueryStatus />
+        </>
+      ),
+    },
     { path: '/pricing', element: <p>Página de planos</p> },
   ])
   return render(
@@ -35,7 +51,8 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals())
 
 function answer(body: unknown) {
-  vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })))
+  // A fresh Response per call: a body is read once.
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })))
 }
 
 describe('TrialExpiredDialog', () => {
@@ -51,7 +68,7 @@ describe('TrialExpiredDialog', () => {
     first.unmount()
 
     renderDialog()
-    await new Promise((r) => setTimeout(r, 50))
+    await screen.findByText('success')
     expect(screen.queryByText('Trial Premium Expirado')).not.toBeInTheDocument()
   })
 
@@ -68,7 +85,7 @@ describe('TrialExpiredDialog', () => {
   ])('stays closed for %s', async (_, body) => {
     answer(body)
     renderDialog()
-    await new Promise((r) => setTimeout(r, 50))
+    await screen.findByText('success')
     expect(screen.queryByText('Trial Premium Expirado')).not.toBeInTheDocument()
     expect(fetch).toHaveBeenCalled()
   })

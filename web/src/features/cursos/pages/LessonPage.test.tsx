@@ -6,7 +6,17 @@ import { course, fakeCoursesApi, installBrowserGaps, lesson, renderRoutes, type 
 import LessonPage from './LessonPage'
 
 // hls.js is loaded with a dynamic import on this page only; the fake records what the player asks of it.
-const hls = vi.hoisted(() => ({ instances: [] as Array<{ source?: string; media?: unknown }> }))
+const hls = vi.hoisted(() => ({ instances: [] as Array<{ source?: string; media?: unknown }>, loads: 0 }))
+// The player decides while it mounts whether to ask for hls.js: counted here.
+vi.mock('@/components/player/hls', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/components/player/hls')>()
+  return {
+    loadHls: () => {
+      hls.loads++
+      return real.loadHls()
+    },
+  }
+})
 vi.mock('hls.js', () => ({
   default: class FakeHls {
     static isSupported() {
@@ -105,6 +115,7 @@ function driveVideo(video: HTMLVideoElement, duration: number) {
 beforeEach(() => {
   installBrowserGaps()
   hls.instances.length = 0
+  hls.loads = 0
 })
 afterEach(() => {
   vi.useRealTimers()
@@ -285,8 +296,9 @@ describe('LessonPage', () => {
     fakeCoursesApi({ courses: [c] })
     renderPage()
     const video = (await screen.findByLabelText('Dermatite atópica')) as HTMLVideoElement
+    // The source is set by the same mount that would have asked for hls.js.
     expect(video.getAttribute('src')).toBe('/media/l2/master.m3u8')
-    await new Promise((r) => setTimeout(r, 20))
+    expect(hls.loads).toBe(0)
     expect(hls.instances).toHaveLength(0)
   })
 
