@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page, type Request } from '@playwright/test'
 
 // Dev seed (core/app/seed.go): the demo editor; the exclusive videos type
 // (plugins/videos) has the 'video' field kind the generic form renders as the
@@ -50,6 +50,23 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
     cdp.send('Network.emulateNetworkConditions', { offline, latency: 20, downloadThroughput: -1, uploadThroughput: bytesPerSecond })
   await uplink(60 * 1024)
 
+  // The requests that carry the file's bytes (tus PATCH), counted as they start and end.
+  const isPatch = (r: Request) => r.method() === 'PATCH' && r.url().includes('/media/uploads/')
+  const patches = { started: 0, inFlight: 0, finished: 0 }
+  page.on('request', (r) => {
+    if (!isPatch(r)) return
+    patches.started++
+    patches.inFlight++
+  })
+  page.on('requestfinished', (r) => {
+    if (!isPatch(r)) return
+    patches.inFlight--
+    patches.finished++
+  })
+  page.on('requestfailed', (r) => {
+    if (isPatch(r)) patches.inFlight--
+  })
+
   await page.getByRole('button', { name: 'Enviar arquivo' }).click()
   const dialog = page.getByRole('dialog', { name: 'Enviar para a biblioteca de mídia' })
   await dialog.locator('input[type="file"]').setInputFiles(VIDEO)
@@ -59,16 +76,23 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(0)
   await dialog.getByRole('button', { name: 'Pausar' }).click()
   await expect(dialog.getByText(/· pausado$/)).toBeVisible()
+  // Pausing stops the transfer: the request carrying the bytes ends unfinished and no other starts.
+  await expect.poll(() => patches.inFlight).toBe(0)
+  expect(patches.finished).toBe(0)
+  const startedWhenPaused = patches.started
   const paused = Number(await bar.getAttribute('aria-valuenow'))
   expect(paused).toBeLessThan(100)
-  await page.waitForTimeout(1500)
+  await expect(dialog.getByText(/· pausado$/)).toBeVisible()
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBe(paused)
+  expect(patches.started).toBe(startedWhenPaused)
 
   // The connection drops mid-upload and comes back: the upload goes on by itself.
+  const resumed = page.waitForRequest(isPatch)
   await dialog.getByRole('button', { name: 'Retomar' }).click()
-  await page.waitForTimeout(800)
+  await resumed
   await uplink(0, true)
-  await page.waitForTimeout(2000)
+  // The upload notices the drop and keeps trying on its own.
+  await expect(dialog.getByText('A conexão falhou; tentando de novo…')).toBeVisible({ timeout: 20_000 })
   await uplink(-1)
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 })
   await expect(dialog.getByText(/^100 % · .+ · envio concluído$/)).toBeVisible()

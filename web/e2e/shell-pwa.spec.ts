@@ -41,8 +41,12 @@ test.describe('install prompt on Android', () => {
     expect(await page.evaluate(() => localStorage.getItem('pwa-installed'))).toBe('true')
   })
 
-  test('a dismissal hides the card for 7 days; a cancelled install says so', async ({ page }) => {
-    await page.goto('/landing')
+  test('a dismissal hides the card for 7 days; a cancelled install says so', async ({ page, context, request }) => {
+    // Signed in: the home's install button, enabled once the offer is captured,
+    // tells when the app has taken an offer while the card stays hidden.
+    await signedInUser(context, request)
+    await page.goto('/')
+    const installButton = page.getByRole('button', { name: 'Instalar App' })
     await offerInstall(page, 'dismissed')
     const card = page.getByRole('region', { name: 'Instalar VetClube' })
     await expect(card).toBeVisible()
@@ -59,7 +63,8 @@ test.describe('install prompt on Android', () => {
 
     await page.reload()
     await offerInstall(page, 'dismissed')
-    await page.waitForTimeout(300)
+    // The card and the button read the same install state in the same render.
+    await expect(installButton).toBeEnabled()
     await expect(card).toBeHidden()
 
     // Eight days later the card may show again.
@@ -88,10 +93,12 @@ test.describe('installing on an iPhone', () => {
 test.describe('install prompt elsewhere', () => {
   test.use({ userAgent: LINUX_UA })
 
-  test('never shows on Linux even when the browser offers installation', async ({ page }) => {
-    await page.goto('/landing')
+  test('never shows on Linux even when the browser offers installation', async ({ page, context, request }) => {
+    await signedInUser(context, request)
+    await page.goto('/')
     await offerInstall(page, 'accepted')
-    await page.waitForTimeout(300)
+    // The home's install button shows the offer was taken; the card, rendered from the same state, is not there.
+    await expect(page.getByRole('button', { name: 'Instalar App' })).toBeEnabled()
     await expect(page.getByRole('region', { name: 'Instalar VetClube' })).toHaveCount(0)
   })
 })
