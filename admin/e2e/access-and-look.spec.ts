@@ -62,6 +62,13 @@ test('an anonymous visit reaches the login page with one redirect, not a loop', 
   await expect(page.getByRole('textbox', { name: 'Email' })).toBeVisible()
   await expect(page).toHaveURL(/#\/login$/)
   expect(await page.evaluate(() => (window as unknown as { pushes: number }).pushes)).toBeLessThanOrEqual(2)
+  // The login page: VetClube's name as its heading, a main landmark, and the
+  // way to the password reset; axe finds nothing serious.
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'VetClube Backoffice' })).toBeVisible()
+  await expect(page.getByRole('main').locator('svg').first()).toBeVisible()
+  await expectNoSeriousA11yViolations(page, 'login')
+  await page.getByRole('link', { name: 'Esqueci minha senha' }).click()
+  await expect(page).toHaveURL(/\/forgot-password$/)
 })
 
 test('granting or revoking super administrator asks first, names the consequence and lands in the role history', async ({ page }) => {

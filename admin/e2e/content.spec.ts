@@ -46,6 +46,8 @@ test('an editor writes news, a reviewer asks for a change, approves and publishe
   await expect(editor.getByRole('spinbutton', { name: 'Tempo de leitura (min)' })).toHaveValue('1')
   await editor.getByRole('button', { name: 'Enviar para revisão' }).click()
   await expect(editor.getByText('Em revisão').first()).toBeVisible()
+  // A confirmation in words, not "Feito.".
+  await expect(editor.getByText('“Telemedicina veterinária: novas orientações” foi enviado para revisão.', { exact: false })).toBeVisible()
   // An editor may not approve or publish.
   await expect(editor.getByRole('button', { name: 'Aprovar' })).toHaveCount(0)
   // Equipe: the editor names the reviewer and shares the item with a colleague.
@@ -60,12 +62,24 @@ test('an editor writes news, a reviewer asks for a change, approves and publishe
   await expect(editor.getByRole('list', { name: 'Compartilhado com' }).getByText(/admin@vetclube\.dev/)).toBeVisible()
 
   const revisor = await signedIn(browser, REVISOR)
+  // The reviewer's dashboard queue lists the item awaiting review.
+  await expect(revisor.getByTestId('queue-review').getByRole('link', { name: 'Telemedicina veterinária: novas orientações' })).toBeVisible()
   await revisor.goto(`/backoffice/#/content/noticias/${id}`)
-  // The editor still has the page open: the reviewer sees it is being edited,
-  // and takes the edit over; the editor's next save is refused with the reason.
-  await expect(revisor.getByText('Outra pessoa está editando este conteúdo.', { exact: false })).toBeVisible()
+  // The editor, still on the page after sending it, gave the edit up: the
+  // reviewer opens it free. The editor opens it again and holds it; the
+  // reviewer sees who, and takes the edit over; the editor's next save is
+  // refused with the reason.
+  await expect(revisor.getByRole('button', { name: 'Solicitar alterações' })).toBeVisible()
+  await expect(revisor.getByText(/está editando este conteúdo\./)).toHaveCount(0)
+  await expect(editor.getByText('Você enviou este conteúdo para revisão e liberou a edição.', { exact: false })).toBeVisible()
+  await revisor.goto('/backoffice/#/')
+  await editor.reload()
+  await expect(editor.getByRole('textbox', { name: 'Resumo' })).toBeEnabled()
+  await revisor.goto(`/backoffice/#/content/noticias/${id}`)
+  await expect(revisor.getByText(/^.+ está editando este conteúdo\./)).toBeVisible()
+  await expect(revisor.getByText(/^Outra pessoa está editando/)).toHaveCount(0)
   await revisor.getByRole('button', { name: 'Assumir edição' }).click()
-  await expect(revisor.getByText('Outra pessoa está editando este conteúdo.', { exact: false })).toHaveCount(0)
+  await expect(revisor.getByText(/está editando este conteúdo\./)).toHaveCount(0)
   await editor.getByRole('textbox', { name: 'Resumo' }).fill('Resumo escrito depois de perder a edição')
   await editor.getByRole('button', { name: 'Salvar' }).click()
   await expect(editor.getByText('Outra pessoa assumiu a edição deste conteúdo. Suas alterações não foram salvas.')).toBeVisible()
@@ -74,23 +88,42 @@ test('an editor writes news, a reviewer asks for a change, approves and publishe
   await revisor.getByRole('dialog').getByRole('button', { name: 'Solicitar alterações' }).click()
   await expect(revisor.getByText('Alterações solicitadas').first()).toBeVisible()
   await revisor.close()
+  // The editor's dashboard queue lists the request with its comment …
+  await editor.goto('/backoffice/#/')
+  const changes = editor.getByTestId('queue-changes')
+  await expect(changes.getByRole('link', { name: 'Telemedicina veterinária: novas orientações' })).toBeVisible()
+  await expect(changes).toContainText('Cite a resolução no título.')
+  // … and the item shows it at the top, above the form, not only in 'Linha do tempo'.
+  await changes.getByRole('link', { name: 'Telemedicina veterinária: novas orientações' }).click()
+  const request = editor.getByTestId('change-request')
+  await expect(request).toContainText('Alterações solicitadas por')
+  await expect(request).toContainText('Cite a resolução no título.')
+  const requestBox = await request.boundingBox()
+  const titleBox = await editor.getByRole('textbox', { name: 'Título' }).boundingBox()
+  expect(requestBox!.y).toBeLessThan(titleBox!.y)
   // Back with the page reloaded, the editor takes the edit back.
   await editor.reload()
-  await expect(editor.getByText('Outra pessoa está editando este conteúdo.', { exact: false })).toBeVisible()
+  await expect(editor.getByText(/está editando este conteúdo\./)).toBeVisible()
   await editor.getByRole('button', { name: 'Assumir edição' }).click()
-  await expect(editor.getByText('Outra pessoa está editando este conteúdo.', { exact: false })).toHaveCount(0)
+  await expect(editor.getByText(/está editando este conteúdo\./)).toHaveCount(0)
   await expect(editor.getByText('Alterações solicitadas').first()).toBeVisible()
   await editor.getByRole('textbox', { name: 'Título' }).fill('Resolução do CFMV traz novas orientações para a telemedicina')
   await editor.getByRole('button', { name: 'Salvar' }).click()
   await expect(editor.getByText('Registro atualizado')).toBeVisible()
   await editor.getByRole('button', { name: 'Enviar para revisão' }).click()
   await expect(editor.getByText('Em revisão').first()).toBeVisible()
+  // Sent again: the request is closed and leaves the item and the queue.
+  await expect(editor.getByTestId('change-request')).toHaveCount(0)
 
   const reviewer = await signedIn(browser, REVISOR)
   await reviewer.goto(`/backoffice/#/content/noticias/${id}`)
   await reviewer.getByRole('button', { name: 'Aprovar' }).click()
   await expect(reviewer.getByText('Aprovado').first()).toBeVisible()
+  await expect(reviewer.getByText(/está editando este conteúdo\./)).toHaveCount(0)
+  // 'Publicar agora' asks first.
   await reviewer.getByRole('button', { name: 'Publicar agora' }).click()
+  await expect(reviewer.getByRole('dialog')).toContainText('O conteúdo entra no ar agora')
+  await reviewer.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click()
   await expect(reviewer.getByText('Publicado').first()).toBeVisible()
   const published = await reviewer.request.get(`/api/content/noticias/${id}`)
   expect(published.status()).toBe(200)

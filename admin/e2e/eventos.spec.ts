@@ -45,6 +45,7 @@ test('an editor creates an event in the generated Eventos resource and a reviewe
   await reviewer.getByRole('button', { name: 'Aprovar' }).click()
   await expect(reviewer.getByText('Aprovado').first()).toBeVisible()
   await reviewer.getByRole('button', { name: 'Publicar agora' }).click()
+  await reviewer.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click()
   await expect(reviewer.getByText('Publicado').first()).toBeVisible()
   await expect
     .poll(async () => {

@@ -16,6 +16,7 @@ import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
 import { ModerationList } from './moderation'
 import { UserList, UserShow } from './users'
+import { LoginPage } from './layout/LoginPage'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
@@ -95,6 +96,7 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       dashboard={Dashboard}
+      loginPage={LoginPage}
       layout={BackofficeLayout}
       theme={lightTheme}
       darkTheme={darkTheme}

@@ -24,8 +24,10 @@ const (
 // Lock is the edit lock of an item. Token is set only for its holder, who
 // sends it with heartbeats and saves (Actor.LockToken).
 type Lock struct {
-	ItemID      string    `json:"item_id"`
-	HolderID    string    `json:"holder_id"`
+	ItemID   string `json:"item_id"`
+	HolderID string `json:"holder_id"`
+	// HolderName is who holds the lock, as the backoffice names people.
+	HolderName  string    `json:"holder_name"`
 	Mine        bool      `json:"mine"`
 	Token       string    `json:"token,omitempty"`
 	AcquiredAt  time.Time `json:"acquired_at"`
@@ -45,7 +47,7 @@ func (s *Store) lockArgs(itemID, userID string) error {
 
 func scanLock(row pgx.Row, userID string) (Lock, error) {
 	var l Lock
-	err := row.Scan(&l.ItemID, &l.HolderID, &l.Token, &l.AcquiredAt, &l.HeartbeatAt)
+	err := row.Scan(&l.ItemID, &l.HolderID, &l.Token, &l.AcquiredAt, &l.HeartbeatAt, &l.HolderName)
 	if err != nil {
 		return Lock{}, err
 	}
@@ -57,7 +59,9 @@ func scanLock(row pgx.Row, userID string) (Lock, error) {
 	return l, nil
 }
 
-const lockColumns = `item_id::text, holder_id::text, token::text, acquired_at, heartbeat_at`
+const lockColumns = `item_id::text, holder_id::text, token::text, acquired_at, heartbeat_at,
+	coalesce((SELECT coalesce(nullif(trim(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '')), ''), u.email)
+		FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = holder_id), '')`
 
 // AcquireLock opens item id for editing by userID. It succeeds (Mine) when
 // the item is free, its lock expired, or userID already holds it (the same

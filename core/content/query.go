@@ -14,6 +14,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/search"
 )
 
 // PublicItem is a published item as readers see it, with the item's
@@ -46,8 +47,8 @@ type Filter struct {
 type ListQuery struct {
 	Type    string
 	Filters []Filter
-	// Search is Portuguese full-text, accents and case ignored, stems matched
-	// (websearch syntax: "quoted phrases", -excluded, or).
+	// Search is the reader's words, matched as core/search matches them
+	// (partial words, accents and case ignored, typos as a fallback).
 	Search string
 	// Sort is a field name, "-" first for descending; "" uses the type's
 	// default. SortRelevance requires Search.
@@ -271,7 +272,8 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	}
 
 	b := &sqlBuilder{}
-	where := []string{"p.type = " + b.arg(t.ID)}
+	typeArg := b.arg(t.ID)
+	where := []string{"p.type = " + typeArg}
 	reader := b.arg(engagement.ReaderArg(q.ReaderID))
 	engCols, engJoins := engagement.ReaderSQL("p.item_id", 2)
 	from := "content_published p"
@@ -281,11 +283,13 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		}
 		from += " JOIN engagement_favorites fav ON fav.item_id = p.item_id AND fav.user_id = " + reader + "::uuid"
 	}
-	search := strings.TrimSpace(q.Search)
-	var tsq string
-	if search != "" {
-		tsq = "websearch_to_tsquery('vetclube_pt', " + b.arg(search) + ")"
-		where = append(where, "p.search @@ "+tsq)
+	if search.TooLong(q.Search) {
+		return Page{}, badQuery("q", search.MsgTooLong)
+	}
+	sq := search.Parse(q.Search)
+	match := sq.SQL(b.arg, search.Target{Alias: "p", Table: "content_published", Vector: "search", Title: "title", Scope: "type = " + typeArg})
+	if sq.Given() {
+		where = append(where, match.Where)
 	}
 	for _, f := range q.Filters {
 		cond, err := filterSQL(b, t, "p", f)
@@ -305,10 +309,10 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	var orderKey string
 	keyset := false
 	if sortName == SortRelevance {
-		if tsq == "" {
+		if !sq.Given() {
 			return Page{}, badQuery("sort", "A ordenação por relevância precisa de uma busca.")
 		}
-		orderKey, desc = "ts_rank(p.search, "+tsq+")", true
+		orderKey, desc = match.Score, true
 	} else if orderKey, keyset, err = sortSQL(t, "p", sortName, false); err != nil {
 		return Page{}, err
 	}
@@ -453,7 +457,8 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 	}
 	limit = min(limit, MaxPageSize)
 	b := &sqlBuilder{}
-	where := []string{"i.type = " + b.arg(t.ID)}
+	typeArg := b.arg(t.ID)
+	where := []string{"i.type = " + typeArg}
 	if len(q.Statuses) > 0 {
 		where = append(where, "i.status = ANY("+b.arg(q.Statuses)+"::text[])")
 	}
@@ -463,8 +468,12 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 		}
 		where = append(where, "i.author_id = "+b.arg(q.AuthorID)+"::uuid")
 	}
-	if s := strings.TrimSpace(q.Search); s != "" {
-		where = append(where, "i.search @@ websearch_to_tsquery('vetclube_pt', "+b.arg(s)+")")
+	if search.TooLong(q.Search) {
+		return nil, 0, badQuery("q", search.MsgTooLong)
+	}
+	if sq := search.Parse(q.Search); sq.Given() {
+		where = append(where, sq.SQL(b.arg, search.Target{Alias: "i", Table: "content_items", Vector: "search", Title: "title",
+			Scope: "type = " + typeArg}).Where)
 	}
 	if q.VisibleTo != "" {
 		if uuid.Validate(q.VisibleTo) != nil {

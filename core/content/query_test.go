@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,8 +81,28 @@ func TestPublicListSearchFiltersSortAndPaging(t *testing.T) {
 	if got := titles(list(content.ListQuery{Search: "laparoscopia"})); len(got) != 1 {
 		t.Fatalf("search by tag: %v", got)
 	}
-	if got := titles(list(content.ListQuery{Search: "cirurgia or laparoscopia", Sort: "relevance"})); len(got) != 2 || got[0] != "Procedimento cirúrgico minimamente invasivo" {
+	if got := titles(list(content.ListQuery{Search: "cirurgia", Sort: "relevance"})); len(got) != 2 || got[0] != "Cirurgia ortopédica em cães" {
 		t.Fatalf("relevance: %v", got)
+	}
+	// Partial words; every word must match; a typo is found by similarity
+	// when the words match nothing; operators are only separators.
+	for q, want := range map[string][]string{
+		"vacina":               {"Vacinação antirrábica: nova campanha"},
+		"antirrab":             {"Vacinação antirrábica: nova campanha"},
+		"cirurg ortop":         {"Cirurgia ortopédica em cães"},
+		"cirurgia mercado":     nil,
+		"vacinacão antirabica": {"Vacinação antirrábica: nova campanha"},
+		"antirabica":           {"Vacinação antirrábica: nova campanha"},
+		"minimamente invasiv":  {"Procedimento cirúrgico minimamente invasivo"},
+		"cirurgia | mercado":   nil,
+		"&|!:*()'\"":           nil,
+	} {
+		if got := titles(list(content.ListQuery{Search: q})); !slices.Equal(got, want) {
+			t.Errorf("search %q: %v, want %v", q, got, want)
+		}
+	}
+	if _, err := f.store.List(f.ctx, content.ListQuery{Type: "noticias", Search: strings.Repeat("a", 201)}); err == nil {
+		t.Error("a search of 201 characters is refused")
 	}
 
 	// Filters on filterable fields.

@@ -113,7 +113,7 @@ const (
 	SortPublishedAt = "published_at"
 	SortTitle       = "title"
 	SortUpdatedAt   = "updated_at" // backoffice lists only
-	// SortRelevance orders by full-text rank; only with a search.
+	// SortRelevance orders by search relevance (core/search); only with a search.
 	SortRelevance = "relevance"
 )
 

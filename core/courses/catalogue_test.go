@@ -159,7 +159,10 @@ func TestCatalogueFiltersSortsAndPages(t *testing.T) {
 		t.Errorf("newest: %v", got)
 	}
 	// Search: Portuguese stems, accents and case ignored; category, instructor and tags searched too.
-	for term, want := range map[string]int{"cirurgia": 3, "CIRÚRGICAS": 3, "etica": 1, "bruno": 3, "anestesiologia": 1, "clinica 07": 1, "clinica": 20} {
+	// Partial words too, typos by similarity when nothing matches, and
+	// operators are only separators.
+	for term, want := range map[string]int{"cirurgia": 3, "CIRÚRGICAS": 3, "etica": 1, "bruno": 3, "anestesiologia": 1, "clinica 07": 1, "clinica": 20,
+		"cirurg": 3, "anest": 1, "téc cirúrg": 1, "anestesai": 1, "&|!:*()": 0, "dermatologia | etica": 0, "'": 0} {
 		if got := list(q("q", term)).titles(); len(got) != want {
 			t.Errorf("search %q: %d results %v, want %d", term, len(got), got, want)
 		}
@@ -217,5 +220,28 @@ func TestCatalogueFiltersSortsAndPages(t *testing.T) {
 	if !slices.Equal(cats, []string{"Clínica", "Cirurgia"}) || !slices.Equal(ins, []string{"Dr. Bruno Lima", "Dra. Ana Souza"}) ||
 		!slices.Equal(f.Levels, []string{"Iniciante", "Avançado"}) {
 		t.Errorf("filters: %v %v %v", cats, ins, f.Levels)
+	}
+}
+
+// "dermato" finds the dermatology course, with or without accents.
+func TestSearchFindsPartialWords(t *testing.T) {
+	e := newEnv(t)
+	lesson := e.module(t, "Módulo", e.lesson(t, "Aula", nil))
+	e.course(t, "Dermatologia Veterinária", nil, lesson)
+	e.course(t, "Cardiologia Clínica", nil, lesson)
+	me, _ := e.user(t, true)
+	for q, want := range map[string][]string{
+		"dermato": {"Dermatologia Veterinária"}, "Dermató": {"Dermatologia Veterinária"}, "veterinaria derm": {"Dermatologia Veterinária"},
+		"dermatolgia": {"Dermatologia Veterinária"}, "cardio": {"Cardiologia Clínica"}, "dermato cardio": {},
+	} {
+		res := me.Do("GET", "/api/cursos?q="+url.QueryEscape(q), nil)
+		var p page
+		res.JSON(t, &p)
+		if res.Status != http.StatusOK || !slices.Equal(p.titles(), want) {
+			t.Errorf("search %q: %d %v, want %v", q, res.Status, p.titles(), want)
+		}
+	}
+	if res := me.Do("GET", "/api/cursos?q="+url.QueryEscape(strings.Repeat("d", 201)), nil); res.Status != http.StatusUnprocessableEntity {
+		t.Errorf("201 characters: %d", res.Status)
 	}
 }

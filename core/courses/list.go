@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/search"
 )
 
 // Status filters of the catalogue.
@@ -91,7 +91,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 			f.Page = n
 		}
 	}
-	if utf8.RuneCountInString(f.Search) > 200 {
+	if search.TooLong(f.Search) {
 		errs["q"] = MsgSearchTooLong
 	}
 	if len(errs) > 0 {
@@ -189,8 +189,8 @@ func ListSQL(userID string, f Filter) (string, []any) {
 	case StatusFavorites:
 		where = append(where, "f.user_id IS NOT NULL")
 	}
-	if f.Search != "" {
-		where = append(where, "l.search @@ websearch_to_tsquery('vetclube_pt', "+arg(f.Search)+")")
+	if q := search.Parse(f.Search); q.Given() {
+		where = append(where, q.SQL(arg, search.Target{Alias: "l", Table: "course_listings", Vector: "search", Title: "title", Scope: "published"}).Where)
 	}
 	var order string
 	switch f.Sort {

@@ -34,11 +34,14 @@ type Event struct {
 	Action   string          `json:"action"`
 	Channel  content.Channel `json:"channel"`
 	ActorID  string          `json:"actor_id,omitempty"`
-	IP       string          `json:"ip,omitempty"`
-	From     content.Status  `json:"from,omitempty"`
-	To       content.Status  `json:"to"`
-	Reason   string          `json:"reason,omitempty"`
-	At       time.Time       `json:"created_at"`
+	// ActorName is who acted, by name (their e-mail when they have none),
+	// whether on the team or a member acting on their own content.
+	ActorName string         `json:"actor_name,omitempty"`
+	IP        string         `json:"ip,omitempty"`
+	From      content.Status `json:"from,omitempty"`
+	To        content.Status `json:"to"`
+	Reason    string         `json:"reason,omitempty"`
+	At        time.Time      `json:"created_at"`
 }
 
 // RecordTx appends e inside the write's transaction.
@@ -112,7 +115,8 @@ func (a *Audit) List(ctx context.Context, q AuditQuery) ([]Event, int64, error) 
 		order = "ASC"
 	}
 	rows, err := a.pool.Query(ctx, `SELECT id, item_id::text, item_type, revision, action, channel, coalesce(actor_id::text, ''),
-			coalesce(host(ip), ''), coalesce(from_status, ''), to_status, reason, created_at, count(*) OVER ()
+			coalesce(host(ip), ''), coalesce(from_status, ''), to_status, reason, created_at, count(*) OVER (),
+			coalesce((SELECT `+personName+` FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = editorial_events.actor_id), '')
 		FROM editorial_events `+cond+` ORDER BY id `+order+` LIMIT `+strconv.Itoa(limit)+` OFFSET `+strconv.Itoa(max(q.Offset, 0)), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list audit events: %w", err)
@@ -123,7 +127,7 @@ func (a *Audit) List(ctx context.Context, q AuditQuery) ([]Event, int64, error) 
 	for rows.Next() {
 		var e Event
 		if err := rows.Scan(&e.ID, &e.ItemID, &e.ItemType, &e.Revision, &e.Action, &e.Channel, &e.ActorID, &e.IP,
-			&e.From, &e.To, &e.Reason, &e.At, &total); err != nil {
+			&e.From, &e.To, &e.Reason, &e.At, &total, &e.ActorName); err != nil {
 			return nil, 0, fmt.Errorf("scan audit event: %w", err)
 		}
 		events = append(events, e)

@@ -221,7 +221,34 @@ func (h HTTP) Get() http.Handler {
 		if err != nil {
 			return err
 		}
-		return httpx.Encode(w, http.StatusOK, adminItem(it, roles(r)))
+		out := itemPage{AdminItem: adminItem(it, roles(r))}
+		if it.Status == content.StatusChangesRequested && h.Reviews != nil {
+			if out.ChangeRequest, err = h.Reviews.OpenChangeRequest(r.Context(), it.ID); err != nil {
+				return err
+			}
+		}
+		return httpx.Encode(w, http.StatusOK, out)
+	})
+}
+
+// itemPage is an item as its backoffice page shows it: with the open
+// request for changes (null unless alteracoes_solicitadas).
+type itemPage struct {
+	AdminItem
+	ChangeRequest *ChangeRequest `json:"change_request"`
+}
+
+// Queue serves GET /api/admin/queue: the caller's work queues.
+func (h HTTP) Queue() http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		rs := roles(r)
+		reviewer := slices.Contains(rs, RoleRevisor) || slices.Contains(rs, RoleSuperAdmin)
+		q, err := h.Reviews.Queue(r.Context(), actor(r).UserID, reviewer)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		return httpx.Encode(w, http.StatusOK, q)
 	})
 }
 
@@ -313,6 +340,13 @@ func (h HTTP) Act() http.Handler {
 		}
 		if err != nil {
 			return err
+		}
+		// Sent for review, the item is the reviewer's to open: the sender's
+		// edit lock goes with the sending.
+		if action == ActionSubmit && actor(r).LockToken != "" {
+			if err := h.Store.ReleaseLock(r.Context(), it.ID, actor(r).LockToken); err != nil {
+				h.Log.Warn("editorial: lock not released on submit", "item", it.ID, "err", err)
+			}
 		}
 		return httpx.Encode(w, http.StatusOK, adminItem(next, roles(r)))
 	})

@@ -29,6 +29,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/search"
 	"github.com/vetclube/vetclube/core/signups"
 )
 
@@ -196,9 +197,10 @@ const (
 
 // Filter narrows a list.
 type Filter struct {
-	When  When
-	Type  string // event_type ("" for all)
-	Month string // YYYY-MM ("" for all)
+	When   When
+	Type   string // event_type ("" for all)
+	Month  string // YYYY-MM ("" for all)
+	Search string // the reader's words, matched as core/search matches them
 }
 
 // MaxList bounds a list answer.
@@ -236,6 +238,14 @@ func (s *Service) List(ctx context.Context, f Filter) ([]Event, error) {
 		args = append(args, first.Format(time.DateOnly), first.AddDate(0, 1, 0).Format(time.DateOnly))
 		cond += fmt.Sprintf(` AND l.event_date >= $%d::date AND l.event_date < $%d::date`, len(args)-1, len(args))
 	}
+	if search.TooLong(f.Search) {
+		return nil, core.Invalid(search.MsgTooLong, map[string]string{"q": search.MsgTooLong})
+	}
+	if q := search.Parse(f.Search); q.Given() {
+		arg := func(v any) string { args = append(args, v); return fmt.Sprintf("$%d", len(args)) }
+		cond += " AND " + q.SQL(arg, search.Target{Alias: "l", Table: "event_listings", Vector: "search", Title: "title",
+			Scope: "is_active AND (published OR kept_as_past)"}).Where
+	}
 	rows, err := s.pool.Query(ctx, `SELECT `+eventColumns+eventFrom+` WHERE `+cond+` ORDER BY `+order+fmt.Sprintf(` LIMIT %d`, MaxList), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list events: %w", err)
@@ -245,6 +255,34 @@ func (s *Service) List(ctx context.Context, f Filter) ([]Event, error) {
 		return nil, fmt.Errorf("list events: %w", err)
 	}
 	return list, nil
+}
+
+// Months are the months (YYYY-MM) that hold at least one event of f's
+// period and type, in the list's order: the month filter offers only these.
+// f.Month and f.Search are ignored.
+func (s *Service) Months(ctx context.Context, f Filter) ([]string, error) {
+	cond, order := upcomingCondition, "1"
+	switch f.When {
+	case Upcoming, "":
+	case Past:
+		cond, order = pastCondition, "1 DESC"
+	default:
+		return nil, core.Invalid(MsgBadWhen, map[string]string{"when": MsgBadWhen})
+	}
+	args := []any{s.Today()}
+	if f.Type != "" {
+		args = append(args, f.Type)
+		cond += fmt.Sprintf(` AND l.event_type = $%d`, len(args))
+	}
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT to_char(l.event_date, 'YYYY-MM') FROM event_listings l WHERE `+cond+` ORDER BY `+order, args...)
+	if err != nil {
+		return nil, fmt.Errorf("event months: %w", err)
+	}
+	months, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("event months: %w", err)
+	}
+	return months, nil
 }
 
 // Next is the home card's event: the first active event dated today or

@@ -88,6 +88,28 @@ func TestNextEventIsTheFirstActiveEventFromToday(t *testing.T) {
 	if _, err := svc.List(t.Context(), eventos.Filter{Month: "março"}); core.ErrorCode(err) != core.EINVALID {
 		t.Errorf("bad month: %v", err)
 	}
+	// Search: partial words, no accents, typos when nothing matches.
+	for q, want := range map[string]string{"congres": "congresso-abril", "AMANHÃ": "amanha-cedo,amanha-tarde", "congreso": "congresso-abril",
+		"amanha congres": "", "&|!:*()'": ""} {
+		l, err := svc.List(t.Context(), eventos.Filter{Search: q})
+		var got []string
+		for _, ev := range l {
+			got = append(got, ev.Slug)
+		}
+		if err != nil || strings.Join(got, ",") != want {
+			t.Errorf("search %q: %v %v, want %s", q, got, err, want)
+		}
+	}
+	if _, err := svc.List(t.Context(), eventos.Filter{Search: strings.Repeat("a", 201)}); core.ErrorCode(err) != core.EINVALID {
+		t.Errorf("long search: %v", err)
+	}
+	// The month filter offers only months that hold events.
+	if m, err := svc.Months(t.Context(), eventos.Filter{When: eventos.Upcoming}); err != nil || strings.Join(m, ",") != "2030-03,2030-04" {
+		t.Errorf("upcoming months: %v %v", m, err)
+	}
+	if m, err := svc.Months(t.Context(), eventos.Filter{When: eventos.Past, Type: "Congresso"}); err != nil || len(m) != 0 {
+		t.Errorf("past congress months: %v %v", m, err)
+	}
 	// Over HTTP, for a visitor.
 	var body struct{ Event *eventos.Event }
 	if res := e.srv.Client(t).Do("GET", "/api/eventos/next", nil); res.Status != http.StatusOK {

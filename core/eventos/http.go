@@ -23,21 +23,31 @@ type HTTP struct {
 type ListAnswer struct {
 	Events []Event `json:"events"`
 	Today  string  `json:"today"`
+	// Months that hold events of the asked period and type (YYYY-MM), for
+	// the month filter.
+	Months []string `json:"months"`
 }
 
-// List serves GET /api/eventos?when=upcoming|past&type=&month=YYYY-MM.
+// List serves GET /api/eventos?when=upcoming|past&type=&month=YYYY-MM&q=.
 func (h HTTP) List() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
-		list, err := h.Service.List(r.Context(), Filter{When: When(q.Get("when")), Type: q.Get("type"), Month: q.Get("month")})
+		list, err := h.Service.List(r.Context(), Filter{When: When(q.Get("when")), Type: q.Get("type"), Month: q.Get("month"), Search: q.Get("q")})
 		if err != nil {
 			return err
 		}
 		if list == nil {
 			list = []Event{}
 		}
+		months, err := h.Service.Months(r.Context(), Filter{When: When(q.Get("when")), Type: q.Get("type")})
+		if err != nil {
+			return err
+		}
+		if months == nil {
+			months = []string{}
+		}
 		w.Header().Set("Cache-Control", "no-store")
-		return httpx.Encode(w, http.StatusOK, ListAnswer{Events: list, Today: h.Service.Today()})
+		return httpx.Encode(w, http.StatusOK, ListAnswer{Events: list, Today: h.Service.Today(), Months: months})
 	})
 }
 

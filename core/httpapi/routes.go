@@ -276,6 +276,7 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/admin/content/types", ed.Types())
 	rt.handle("POST", "/api/admin/content/uploads", content.HandleUpload(d.Log, c.Uploads))
 	rt.handle("GET", "/api/admin/agenda", ed.Agenda())
+	rt.handle("GET", "/api/admin/queue", ed.Queue())
 	rt.handle("GET", "/api/admin/audit", ed.AuditList())
 	rt.handle("GET", "/api/admin/content/{type}", ed.List())
 	rt.handle("POST", "/api/admin/content/{type}", ed.Create())

@@ -6,12 +6,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/search"
 )
 
 // Filter is one list request. Empty strings and false mean no filter.
@@ -74,7 +74,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 			f.Page = n
 		}
 	}
-	if utf8.RuneCountInString(f.Search) > 200 {
+	if search.TooLong(f.Search) {
 		errs["q"] = MsgSearchTooLong
 	}
 	if len(errs) > 0 {
@@ -160,8 +160,8 @@ func ListSQL(userID string, f Filter) (string, []any) {
 	if f.Completed {
 		where = append(where, "vc.user_id IS NOT NULL")
 	}
-	if f.Search != "" {
-		where = append(where, "v.search @@ websearch_to_tsquery('vetclube_pt', "+arg(f.Search)+")")
+	if q := search.Parse(f.Search); q.Given() {
+		where = append(where, q.SQL(arg, search.Target{Alias: "v", Table: "video_listings", Vector: "search", Title: "title", Scope: "published"}).Where)
 	}
 	limit, offset := PageWindow(f.Page)
 	// LIMIT and OFFSET are written as numbers, not parameters: with them as

@@ -433,3 +433,31 @@ func TestPluginRefusals(t *testing.T) {
 		t.Fatalf("DurationText(3900) = %q", got)
 	}
 }
+
+// Search finds partial words without accents ("fluido" → Fluidoterapia, but
+// not Fluxo), typos when nothing matches, and survives hostile input.
+func TestSearchPartialWordsTyposAndHostileInput(t *testing.T) {
+	e := newEnv(t)
+	cat := e.category(t, "Clínica", 1, false)
+	fluid := e.video(t, "Fluidoterapia em cães", cat, nil)
+	e.video(t, "Fluxo de atendimento", cat, nil)
+	e.video(t, "Uso de fluconazol", cat, nil)
+	c, _ := e.user(t, "premium")
+	for q, want := range map[string][]string{
+		"fluido":        {fluid},
+		"FLUÍDO":        {fluid},
+		"fluidoterapa":  {fluid}, // a typo: found by similarity
+		"fluido cães":   {fluid},
+		"fluido gatos":  {},
+		"&|!:*()'\"":    {},
+		"fluido' OR '1": {},
+	} {
+		if got := ids(list(t, c, "?q="+urlq(q))); !slices.Equal(got, want) {
+			t.Errorf("search %q: %v, want %v", q, got, want)
+		}
+	}
+	r := c.Do("GET", "/api/videos?q="+urlq(strings.Repeat("á", 201)), nil)
+	if r.Status != 422 || errorOf(t, r).Error.Fields["q"] != videos.MsgSearchTooLong {
+		t.Errorf("201 characters: %d %s", r.Status, r.Body)
+	}
+}

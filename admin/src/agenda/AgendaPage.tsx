@@ -46,6 +46,11 @@ function ItemLink({ item }: { item: AdminItem }) {
 }
 
 /** 'Agenda': scheduled publications and unpublications by day or week; overdue ones first. */
+/** "sábado, 28 de novembro" → "Sábado, 28 de novembro": only the first letter (a title-case transform would write "De Novembro"). */
+export function capitalizeFirst(s: string): string {
+  return s.charAt(0).toLocaleUpperCase('pt-BR') + s.slice(1)
+}
+
 export default function AgendaPage() {
   const translate = useTranslate()
   const [span, setSpan] = useState<Span>('week')
@@ -93,8 +98,8 @@ export default function AgendaPage() {
         byDay(data).map(([day, entries]) => (
           <Card key={day} variant="outlined" sx={{ mb: 2 }}>
             <CardContent>
-              <Typography variant="subtitle1" component="h2" sx={{ textTransform: 'capitalize' }}>
-                {dayTitle.format(new Date(entries[0].at))}
+              <Typography variant="subtitle1" component="h2">
+                {capitalizeFirst(dayTitle.format(new Date(entries[0].at)))}
               </Typography>
               <List dense>
                 {entries.map((e) => (

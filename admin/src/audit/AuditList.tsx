@@ -45,7 +45,7 @@ export function AuditList({ types }: { types: ContentType[] }) {
       {phone ? (
         <SimpleList<AuditRow>
           primaryText={(r) => `${actionLabel(r.action)} · ${transitionLabel(r.from, r.to)}`}
-          secondaryText={(r) => `${formatSaoPaulo(r.created_at)} · ${who(r.actor_id)}`}
+          secondaryText={(r) => `${formatSaoPaulo(r.created_at)} · ${who(r.actor_id, r.actor_name)}`}
           linkType={false}
         />
       ) : (
@@ -54,7 +54,7 @@ export function AuditList({ types }: { types: ContentType[] }) {
           <FunctionField<AuditRow> label="vetclube.audit.action" sortable={false} render={(r) => actionLabel(r.action)} />
           <FunctionField<AuditRow> label="vetclube.audit.transition" sortable={false} render={(r) => transitionLabel(r.from, r.to)} />
           <FunctionField<AuditRow> label="vetclube.audit.item" sortable={false} render={(r) => <ItemLink row={r} types={types} />} />
-          <FunctionField<AuditRow> label="vetclube.audit.actor" sortable={false} render={(r) => who(r.actor_id)} />
+          <FunctionField<AuditRow> label="vetclube.audit.actor" sortable={false} render={(r) => who(r.actor_id, r.actor_name)} />
           <FunctionField<AuditRow> label="vetclube.audit.channel" sortable={false} render={(r) => channelLabel(r.channel)} />
           <FunctionField<AuditRow> label="vetclube.audit.reason" sortable={false} render={(r) => r.reason ?? ''} />
           <FunctionField<AuditRow> label="vetclube.audit.ip" sortable={false} render={(r) => r.ip ?? ''} />

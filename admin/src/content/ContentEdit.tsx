@@ -1,5 +1,5 @@
 import { useMemo, type ComponentType } from 'react'
-import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material'
+import { Alert, AlertTitle, Box, Button, Chip, Stack, Typography } from '@mui/material'
 import {
   Create,
   Edit,
@@ -57,7 +57,15 @@ function LockBanner({ lock, onTakeOver }: { lock: LockState; onTakeOver: () => v
             </Button>
           }
         >
-          {translate('vetclube.content.locked_by_other')}
+          {lock.holderName
+            ? translate('vetclube.content.locked_by_named', { name: lock.holderName })
+            : translate('vetclube.content.locked_by_other')}
+        </Alert>
+      )
+    case 'released':
+      return (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {translate('vetclube.content.lock_released')}
         </Alert>
       )
     case 'lost':
@@ -75,6 +83,24 @@ function LockBanner({ lock, onTakeOver }: { lock: LockState; onTakeOver: () => v
     default:
       return null
   }
+}
+
+/** The reviewer's open request for changes, at the top of the item until it is sent again. */
+function ChangeRequestBanner({ item }: { item: AdminItem }) {
+  const translate = useTranslate()
+  const request = item.change_request
+  if (!request) return null
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="change-request" role="region" aria-label={translate('vetclube.content.change_request_title', { name: request.by_name })}>
+      <AlertTitle>
+        {translate('vetclube.content.change_request_title', { name: request.by_name })}{' '}
+        <Typography component="span" variant="body2" color="text.secondary">
+          {translate('vetclube.content.change_request_when', { when: formatSaoPaulo(request.at) })}
+        </Typography>
+      </AlertTitle>
+      <Typography sx={{ whiteSpace: 'pre-wrap' }}>{request.reason}</Typography>
+    </Alert>
+  )
 }
 
 /** 'Pré-visualizar': opens the item's working copy in the app through a short-lived preview link. */
@@ -123,15 +149,22 @@ function ItemHeader({ type, item, extra: Extra }: { type: ContentType; item: Adm
 
 function EditBody({ type, extra }: { type: ContentType; extra?: HeaderExtra }) {
   const item = useRecordContext<AdminItem>()
-  const { lock, takeOver } = useEditLock(type.id, item?.id as string | undefined)
+  const { lock, takeOver, released } = useEditLock(type.id, item?.id as string | undefined)
   if (!item) return null
   const canSave = lock.state === 'mine'
   return (
     <Box sx={{ p: 2 }}>
       <ItemHeader type={type} item={item} extra={extra} />
+      <ChangeRequestBanner item={item} />
       <LockBanner lock={lock} onTakeOver={takeOver} />
-      {/* Workflow moves need no edit lock: the server checks the version they were made on. */}
-      <WorkflowBar type={type.id} item={item} disabled={lock.state === 'lost'} />
+      {/* Workflow moves need no edit lock: the server checks the version they were made on.
+          Sending for review frees the lock on the server: this tab stops holding it. */}
+      <WorkflowBar
+        type={type.id}
+        item={item}
+        disabled={lock.state === 'lost'}
+        onDone={(action) => action === 'submit' && released()}
+      />
       <SimpleForm
         sx={{ p: 0 }}
         disabled={!canSave}

@@ -20,13 +20,15 @@ import {
 } from '@mui/material'
 import { useNotify, useRefresh, useTranslate } from 'react-admin'
 import * as api from './api'
-import { actionLabel, channelLabel, transitionLabel } from './labels'
+import { actionLabel, channelLabel, transitionLabel, statusLabel } from './labels'
 import { useTeamNames } from './useTeamNames'
 import { formatSaoPaulo } from './time'
 import type { AdminItem } from './types'
 
-function show(v: unknown): string {
+function show(v: unknown, field?: string): string {
   if (v == null) return '—'
+  // The state is a code in the revision; people read its name.
+  if (field === 'status' && typeof v === 'string') return statusLabel(v)
   if (typeof v === 'string') return v.length > 300 ? v.slice(0, 300) + '…' : v
   return JSON.stringify(v)
 }
@@ -110,8 +112,8 @@ function History({ type, item }: { type: string; item: AdminItem }) {
             {changes.map((c) => (
               <TableRow key={c.field}>
                 <TableCell>{c.label}</TableCell>
-                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{show(c.before)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{show(c.after)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{show(c.before, c.field)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{show(c.after, c.field)}</TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -159,7 +161,7 @@ function Timeline({ type, item }: { type: string; item: AdminItem }) {
           <ListItem key={e.id}>
             <ListItemText
               primary={`${actionLabel(e.action)} · ${transitionLabel(e.from, e.to)}`}
-              secondary={`${formatSaoPaulo(e.created_at)} · ${who(e.actor_id)}${e.reason ? ` · ${e.reason}` : ''}${e.ip ? ` · ${e.ip}` : ''}`}
+              secondary={`${formatSaoPaulo(e.created_at)} · ${who(e.actor_id, e.actor_name)}${e.reason ? ` · ${e.reason}` : ''}${e.ip ? ` · ${e.ip}` : ''}`}
             />
           </ListItem>
         ))}

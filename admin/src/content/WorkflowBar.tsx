@@ -2,11 +2,11 @@ import { useState } from 'react'
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material'
 import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin'
 import { act } from './api'
-import { saoPauloToUTC, utcToSaoPaulo } from './time'
+import { formatSaoPaulo, saoPauloToUTC, utcToSaoPaulo } from './time'
 import type { AdminItem } from './types'
 
-/** Moves that lose or hide something ask first. */
-const CONFIRM = new Set(['discard', 'archive', 'unpublish'])
+/** Moves that lose, hide or publish something ask first. */
+const CONFIRM = new Set(['discard', 'archive', 'unpublish', 'publish'])
 
 /**
  * The workflow buttons the server says this user may press on this item
@@ -14,7 +14,18 @@ const CONFIRM = new Set(['discard', 'archive', 'unpublish'])
  * 'Aprovar', 'Solicitar alterações', 'Agendar publicação', 'Publicar agora',
  * 'Despublicar', 'Arquivar', 'Descartar alterações').
  */
-export function WorkflowBar({ type, item, disabled }: { type: string; item: AdminItem; disabled?: boolean }) {
+export function WorkflowBar({
+  type,
+  item,
+  disabled,
+  onDone,
+}: {
+  type: string
+  item: AdminItem
+  disabled?: boolean
+  /** Told of every move the server accepted. */
+  onDone?: (action: string) => void
+}) {
   const translate = useTranslate()
   const notify = useNotify()
   const refresh = useRefresh()
@@ -28,10 +39,16 @@ export function WorkflowBar({ type, item, disabled }: { type: string; item: Admi
     setBusy(true)
     setError('')
     try {
-      await act(type, item, action, extra)
+      const next = await act(type, item, action, extra)
       setDialog(null)
       setReason('')
-      notify('vetclube.content.action_done', { type: 'success' })
+      // Say what happened, in words: the move and, for a schedule, the moment.
+      const at = next.publish_at ?? extra.publish_at
+      notify(`vetclube.content.done.${action}`, {
+        type: 'success',
+        messageArgs: { title: item.title, when: at ? formatSaoPaulo(at) : '', _: translate('vetclube.content.action_done') },
+      })
+      onDone?.(action)
       refresh()
     } catch (e) {
       setError(e instanceof Error ? e.message : translate('vetclube.content.action_failed'))

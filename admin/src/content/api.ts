@@ -37,6 +37,8 @@ export async function act(
 export interface Lock {
   item_id: string
   holder_id: string
+  /** Who holds the lock, by name (their e-mail when they have none). */
+  holder_name?: string
   mine: boolean
   token?: string
   expires_at: string
@@ -93,6 +95,8 @@ export interface AuditEvent {
   action: string
   channel: string
   actor_id?: string
+  /** The actor's name as the server knows it (members outside the team too). */
+  actor_name?: string
   from?: string
   to: string
   reason?: string
@@ -182,4 +186,29 @@ export async function coEditors(type: string, id: string): Promise<CoEditor[]> {
 export async function share(type: string, id: string, userId: string, on: boolean): Promise<CoEditor[]> {
   const { json } = await httpClient(itemURL(type, id, `/editors/${encodeURIComponent(userId)}`), { method: on ? 'PUT' : 'DELETE' })
   return (json ?? []) as CoEditor[]
+}
+
+/** One item on a dashboard work queue (GET /api/admin/queue). */
+export interface QueueItem {
+  id: string
+  type: string
+  title: string
+  status: string
+  status_label: string
+  updated_at: string
+  publish_at?: string
+  /** The reviewer's comment, on items sent back for changes. */
+  reason?: string
+}
+
+/** The signed-in person's work: what waits for their review, what was sent back to them, what is scheduled. */
+export interface WorkQueue {
+  awaiting_my_review: QueueItem[]
+  changes_requested: QueueItem[]
+  scheduled: QueueItem[]
+}
+
+export async function workQueue(): Promise<WorkQueue> {
+  const { json } = await httpClient('/api/admin/queue')
+  return json as WorkQueue
 }

@@ -79,6 +79,16 @@ export interface AdminItem {
   publish_at?: string
   unpublish_at?: string
   actions: WorkflowAction[]
+  /** The reviewer's open request for changes (only while alteracoes_solicitadas). */
+  change_request?: ChangeRequest | null
+}
+
+/** What the reviewer asked with 'Solicitar alterações', by whom and when. */
+export interface ChangeRequest {
+  reason: string
+  by_id?: string
+  by_name: string
+  at: string
 }
 
 export const RESOURCE_PREFIX = 'content/'

@@ -4,8 +4,10 @@ import { lock, lockTokens } from './api'
 export type LockState =
   | { state: 'pending' }
   | { state: 'mine' }
-  | { state: 'held'; holderId: string }
+  | { state: 'held'; holderId: string; holderName: string }
   | { state: 'lost' }
+  /** Given up by sending the item for review (the server freed it). */
+  | { state: 'released' }
   | { state: 'failed' }
 
 /** The server lets a lock expire 5 min after its last heartbeat; one a minute keeps it. */
@@ -29,7 +31,7 @@ export function useEditLock(type: string, id: string | undefined) {
         setLockState({ state: 'mine' })
       } else {
         mine.current = false
-        setLockState({ state: 'held', holderId: l.holder_id })
+        setLockState({ state: 'held', holderId: l.holder_id, holderName: l.holder_name ?? '' })
       }
     },
     [id],
@@ -65,5 +67,13 @@ export function useEditLock(type: string, id: string | undefined) {
     apply(await lock(type, id, 'takeover'))
   }, [type, id, apply])
 
-  return { lock: lockState, takeOver }
+  /** The server released this tab's lock (sent for review): stop renewing it. */
+  const released = useCallback(() => {
+    if (!id || !mine.current) return
+    mine.current = false
+    lockTokens.delete(id)
+    setLockState({ state: 'released' })
+  }, [id])
+
+  return { lock: lockState, takeOver, released }
 }

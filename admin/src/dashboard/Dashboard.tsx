@@ -2,6 +2,7 @@ import { Box, Card, CardActions, CardContent, CardHeader, Link, Stack, Typograph
 import { Link as RouterLink } from 'react-router-dom'
 import { Button, Title, useGetIdentity, useGetList, usePermissions, useTranslate } from 'react-admin'
 import { OverdueCard } from '../agenda/OverdueCard'
+import { WorkQueues } from './WorkQueues'
 
 /** A count read from the users list's Content-Range total (one row fetched). */
 function UserCount({ label, role, testId }: { label: string; role?: string; testId: string }) {
@@ -46,10 +47,13 @@ export default function Dashboard() {
   const { permissions } = usePermissions<string[]>()
   const roles = permissions ?? []
   const superAdmin = roles.includes('super_admin')
+  const reviewer = superAdmin || roles.includes('revisor')
+  const inWorkflow = reviewer || roles.includes('editor')
   return (
     <Box sx={{ mt: 2 }}>
       <Title title={translate('vetclube.dashboard.title')} />
       <Typography sx={{ mb: 2 }}>{translate('vetclube.dashboard.welcome', { name: identity?.fullName ?? '' })}</Typography>
+      {inWorkflow && <WorkQueues reviewer={reviewer} />}
       {superAdmin ? (
         <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap" sx={{ mb: 2 }}>
           <UserCount label="vetclube.dashboard.total_users" testId="count-users" />

@@ -1,3 +1,4 @@
+import type { Theme } from '@mui/material'
 import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-admin'
 
 // The PWA's palette (web/src/index.css) and type, so the backoffice reads as
@@ -13,6 +14,16 @@ type CheckboxState = { 'aria-label'?: string }
  * label moves onto the input itself, for every checkbox labelled that way.
  */
 const components: RaThemeOptions['components'] = {
+  // Helper text keeps the secondary text colour (7:1 on paper in light, 8:1
+  // in dark) even in a disabled form, where MUI's own fades it to 2.7:1.
+  MuiFormHelperText: {
+    styleOverrides: {
+      root: ({ theme }: { theme: Theme }) => ({
+        color: theme.palette.text.secondary,
+        '&.Mui-disabled': { color: theme.palette.text.secondary },
+      }),
+    },
+  },
   MuiCheckbox: {
     defaultProps: {
       slotProps: {

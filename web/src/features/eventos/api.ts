@@ -57,11 +57,13 @@ export interface EventFilter {
   type: string
   /** YYYY-MM or ''. */
   month: string
+  /** The reader's search, '' for none. */
+  q?: string
 }
 
 export const eventKeys = {
   all: ['eventos'] as const,
-  list: (f: EventFilter) => ['eventos', 'list', f.when, f.type, f.month] as const,
+  list: (f: EventFilter) => ['eventos', 'list', f.when, f.type, f.month, f.q ?? ''] as const,
   item: (slug: string) => ['eventos', 'item', slug] as const,
   next: ['eventos', 'next'] as const,
 }
@@ -70,6 +72,7 @@ function listPath(f: EventFilter): string {
   const q = new URLSearchParams({ when: f.when })
   if (f.type) q.set('type', f.type)
   if (f.month) q.set('month', f.month)
+  if (f.q) q.set('q', f.q)
   return `/api/eventos?${q.toString()}`
 }
 
@@ -77,7 +80,7 @@ function listPath(f: EventFilter): string {
 export function useEvents(f: EventFilter) {
   return useQuery({
     queryKey: eventKeys.list(f),
-    queryFn: ({ signal }) => apiFetch<{ events: EventItem[]; today: string }>(listPath(f), { signal }),
+    queryFn: ({ signal }) => apiFetch<{ events: EventItem[]; today: string; months?: string[] }>(listPath(f), { signal }),
     // Seats change with every sign-up: a remembered page is shown at once and refreshed.
     staleTime: 0,
   })

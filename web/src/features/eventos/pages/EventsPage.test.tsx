@@ -26,10 +26,13 @@ const past = [event({ slug: 'antigo', title: 'Workshop que passou', event_date: 
 function serve() {
   const fetch = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://x')
-    const list = url.searchParams.get('when') === 'past' ? past : upcoming
+    const isPast = url.searchParams.get('when') === 'past'
+    const list = isPast ? past : upcoming
     const type = url.searchParams.get('type')
-    const events = type ? list.filter((e) => e.event_type === type) : list
-    return new Response(JSON.stringify({ events, today: '2026-11-25' }), { status: 200, headers: { 'Content-Type': 'application/json' } })
+    const q = url.searchParams.get('q')
+    const events = (type ? list.filter((e) => e.event_type === type) : list).filter((e) => !q || e.title.toLowerCase().includes(q))
+    const months = isPast ? ['2026-10'] : type === 'Congresso' ? ['2027-02'] : ['2026-12', '2027-02']
+    return new Response(JSON.stringify({ events, today: '2026-11-25', months }), { status: 200, headers: { 'Content-Type': 'application/json' } })
   })
   vi.stubGlobal('fetch', fetch)
   return fetch
@@ -88,8 +91,9 @@ describe('/eventos', () => {
     expect(requested(fetch)).toContain('/api/eventos?when=upcoming&type=Congresso')
 
     const month = screen.getByRole('combobox', { name: 'Mês' })
+    // only the months the server says hold events of this type
+    await waitFor(() => expect(within(month).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual(['', '2027-02']))
     const first = within(month).getAllByRole('option')[1] as HTMLOptionElement
-    expect(first.value).toMatch(/^\d{4}-\d{2}$/)
     expect(first.textContent).toMatch(/^[a-zç]+ de \d{4}$/)
     await userEvent.selectOptions(month, first.value)
     await waitFor(() => expect(requested(fetch)).toContain(`/api/eventos?when=upcoming&type=Congresso&month=${first.value}`))
@@ -102,6 +106,20 @@ describe('/eventos', () => {
     expect(requested(fetch)).toContain('/api/eventos?when=past')
     // A past event shows no seats ('Esgotado' means nothing once it is over).
     expect(within(panel).queryByText('Esgotado')).toBeNull()
+  }, 15_000)
+
+  it('searches once typing settles, and says when nothing is found', async () => {
+    const fetch = serve()
+    renderPage()
+    await screen.findByRole('link', { name: 'Workshop de suturas' })
+    await userEvent.type(screen.getByLabelText('Buscar eventos'), 'felinos')
+    await waitFor(() => expect(requested(fetch)).toContain('/api/eventos?when=upcoming&q=felinos'), { timeout: 5000 })
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Workshop de suturas' })).toBeNull())
+    expect(await screen.findByRole('link', { name: 'Congresso de felinos' })).toBeInTheDocument()
+    expect(requested(fetch).filter((u) => u.includes('q=')).length).toBe(1)
+    await userEvent.clear(screen.getByLabelText('Buscar eventos'))
+    await userEvent.type(screen.getByLabelText('Buscar eventos'), 'zzz')
+    expect(await screen.findByText('Nenhum evento encontrado', undefined, { timeout: 5000 })).toBeInTheDocument()
   }, 15_000)
 
   it("says 'Nenhum evento próximo' when there is none", async () => {

@@ -1,5 +1,5 @@
-import { useState } from 'react'
-import { CalendarDays } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { CalendarDays, Search } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { cn } from '@/lib/cn'
@@ -8,23 +8,32 @@ import { useEvents, type When } from '../api'
 import { EventCard } from '../components/EventCard'
 import { EVENT_TYPES, monthLabel } from '../format'
 
-/** The next twelve months (upcoming) or the last twelve (past), as YYYY-MM. */
-function months(when: When, today: Date): string[] {
-  const out: string[] = []
-  for (let i = 0; i < 12; i++) {
-    const d = new Date(today.getFullYear(), today.getMonth() + (when === 'upcoming' ? i : -i), 1)
-    out.push(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`)
-  }
-  return out
-}
-
-/** /eventos: upcoming events by date then time, past ones in their own tab, filters by type and month. */
+/**
+ * /eventos: upcoming events by date then time, past ones in their own tab,
+ * a search (partial words, accents ignored by the server) and filters by
+ * type and by month (only months that hold events).
+ */
 export default function EventsPage() {
   usePageTitle('Eventos')
   const [when, setWhen] = useState<When>('upcoming')
   const [type, setType] = useState('')
   const [month, setMonth] = useState('')
-  const events = useEvents({ when, type, month })
+  const [typed, setTyped] = useState('')
+  const [q, setQ] = useState('')
+  // The search runs 300 ms after the last key.
+  useEffect(() => {
+    const t = setTimeout(() => setQ(typed.trim()), 300)
+    return () => clearTimeout(t)
+  }, [typed])
+  const events = useEvents({ when, type, month, q })
+  // Months that hold events of this period and type; the chosen one stays
+  // offered while a new answer loads.
+  const [months, setMonths] = useState<string[]>([])
+  const answered = events.data?.months
+  useEffect(() => {
+    if (answered) setMonths(answered)
+  }, [answered])
+  const monthOptions = month && !months.includes(month) ? [month, ...months] : months
   const tabs: { id: When; label: string }[] = [
     { id: 'upcoming', label: 'Próximos' },
     { id: 'past', label: 'Passados' },
@@ -58,6 +67,18 @@ export default function EventsPage() {
         ))}
       </div>
       <div className="flex flex-wrap gap-3">
+        <label className="relative block w-full max-w-xl">
+          <span className="sr-only">Buscar eventos</span>
+          <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <input
+            type="search"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="Buscar eventos"
+            maxLength={200}
+            className="h-10 w-full rounded-lg border border-border bg-card pl-9 pr-3 text-sm"
+          />
+        </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           Tipo
           <select value={type} onChange={(e) => setType(e.target.value)} className="h-10 rounded-lg border border-border bg-card px-3">
@@ -73,7 +94,7 @@ export default function EventsPage() {
           Mês
           <select value={month} onChange={(e) => setMonth(e.target.value)} className="h-10 rounded-lg border border-border bg-card px-3">
             <option value="">Todos os meses</option>
-            {months(when, new Date()).map((m) => (
+            {monthOptions.map((m) => (
               <option key={m} value={m}>
                 {monthLabel(m)}
               </option>
@@ -92,7 +113,9 @@ export default function EventsPage() {
           </div>
         )}
         {events.data && events.data.events.length === 0 && (
-          <p className="text-muted-foreground">{when === 'upcoming' ? 'Nenhum evento próximo' : 'Nenhum evento passado'}</p>
+          <p className="text-muted-foreground">
+            {q ? 'Nenhum evento encontrado' : when === 'upcoming' ? 'Nenhum evento próximo' : 'Nenhum evento passado'}
+          </p>
         )}
         {events.data && events.data.events.length > 0 && (
           <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
