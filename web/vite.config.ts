@@ -74,7 +74,7 @@ export default defineConfig({
           // with no signal still lists the calculators and opens them. The
           // network answers first (a plan change shows at once); after 4 s, or
           // offline, the last list this device saw answers. The cache is
-          // per-user data: features/pwa/userCaches.ts deletes it on sign-out.
+          // per-user data: src/lib/userCaches.ts deletes it on sign-out.
           {
             urlPattern: ({ url, request }) => url.origin === self.location.origin && url.pathname === '/api/tools' && request.method === 'GET',
             handler: 'NetworkFirst',

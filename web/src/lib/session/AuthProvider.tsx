@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQueryClient } from '@tanstack/react-query'
 import { ApiError, apiFetch } from '@/lib/api'
 import { readCsrfCookie } from '@/lib/cookies'
-import { clearUserCaches } from '@/features/pwa/userCaches'
+import { clearUserCaches } from '@/lib/userCaches'
 import type { Session, SessionUser } from './types'
 
 export interface AuthContextValue {
