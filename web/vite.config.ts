@@ -70,6 +70,21 @@ export default defineConfig({
         // after first use so a calculator computes with no signal. The copy
         // answers at once and is refreshed in the background when online.
         runtimeCaching: [
+          // The tools list (GET /api/tools), so the installed app opened cold
+          // with no signal still lists the calculators and opens them. The
+          // network answers first (a plan change shows at once); after 4 s, or
+          // offline, the last list this device saw answers. The cache is
+          // per-user data: src/lib/userCaches.ts deletes it on sign-out.
+          {
+            urlPattern: ({ url, request }) => url.origin === self.location.origin && url.pathname === '/api/tools' && request.method === 'GET',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'vetclube-tools-list',
+              networkTimeoutSeconds: 4,
+              expiration: { maxEntries: 1 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ url }) =>
               url.origin === self.location.origin &&

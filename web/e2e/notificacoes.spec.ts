@@ -44,7 +44,7 @@ async function requestConnection(browser: Browser, vetEmail: string, userId: str
 const bell = (page: Page) => page.getByRole('banner').getByRole('button', { name: /^Notificações/ })
 const badge = (page: Page) => page.getByTestId('notification-badge')
 const panel = (page: Page) => page.getByRole('region', { name: 'Notificações' })
-const prompt = (page: Page) => page.getByRole('region', { name: 'Notificações' }).filter({ hasText: 'Receba notificações' })
+const prompt = (page: Page) => page.getByRole('region', { name: 'Ativar push neste aparelho' })
 
 test.describe('push permission prompt', () => {
   test.use({ viewport: { width: 1280, height: 800 } })

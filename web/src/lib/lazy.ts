@@ -7,11 +7,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // A chunk that fails to load usually means a cached shell points at assets a
 // new deploy removed: drop the caches so the next try reaches the network.
+// Without signal a failed chunk is the network's fault, not a stale shell:
+// the caches are then all the app has and are kept. Data kept for offline use
+// (the 'vetclube-*' runtime caches: tools list, calculators' builds) is
+// never the stale part and always stays.
 async function clearCaches(): Promise<void> {
   if (typeof caches === 'undefined') return
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return
   try {
     const keys = await caches.keys()
-    await Promise.all(keys.map((key) => caches.delete(key)))
+    await Promise.all(keys.filter((key) => !key.startsWith('vetclube-')).map((key) => caches.delete(key)))
   } catch {
     // Cache Storage can be unavailable (private mode); the retry still runs.
   }

@@ -1,4 +1,6 @@
+import { useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
 import { FullScreenLoader } from '@/components/ui/Spinner'
 import { useAuth } from '@/lib/session/AuthProvider'
 import { cn } from '@/lib/cn'
@@ -9,7 +11,23 @@ import { DesktopSidebar, MobileSidebar } from './Sidebar'
 import { SidebarProvider, useSidebar } from './SidebarContext'
 import { TopBar } from './TopBar'
 
+/**
+ * A few seconds after a signed-in start, the tools list and the calculators'
+ * offline builds go into the service worker's caches, so the installed app
+ * opened later with no signal still calculates (features/ferramentas/offline.ts).
+ */
+function useKeepToolsForOffline() {
+  const client = useQueryClient()
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      void import('@/features/ferramentas/offline').then((m) => m.keepToolsForOffline(client)).catch(() => {})
+    }, 5_000)
+    return () => clearTimeout(timer)
+  }, [client])
+}
+
 function LayoutFrame() {
+  useKeepToolsForOffline()
   const { open } = useSidebar()
   const { pathname } = useLocation()
   const onAiRoute = pathname.startsWith('/vetclube-ia')

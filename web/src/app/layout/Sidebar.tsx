@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { LogOut, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react'
 import { Avatar } from '@/components/ui/Avatar'
@@ -10,7 +10,7 @@ import { displayName, fullName } from '@/lib/names'
 import { useIsPremium } from '@/features/subscription/api'
 import { TrialBadge } from '@/features/subscription/TrialBadge'
 import { cn } from '@/lib/cn'
-import { isEntryActive, visibleSidebarEntries } from './nav'
+import { COMMUNITY_ENTRIES, isEntryActive, visibleSidebarEntries, type NavEntry } from './nav'
 import { useSidebar } from './SidebarContext'
 import { ThemeToggle } from './ThemeToggle'
 
@@ -20,39 +20,52 @@ export function sidebarDisplayName(loading: boolean, name: string): string {
   return name || 'Usuário'
 }
 
+function NavList({ entries, collapsed, onNavigate, labelledBy }: { entries: NavEntry[]; collapsed: boolean; onNavigate?: () => void; labelledBy?: string }) {
+  const { pathname } = useLocation()
+  return (
+    <ul className="flex flex-col gap-1" aria-labelledby={labelledBy}>
+      {entries.map((entry) => {
+        const active = isEntryActive(entry.to, pathname)
+        const Icon = entry.icon
+        return (
+          <li key={entry.to}>
+            <NavLink
+              to={entry.to}
+              end={entry.to === '/'}
+              onClick={onNavigate}
+              aria-current={active ? 'page' : undefined}
+              aria-label={collapsed ? entry.label : undefined}
+              title={collapsed ? entry.label : undefined}
+              className={cn(
+                'flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors',
+                active ? 'bg-sidebar-accent text-sidebar-accent-foreground' : 'text-sidebar-foreground hover:bg-muted',
+                collapsed && 'justify-center px-0',
+              )}
+            >
+              <Icon aria-hidden="true" className="h-5 w-5 shrink-0" />
+              {!collapsed && <span className="truncate">{entry.label}</span>}
+            </NavLink>
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
 function SidebarNav({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const { user } = useAuth()
-  const { pathname } = useLocation()
   const isPremium = useIsPremium()
   const entries = visibleSidebarEntries({ isPremium, isSuperAdmin: hasRole(user, 'super_admin') })
+  const groupId = useId()
   return (
     <nav aria-label="Menu principal" className="flex-1 overflow-y-auto px-2 py-3">
-      <ul className="flex flex-col gap-1">
-        {entries.map((entry) => {
-          const active = isEntryActive(entry.to, pathname)
-          const Icon = entry.icon
-          return (
-            <li key={entry.to}>
-              <NavLink
-                to={entry.to}
-                end={entry.to === '/'}
-                onClick={onNavigate}
-                aria-current={active ? 'page' : undefined}
-                aria-label={collapsed ? entry.label : undefined}
-                title={collapsed ? entry.label : undefined}
-                className={cn(
-                  'flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors',
-                  active ? 'bg-sidebar-accent text-sidebar-accent-foreground' : 'text-sidebar-foreground hover:bg-muted',
-                  collapsed && 'justify-center px-0',
-                )}
-              >
-                <Icon aria-hidden="true" className="h-5 w-5 shrink-0" />
-                {!collapsed && <span className="truncate">{entry.label}</span>}
-              </NavLink>
-            </li>
-          )
-        })}
-      </ul>
+      <NavList entries={entries} collapsed={collapsed} onNavigate={onNavigate} />
+      <div className="mt-3 border-t border-border pt-3">
+        <p id={groupId} className={cn('px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-muted-foreground', collapsed && 'sr-only')}>
+          Comunidade
+        </p>
+        <NavList entries={COMMUNITY_ENTRIES} collapsed={collapsed} onNavigate={onNavigate} labelledBy={groupId} />
+      </div>
     </nav>
   )
 }
@@ -74,7 +87,8 @@ function SidebarFooter({ collapsed, showSignOut, onNavigate }: { collapsed: bool
           </div>
         )}
       </div>
-      {!collapsed && <TrialBadge className="self-start" onNavigate={onNavigate} />}
+      {/* The drawer's copy: from 768 px the top bar shows the badge, so the desktop sidebar does not repeat it. */}
+      {!collapsed && showSignOut && <TrialBadge className="self-start md:hidden" onNavigate={onNavigate} />}
       <ThemeToggle showLabel={!collapsed} className={collapsed ? 'mx-auto' : undefined} />
       {showSignOut && (
         <button

@@ -1,6 +1,8 @@
+import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router'
 import { Coins, LogOut, Menu } from 'lucide-react'
 import { Logo } from '@/components/Logo'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { useSignOut } from '@/features/auth/useSignOut'
 import { NotificationCenter } from '@/features/notificacoes/components/NotificationCenter'
 import { usePointsBalance } from '@/features/pontos/api'
@@ -11,12 +13,34 @@ import { ThemeToggle } from './ThemeToggle'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
 
+/** value once known, else the last one stored under key on this device (kept in localStorage). */
+function useLastKnown(key: string | null, value: number | undefined): number | undefined {
+  useEffect(() => {
+    if (!key || value === undefined) return
+    try {
+      localStorage.setItem(key, String(value))
+    } catch {
+      // Storage disabled: only the stand-in is lost.
+    }
+  }, [key, value])
+  if (value !== undefined || !key) return value
+  try {
+    const stored = localStorage.getItem(key)
+    return stored === null || !Number.isFinite(Number(stored)) ? undefined : Number(stored)
+  } catch {
+    return undefined
+  }
+}
+
 /** Fixed top bar; hidden on the AI route below 1024 px, where the chat needs the whole height. */
 export function TopBar() {
   const { toggle, openMobile, isMobile } = useSidebar()
   const { pathname } = useLocation()
-  // 0 until the balance arrives, and when it cannot be read: the badge never shows an error.
-  const balance = usePointsBalance().data?.total_points ?? 0
+  // The last balance this device saw until the server answers (and while it
+  // cannot be reached); '…' before any: the badge never shows an error, nor a false 0.
+  const { user } = useAuth()
+  const fresh = usePointsBalance().data?.total_points
+  const balance = useLastKnown(user ? `vc-last-points:${user.id}` : null, fresh)
   const signOut = useSignOut()
   const onAiRoute = pathname.startsWith('/vetclube-ia')
   return (
@@ -49,7 +73,7 @@ export function TopBar() {
           className="inline-flex h-9 items-center gap-1.5 rounded-full bg-amber-100 px-3 text-sm font-semibold text-amber-900 hover:bg-amber-200 dark:bg-amber-900/40 dark:text-amber-100"
         >
           <Coins aria-hidden="true" className="h-4 w-4" />
-          <span>{numberFormat.format(balance)}</span> <span className="sr-only sm:not-sr-only">VetCoins</span>
+          <span>{balance === undefined ? '…' : numberFormat.format(balance)}</span> <span className="sr-only sm:not-sr-only">VetCoins</span>
         </Link>
         <NotificationCenter />
         <div className="hidden md:block">

@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react'
-import { Briefcase, Crown, GraduationCap, Home, Gift, Lock, MessageSquare, Shield, Sparkles, Trophy, Users, User, Wrench } from 'lucide-react'
+import { Briefcase, CalendarDays, Crown, GraduationCap, Home, Gift, Lock, MessageSquare, Newspaper, Shield, Sparkles, Trophy, UserPlus, Users, User, Wrench } from 'lucide-react'
 
 export interface NavEntry {
   label: string
@@ -23,6 +23,18 @@ export const SIDEBAR_ENTRIES: NavEntry[] = [
   { label: 'Indique e Ganhe', to: '/indique-e-ganhe', icon: Gift },
   { label: 'Planos', to: '/pricing', icon: Crown, hideForPremium: true },
   { label: 'Admin', to: '/admin', icon: Shield, superAdminOnly: true },
+]
+
+/**
+ * The community's sections, in a group of their own below the menu's entries
+ * (which stay as they are): the feed, news, events and connections have no
+ * other way in from every screen. The phone's drawer shows the same group.
+ */
+export const COMMUNITY_ENTRIES: NavEntry[] = [
+  { label: 'Feed', to: '/community', icon: Users },
+  { label: 'Notícias', to: '/noticias-veterinarias', icon: Newspaper },
+  { label: 'Eventos', to: '/eventos', icon: CalendarDays },
+  { label: 'Conexões', to: '/connections', icon: UserPlus },
 ]
 
 /** Bottom navigation below 1024 px: the five most used destinations. */

@@ -27,7 +27,8 @@ export function ShortcutsHelp() {
   const [open, setOpen] = useState(false)
   const id = useId()
   return (
-    <div className="text-sm">
+    // Not offered on phones and touch screens, which have no keyboard to use them with.
+    <div className="text-sm max-md:hidden pointer-coarse:hidden">
       <button
         type="button"
         aria-expanded={open}

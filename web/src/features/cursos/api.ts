@@ -322,9 +322,10 @@ export function useLesson(courseId: string, lessonId: string) {
   })
 }
 
-export function useMyCertificates() {
+export function useMyCertificates(enabled = true) {
   return useQuery({
     queryKey: courseKeys.certificates,
+    enabled,
     queryFn: ({ signal }) => apiFetch<MyCertificates>('/api/me/certificados', { signal }),
   })
 }

@@ -13,6 +13,7 @@ export const messages = {
   // The last-course card's invitation.
   lastCourseTitle: 'Continue de onde parou',
   lastCourseEmpty: 'Você ainda não iniciou nenhum curso. Escolha um curso e acompanhe seu progresso por aqui.',
+  lastCourseAllDone: 'Você concluiu todos os cursos que iniciou. Escolha o próximo e acompanhe seu progresso por aqui.',
   explore: 'Explorar cursos',
 
   courseNotFound: 'Curso não encontrado.',

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api'
 
 /** One field of a form tool, as described by its plugin (plugins/sdk/form.go). */
@@ -55,12 +55,14 @@ export interface ToolResult {
 
 export const toolsKey = ['tools'] as const
 
+export const toolsQuery = queryOptions({
+  queryKey: toolsKey,
+  queryFn: () => apiFetch<{ tools: Tool[] }>('/api/tools').then((r) => r.tools),
+  staleTime: 60_000,
+})
+
 export function useTools() {
-  return useQuery({
-    queryKey: toolsKey,
-    queryFn: () => apiFetch<{ tools: Tool[] }>('/api/tools').then((r) => r.tools),
-    staleTime: 60_000,
-  })
+  return useQuery(toolsQuery)
 }
 
 /** Calls a tool's own API: /api/tools/<id>/<path>. */

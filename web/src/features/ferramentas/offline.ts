@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { ApiError, GENERIC_ERROR_MESSAGE, NETWORK_ERROR_MESSAGE, type ApiFetchOptions } from '@/lib/api'
-import { toolFetch } from './api'
+import type { QueryClient } from '@tanstack/react-query'
+import { toolFetch, toolsQuery, type Tool } from './api'
 
 /**
  * Offline computation of form tools ("a dose calculator must work in a barn
@@ -96,6 +97,77 @@ export function prefetchOffline(toolId: string): void {
   fetchModule(toolId)
     .then(() => loadWasmExec())
     .catch(() => undefined)
+}
+
+/** The service worker's cache of offline builds (vite.config.ts, runtimeCaching). */
+const OFFLINE_CACHE = 'vetclube-tools-offline'
+
+/**
+ * Puts every usable form tool's offline build (and Go's loader) in the
+ * service worker's cache if it is not there yet, so a calculator computes on
+ * a later cold start without signal even if the member never opened it
+ * online. Builds already kept are not fetched again (the worker refreshes
+ * them when a tool is used); tools without one answer 404 and stay out.
+ */
+export async function keepOfflineBuilds(tools: Tool[]): Promise<void> {
+  if (typeof caches === 'undefined' || !('serviceWorker' in navigator) || navigator.onLine === false) return
+  if (typeof WebAssembly === 'undefined') return
+  if (!(await controlled())) return
+  const cache = await caches.open(OFFLINE_CACHE)
+  const urls = [WASM_EXEC_URL, ...tools.filter((t) => t.ui_kind === 'form' && t.available && !t.locked).map((t) => offlineWasmUrl(t.id))]
+  for (const url of urls) {
+    if (await cache.match(url)) continue
+    try {
+      const res = await fetch(url, { credentials: 'include' })
+      if (res.ok) await res.arrayBuffer()
+    } catch {
+      // Offline again, or the server is away: the next start tries again.
+    }
+  }
+}
+
+/** The tools list's cache (vite.config.ts, runtimeCaching). */
+const LIST_CACHE = 'vetclube-tools-list'
+
+/**
+ * Resolves true once a service worker controls this page: only a controlled
+ * page's requests pass through the worker that keeps them. On the very first
+ * visit the new worker claims the page a moment after it activates.
+ */
+async function controlled(timeoutMs = 15_000): Promise<boolean> {
+  const sw = navigator.serviceWorker
+  if (sw.controller) return true
+  return new Promise<boolean>((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer)
+      sw.removeEventListener('controllerchange', onChange)
+      resolve(value)
+    }
+    const onChange = () => done(true)
+    const timer = setTimeout(() => done(Boolean(sw.controller)), timeoutMs)
+    sw.addEventListener('controllerchange', onChange)
+  })
+}
+
+let kept = false
+
+/**
+ * Once per page load of a signed-in member, online: the tools list and the
+ * offline builds of its calculators, for a later cold start with no signal.
+ */
+export async function keepToolsForOffline(client: QueryClient): Promise<void> {
+  if (kept || (typeof navigator !== 'undefined' && navigator.onLine === false)) return
+  kept = true
+  try {
+    if (typeof caches === 'undefined' || !('serviceWorker' in navigator) || !(await controlled())) return
+    // A list fetched before the worker took the page (or never) is fetched
+    // again through it, so the worker keeps a copy.
+    const listKept = Boolean(await (await caches.open(LIST_CACHE)).match('/api/tools'))
+    await keepOfflineBuilds(await client.fetchQuery(listKept ? toolsQuery : { ...toolsQuery, staleTime: 0 }))
+  } catch {
+    // The server is away or the session ended: the next start tries again.
+    kept = false
+  }
 }
 
 function isNetworkFailure(err: unknown): boolean {

@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQueryClient } from '@tanstack/react-query'
 import { ApiError, apiFetch } from '@/lib/api'
 import { readCsrfCookie } from '@/lib/cookies'
+import { clearUserCaches } from '@/lib/userCaches'
 import type { Session, SessionUser } from './types'
 
 export interface AuthContextValue {
@@ -70,8 +71,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     (next: SessionUser | null) => {
       const previous = readLastUser()
-      if (previous && next && previous.id !== next.id) queryClient.clear()
-      if (!next) queryClient.clear()
+      if ((previous && next && previous.id !== next.id) || !next) {
+        queryClient.clear()
+        void clearUserCaches()
+      }
       storeLastUser(next)
       setUserState(next)
       if (next) setSignedOut(false)

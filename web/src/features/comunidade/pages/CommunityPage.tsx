@@ -39,7 +39,7 @@ export default function CommunityPage() {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 py-4 lg:grid-cols-[minmax(0,1fr)_300px]">
+    <div className="mx-auto grid w-full max-w-6xl grid-cols-[minmax(0,1fr)] gap-6 py-4 lg:grid-cols-[minmax(0,1fr)_300px]">
       <div className="flex min-w-0 flex-col gap-5">
         <h1 className="text-2xl font-bold tracking-tight">Comunidade</h1>
         <PostComposer />
@@ -86,7 +86,7 @@ export default function CommunityPage() {
           />
         </div>
       </div>
-      <aside aria-label="Conexões" className="flex flex-col gap-4 lg:sticky lg:top-20 lg:self-start">
+      <aside aria-label="Conexões" className="flex min-w-0 flex-col gap-4 lg:sticky lg:top-20 lg:self-start">
         <ConnectionsCard />
       </aside>
       {modal.postId && <CommentsModal key={modal.postId} postId={modal.postId} initialMediaIndex={modal.mediaIndex} onClose={modal.close} />}

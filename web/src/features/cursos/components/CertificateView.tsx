@@ -26,7 +26,8 @@ export function CertificateView({ learnerName, courseTitle, hours, issuedAt, cod
         <p>
           Código de verificação: <span className="font-mono font-semibold">{code}</span>
         </p>
-        <p>Verifique a autenticidade em {verifyUrl}</p>
+        {/* The long URL breaks anywhere rather than overflow the border on a phone. */}
+        <p className="[overflow-wrap:anywhere]">Verifique a autenticidade em {verifyUrl}</p>
       </div>
     </article>
   )

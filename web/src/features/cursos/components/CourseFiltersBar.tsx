@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Search } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
+import { CollapsibleFilters } from '@/components/ui/CollapsibleFilters'
 import { useCourseFilters } from '../api'
 import { ALL, SORT_OPTIONS, STATUS_OPTIONS, hasFilters, type CourseQuery, type CourseSort, type CourseStatus } from '../format'
 
@@ -73,13 +74,16 @@ export function CourseFiltersBar({ query, onChange }: { query: CourseQuery; onCh
           />
         </div>
       </div>
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5">
+      <CollapsibleFilters
+        active={[query.category, query.level, query.instructor].filter(Boolean).length + (query.status !== 'todos' ? 1 : 0)}
+        className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5"
+      >
         <Select label="Categoria" value={query.category} onChange={(category) => set({ category })} options={[all, ...(options?.categories ?? []).map((c) => ({ value: c.id, label: c.name }))]} />
         <Select label="Nível" value={query.level} onChange={(level) => set({ level })} options={[all, ...(options?.levels ?? []).map((l) => ({ value: l, label: l }))]} />
         <Select label="Instrutor" value={query.instructor} onChange={(instructor) => set({ instructor })} options={[all, ...(options?.instructors ?? []).map((i) => ({ value: i.id, label: i.name }))]} />
         <Select label="Status" value={query.status} onChange={(status) => set({ status: status as CourseStatus })} options={STATUS_OPTIONS.map(({ value, label }) => ({ value, label }))} />
         <Select label="Ordenar por" value={query.sort} onChange={(sort) => set({ sort: sort as CourseSort })} options={SORT_OPTIONS.map(({ value, label }) => ({ value, label }))} />
-      </div>
+      </CollapsibleFilters>
       {hasFilters(query) && (
         <Button
           variant="link"

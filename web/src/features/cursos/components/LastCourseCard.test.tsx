@@ -17,6 +17,32 @@ describe('LastCourseCard', () => {
     expect(within(card).getByRole('link', { name: 'Explorar cursos' })).toHaveAttribute('href', '/cursos')
   })
 
+  it('does not tell a member who holds a certificate that they never started a course', async () => {
+    fakeCoursesApi({
+      lastCourseId: null,
+      certificates: [
+        {
+          code: 'CODEC1',
+          course_id: 'c1',
+          course_title: 'Gestão de clínicas',
+          learner_name: 'Dra. Lia Prado',
+          hours: 2,
+          issued_at: '2026-11-01T12:00:00Z',
+          status: 'valid',
+          revoked_at: null,
+          verify_url: '/certificados/CODEC1',
+          html_url: '/api/certificados/CODEC1/imprimir',
+          pdf_url: '/api/certificados/CODEC1/pdf',
+        },
+      ],
+    })
+    render()
+    const card = screen.getByRole('region', { name: 'Continue de onde parou' })
+    expect(await within(card).findByText('Você concluiu todos os cursos que iniciou. Escolha o próximo e acompanhe seu progresso por aqui.')).toBeInTheDocument()
+    expect(within(card).queryByText(/ainda não iniciou/)).not.toBeInTheDocument()
+    expect(within(card).getByRole('link', { name: 'Explorar cursos' })).toHaveAttribute('href', '/cursos')
+  })
+
   it("shows the course last studied with its progress and 'Continuar' to the next lesson", async () => {
     const c = course('c1', {
       title: 'Gestão de clínicas',

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { BookOpen } from 'lucide-react'
 import { buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
-import { coursePath, lessonPath, useLastCourse } from '../api'
+import { coursePath, lessonPath, useLastCourse, useMyCertificates } from '../api'
 import { messages } from '../messages'
 import { ProgressBar } from './ProgressBar'
 
@@ -10,6 +10,10 @@ import { ProgressBar } from './ProgressBar'
 export function LastCourseCard() {
   const last = useLastCourse()
   const c = last.data
+  // No course in progress: a member who already finished one (holds a
+  // certificate) is not told they never started any.
+  const certificates = useMyCertificates(last.isSuccess && !c)
+  const finishedSome = (certificates.data?.certificates.length ?? 0) > 0
   return (
     <Card role="region" aria-labelledby="last-course-title" className="flex flex-col">
       <CardHeader>
@@ -23,9 +27,9 @@ export function LastCourseCard() {
       <CardContent className="flex flex-1 flex-col justify-between gap-4">
         {last.isPending && <CardDescription>Carregando...</CardDescription>}
         {last.isError && <CardDescription role="alert">{messages.loadFailed}</CardDescription>}
-        {last.isSuccess && !c && (
+        {last.isSuccess && !c && !certificates.isPending && (
           <>
-            <CardDescription>{messages.lastCourseEmpty}</CardDescription>
+            <CardDescription>{finishedSome ? messages.lastCourseAllDone : messages.lastCourseEmpty}</CardDescription>
             <Link to="/cursos" className={buttonClasses('outline', 'sm', 'self-start')}>
               {messages.explore}
             </Link>

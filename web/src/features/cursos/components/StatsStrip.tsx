@@ -1,3 +1,5 @@
+import { cn } from '@/lib/cn'
+import { statsStrip } from '@/components/ui/statsStrip'
 import { Award, BookOpen, CheckCircle2, Clock, Coins, Heart, type LucideIcon } from 'lucide-react'
 import { useCourseStatistics } from '../api'
 import { formatNumber } from '../format'
@@ -16,15 +18,16 @@ export function StatsStrip() {
   ]
   return (
     <section aria-label="Suas estatísticas de cursos">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6">
+      {/* One scrolling line on phones, so the list starts above the fold. */}
+      <dl tabIndex={0} className={cn(statsStrip.list, 'sm:grid-cols-3 xl:grid-cols-6')}>
         {items.map(({ label, value, icon: Icon }) => (
           // dt and dd sit directly in their group (a definition list allows nothing else there); the icon lives in the dt.
-          <div key={label} className="flex min-w-0 flex-col gap-1 rounded-xl border border-border bg-card p-3 shadow-sm">
-            <dt className="flex min-w-0 items-center gap-2 text-xs text-muted-foreground">
+          <div key={label} className={statsStrip.item}>
+            <dt className={statsStrip.term}>
               <Icon aria-hidden="true" className="h-4 w-4 shrink-0 text-primary" />
-              <span className="truncate">{label}</span>
+              <span>{label}</span>
             </dt>
-            <dd className="text-lg font-bold leading-tight">{value}</dd>
+            <dd className={statsStrip.value}>{value}</dd>
           </div>
         ))}
       </dl>

@@ -1,3 +1,4 @@
+import { cn } from '@/lib/cn'
 import { useState, type ReactNode } from 'react'
 import { Link, useParams } from 'react-router'
 import { ArrowLeft, Award, BookOpen, CheckCircle2, Clock, Star, Users } from 'lucide-react'
@@ -36,23 +37,31 @@ function EnrolAction({ course }: { course: CourseDetail }) {
   const [refusal, setRefusal] = useState<string | null>(null)
   return (
     <div className="flex flex-col gap-2">
-      <Button
-        size="lg"
-        loading={enrol.isPending}
-        onClick={() => {
-          setRefusal(null)
-          enrol.mutate(undefined, {
-            onSuccess: (a) => toast({ title: a.message, description: a.points_awarded > 0 ? `+${a.points_awarded} VetCoins` : undefined, variant: 'success' }),
-            onError: (err) => {
-              // The plan's limit is a decision, not a failure: it stays on screen with the way out.
-              if (accessRefusal(err) === 'trial_limit') setRefusal(failureMessage(err, messages.enrolFailed))
-              else toast.error(failureMessage(err, messages.enrolFailed))
-            },
-          })
-        }}
+      {/* Below 1024 px the button rides in a bar above the bottom navigation, so
+          'Matricular-se' is on screen from the top of the page, not after the curriculum. */}
+      <div
+        data-testid="enrol-bar"
+        className="max-lg:fixed max-lg:inset-x-0 max-lg:bottom-[calc(4rem+env(safe-area-inset-bottom))] max-lg:z-30 max-lg:border-t max-lg:border-border max-lg:bg-card/95 max-lg:px-4 max-lg:py-3 max-lg:backdrop-blur"
       >
-        {messages.enrol}
-      </Button>
+        <Button
+          size="lg"
+          className="w-full"
+          loading={enrol.isPending}
+          onClick={() => {
+            setRefusal(null)
+            enrol.mutate(undefined, {
+              onSuccess: (a) => toast({ title: a.message, description: a.points_awarded > 0 ? `+${a.points_awarded} VetCoins` : undefined, variant: 'success' }),
+              onError: (err) => {
+                // The plan's limit is a decision, not a failure: it stays on screen with the way out.
+                if (accessRefusal(err) === 'trial_limit') setRefusal(failureMessage(err, messages.enrolFailed))
+                else toast.error(failureMessage(err, messages.enrolFailed))
+              },
+            })
+          }}
+        >
+          {messages.enrol}
+        </Button>
+      </div>
       <p className="text-sm text-muted-foreground">Ganhe {ENROL_POINTS} VetCoins ao se matricular.</p>
       {refusal && (
         <div role="alert" className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-50">
@@ -135,7 +144,7 @@ function CourseView({ course }: { course: CourseDetail }) {
   const favorite = useToggleFavorite(course.id)
   const intro = course.video_intro ? toVideo(course.video_intro.source, course.video_intro.url) : null
   return (
-    <article className="flex flex-col gap-5">
+    <article className={cn('flex flex-col gap-5', !course.is_enrolled && 'max-lg:pb-20')}>
       <header className="flex flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">
           {course.category && <Badge variant="secondary">{course.category.name}</Badge>}

@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import Markdown from 'react-markdown'
 import { ArrowLeft, CheckCircle2, ChevronLeft, ChevronRight, ExternalLink, FileText, Paperclip, ThumbsUp } from 'lucide-react'
@@ -36,13 +36,13 @@ import { VideoPlayer } from '@/components/player/VideoPlayer'
 
 function LikeButton({ courseId, lesson }: { courseId: string; lesson: LessonDetail }) {
   const like = useLessonLike(courseId, lesson.id)
-  const countId = useId()
+  const likes = lesson.likes === 1 ? '1 curtida' : `${lesson.likes} curtidas`
   return (
     <button
       type="button"
       aria-pressed={lesson.is_liked}
-      aria-label="Curtir aula"
-      aria-describedby={countId}
+      // The name holds the visible count (a voice user says what they see).
+      aria-label={`Curtir aula, ${likes}`}
       onClick={() => {
         // One request at a time: a second click while a like is on its way is ignored.
         if (!like.isPending) like.mutate(!lesson.is_liked)
@@ -50,7 +50,7 @@ function LikeButton({ courseId, lesson }: { courseId: string; lesson: LessonDeta
       className={buttonClasses('outline', 'md')}
     >
       <ThumbsUp aria-hidden="true" className={cn('h-4 w-4', lesson.is_liked && 'fill-primary text-primary')} />
-      <span id={countId}>{lesson.likes === 1 ? '1 curtida' : `${lesson.likes} curtidas`}</span>
+      <span>{likes}</span>
     </button>
   )
 }

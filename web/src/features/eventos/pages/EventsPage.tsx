@@ -39,7 +39,7 @@ export default function EventsPage() {
     { id: 'past', label: 'Passados' },
   ]
   return (
-    <div className="flex flex-col gap-5">
+    <div className="flex min-w-0 flex-col gap-5">
       <header className="flex flex-col gap-1">
         <h1 className="flex items-center gap-2 text-2xl font-bold tracking-tight">
           <CalendarDays aria-hidden="true" className="size-7 text-primary" /> Eventos
@@ -118,10 +118,10 @@ export default function EventsPage() {
           </p>
         )}
         {events.data && events.data.events.length > 0 && (
-          <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3 [&>li]:min-w-0">
             {events.data.events.map((e) => (
               <li key={e.id}>
-                <EventCard event={e} past={when === 'past'} />
+                <EventCard event={e} past={when === 'past'} headingLevel={2} />
               </li>
             ))}
           </ul>

@@ -20,7 +20,8 @@ export default function ToolPage() {
   usePageTitle(tool?.name)
 
   if (isPending) return <Spinner />
-  if (error) return <p role="alert" className="text-destructive">{error.message}</p>
+  // A failed refresh keeps the list this device already had (kept for offline use).
+  if (!tools) return <p role="alert" className="text-destructive">{error?.message}</p>
   if (!tool) return <NotFoundPage />
 
   const View = tool.ui_kind === 'custom' ? customView(tool.id) : undefined

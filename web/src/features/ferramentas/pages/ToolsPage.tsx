@@ -18,7 +18,8 @@ export default function ToolsPage() {
         <p className="text-muted-foreground">Calculadoras e recursos para o seu dia a dia na clínica.</p>
       </header>
       {isPending && <Spinner />}
-      {error && <p role="alert" className="text-destructive">{error.message}</p>}
+      {/* A failed refresh keeps the list this device already had (kept for offline use). */}
+      {error && !tools && <p role="alert" className="text-destructive">{error.message}</p>}
       {tools && tools.length === 0 && <p>Nenhuma ferramenta disponível no momento.</p>}
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {tools?.map((tool) => (

@@ -138,7 +138,7 @@ export function NotificationBell() {
         <div
           role="region"
           aria-label="Notificações"
-          className="absolute right-0 top-12 z-50 flex w-[min(24rem,calc(100vw-1rem))] flex-col rounded-xl border border-border bg-card text-sm text-card-foreground shadow-lg"
+          className="fixed inset-x-2 top-14 z-50 flex flex-col sm:absolute sm:inset-x-auto sm:right-0 sm:top-12 sm:w-96 rounded-xl border border-border bg-card text-sm text-card-foreground shadow-lg"
         >
           <div className="flex items-center justify-between gap-2 border-b border-border px-4 py-3">
             <h2 className="font-semibold">Notificações</h2>

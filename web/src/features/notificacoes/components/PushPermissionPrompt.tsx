@@ -9,6 +9,7 @@ import { subscribePush, usePushState, type PushState } from '../push/pushState'
 /** Spec §9: the prompt waits 3 s after the app opens. */
 export const PROMPT_DELAY_MS = 3000
 export const PROMPT_DISMISSED_KEY = 'push-prompt-dismissed'
+export const PROMPT_REGION_NAME = 'Ativar push neste aparelho'
 
 function dismissedThisSession(): boolean {
   try {
@@ -62,7 +63,8 @@ export function PushPermissionPrompt() {
   // Portalled to <body>: the top bar's backdrop blur would make 'fixed' relative to the bar.
   return createPortal(
     <section
-      aria-labelledby="push-prompt-title"
+      // Its own name, not the heading's: the bell's panel is the one region named 'Notificações'.
+      aria-label={PROMPT_REGION_NAME}
       className="fixed bottom-20 right-3 z-[70] w-[calc(100%-1.5rem)] max-w-sm rounded-2xl border border-border bg-card p-4 text-card-foreground shadow-xl lg:bottom-6 lg:right-6"
     >
       <div className="flex items-start gap-3">
@@ -70,7 +72,7 @@ export function PushPermissionPrompt() {
           <Bell aria-hidden="true" className="h-5 w-5" />
         </span>
         <div className="flex min-w-0 flex-1 flex-col gap-1">
-          <h2 id="push-prompt-title" className="font-semibold">
+          <h2 className="font-semibold">
             Notificações
           </h2>
           <p className="text-sm text-muted-foreground">Receba notificações sobre novos desafios, conexões e atualizações importantes</p>

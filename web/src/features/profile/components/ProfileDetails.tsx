@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { Link } from 'react-router'
 import { BadgeCheck, Users } from 'lucide-react'
 import { Avatar } from '@/components/ui/Avatar'
 import { Badge } from '@/components/ui/Badge'
@@ -8,10 +9,11 @@ import { displayName } from '@/lib/names'
 import type { PublicProfile } from '../types'
 
 /** The part of a profile everyone may see; the own profile page adds private fields below it. */
-export function ProfileDetails({ profile, children }: { profile: PublicProfile; children?: ReactNode }) {
+export function ProfileDetails({ profile, connectionsHref, children }: { profile: PublicProfile; connectionsHref?: string; children?: ReactNode }) {
   const specialties = useSpecialties()
   const labelOf = (value: string) => specialties.data?.find((s) => s.value === value)?.label ?? value
   const name = displayName(profile)
+  const connections = `${profile.connections_count} ${profile.connections_count === 1 ? 'conexão' : 'conexões'}`
   return (
     <Card className="flex flex-col gap-5 p-5 md:p-6">
       <div className="flex flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left">
@@ -30,10 +32,18 @@ export function ProfileDetails({ profile, children }: { profile: PublicProfile; 
           <div className="flex flex-wrap items-center justify-center gap-3 text-sm text-muted-foreground sm:justify-start">
             {profile.has_crmv && profile.crmv && <span>{profile.crmv}</span>}
             {profile.is_not_veterinarian && <span>Não é médico-veterinário</span>}
-            <span className="inline-flex items-center gap-1">
-              <Users aria-hidden="true" className="h-4 w-4" />
-              {profile.connections_count} {profile.connections_count === 1 ? 'conexão' : 'conexões'}
-            </span>
+            {connectionsHref ? (
+              // The own profile's count opens the connections page.
+              <Link to={connectionsHref} className="inline-flex items-center gap-1 font-medium text-primary underline underline-offset-2">
+                <Users aria-hidden="true" className="h-4 w-4" />
+                {connections}
+              </Link>
+            ) : (
+              <span className="inline-flex items-center gap-1">
+                <Users aria-hidden="true" className="h-4 w-4" />
+                {connections}
+              </span>
+            )}
           </div>
         </div>
       </div>

@@ -48,7 +48,7 @@ export default function ProfilePage() {
         </Link>
       </div>
       <CompletenessCard profile={p} missing={missing} />
-      <ProfileDetails profile={p}>
+      <ProfileDetails profile={p} connectionsHref="/connections">
         <section aria-labelledby="profile-private" className="border-t border-border pt-4">
           <h2 id="profile-private" className="text-sm font-semibold uppercase tracking-wide text-muted-foreground">
             Dados privados (só você vê)
