@@ -37,8 +37,8 @@ require (
 )
 
 require (
-	github.com/elastic/go-seccomp-bpf v1.6.0 // indirect
-	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
+	github.com/elastic/go-seccomp-bpf v1.6.0
+	github.com/landlock-lsm/go-landlock v0.11.2
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
 
