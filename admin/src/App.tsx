@@ -21,6 +21,7 @@ import { LoginPage } from './layout/LoginPage'
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
 const MediaLibrary = lazy(() => import('./media/MediaLibrary'))
+const PluginsPage = lazy(() => import('./plugins/PluginsPage'))
 
 // Who writes content (and so uploads and picks media): not moderators.
 const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
@@ -44,6 +45,7 @@ async function resources(permissions: string[] | undefined) {
     <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
+      {permissions?.includes('super_admin') && <Route path="/plugins" element={<PluginsPage />} />}
     </CustomRoutes>,
   ]
 }

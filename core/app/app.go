@@ -28,6 +28,7 @@ import (
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
@@ -117,6 +118,15 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Profiles:       a.Profiles,
 		Notifications:  a.Engagement.Notifications,
 		ContentTypes:   a.Content.Registry,
+		Sandbox: confine.Options{
+			Disabled:  !cfg.PluginSandbox,
+			Memory:    uint64(cfg.PluginMemoryMB) << 20,
+			OpenFiles: uint64(cfg.PluginOpenFiles),
+			Processes: uint64(cfg.PluginProcesses),
+		},
+		// Production never runs a plugin with part of its confinement
+		// missing, unless PLUGIN_SANDBOX=off says so explicitly.
+		RequireConfinement: cfg.Env == "production",
 	}, pool, points.New(pool), log)
 	if err := tools.Start(ctx); err != nil {
 		return nil, fmt.Errorf("plugins: %w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/roles"
 )
@@ -241,12 +242,24 @@ func devdbCommand(ctx context.Context, log *slog.Logger, args []string, stdout i
 	if err := postgres.EnsureAppRole(ctx, admin, postgres.AppRole); err != nil {
 		return fmt.Errorf("create role %s: %w", postgres.AppRole, err)
 	}
-	fmt.Fprintln(stdout, cluster.SuperURL("postgres"))
+	// The cluster asks every role for a password: the app role's is
+	// derived from the superuser's, which the printed URL carries.
+	super := cluster.SuperURL("postgres")
+	if err := postgres.SetPassword(ctx, admin, postgres.AppRole, postgres.AppPassword(postgres.URLPassword(super))); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, super)
 	return nil
 }
 
 // Main is cmd/vetclube's main: it cancels Run's context on SIGINT/SIGTERM.
 func Main(ctx context.Context) int {
+	// No process of the core's own user (a plugin sharing it, anything
+	// else) may read the core's memory, environment or descriptors.
+	if err := confine.MarkNonDumpable(); err != nil {
+		fmt.Fprintln(os.Stderr, "vetclube: mark the process non-dumpable:", err)
+		return 1
+	}
 	if err := Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "vetclube:", err)
 		return 1

@@ -50,6 +50,14 @@ type Config struct {
 	// one plugin may award to one user per day (UTC), so a buggy or hostile
 	// plugin cannot mint currency without bound.
 	PluginDailyVetCoins int
+	// PluginSandbox is PLUGIN_SANDBOX: "on" (default) confines every plugin
+	// process (its own user, Landlock, seccomp, limits); "off" runs them as
+	// plain children of the core, which production allows only when set
+	// explicitly.
+	PluginSandbox bool
+	// Per-plugin resource limits: PLUGIN_MEMORY_MB (256), PLUGIN_OPEN_FILES
+	// (256), PLUGIN_PROCESSES (128 processes and threads).
+	PluginMemoryMB, PluginOpenFiles, PluginProcesses int
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
 
@@ -164,6 +172,22 @@ func Load(getenv func(string) string) (Config, error) {
 
 	if c.PluginDailyVetCoins, err = positiveInt(get("PLUGIN_DAILY_VETCOINS_BUDGET", "500")); err != nil {
 		return c, fmt.Errorf("PLUGIN_DAILY_VETCOINS_BUDGET: %w", err)
+	}
+	switch v := get("PLUGIN_SANDBOX", "on"); v {
+	case "on":
+		c.PluginSandbox = true
+	case "off":
+	default:
+		return c, fmt.Errorf("PLUGIN_SANDBOX must be on or off, got %q", v)
+	}
+	if c.PluginMemoryMB, err = positiveInt(get("PLUGIN_MEMORY_MB", "256")); err != nil {
+		return c, fmt.Errorf("PLUGIN_MEMORY_MB: %w", err)
+	}
+	if c.PluginOpenFiles, err = positiveInt(get("PLUGIN_OPEN_FILES", "256")); err != nil {
+		return c, fmt.Errorf("PLUGIN_OPEN_FILES: %w", err)
+	}
+	if c.PluginProcesses, err = positiveInt(get("PLUGIN_PROCESSES", "128")); err != nil {
+		return c, fmt.Errorf("PLUGIN_PROCESSES: %w", err)
 	}
 
 	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {

@@ -126,6 +126,8 @@ func addRoutes(rt *router, d Deps) {
 
 	// Backoffice
 	rt.handle("GET", "/api/admin/users", roles.HandleListUsers(d.Log, d.Roles))
+	// Plugins and the confinement each process runs under (core/pluginhost).
+	rt.handle("GET", "/api/admin/plugins", pluginhost.HandleAdminList(d.Log, d.Tools))
 	rt.handle("GET", "/api/admin/team", roles.HandleTeam(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/users/{id}", roles.HandleGetUser(d.Log, d.Roles))
 	rt.handle("GET", "/api/admin/users/{id}/role-changes", roles.HandleRoleChanges(d.Log, d.Roles))

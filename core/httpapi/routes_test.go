@@ -162,6 +162,7 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/specialties":          everyone,
 	"GET /uploads/*":                everyone,
 	"GET /api/admin/users":          superAdmin,
+	"GET /api/admin/plugins":        superAdmin,
 
 	// Backoffice role management
 	"GET /api/admin/users/{id}":                 superAdmin,

@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/core/pluginhost/internal/fixture/echo"
 )
 
 // BenchmarkToolCall compares the same echo handler served in-process and
-// through the plugin host (HTTP → gRPC over AutoMTLS → plugin → back),
-// reporting median and p99 per call. Run with:
+// through the plugin host (HTTP → gRPC over AutoMTLS → plugin → back), with
+// the plugin process confined (the default) and unconfined
+// (PLUGIN_SANDBOX=off), reporting median and p99 per call. Run with:
 //
 //	go test -run '^$' -bench ToolCall -benchtime 3000x ./core/pluginhost/
 func BenchmarkToolCall(b *testing.B) {
@@ -25,8 +27,13 @@ func BenchmarkToolCall(b *testing.B) {
 			return rec.Code
 		})
 	})
-	b.Run("plugin", func(b *testing.B) {
+	b.Run("plugin-confined", func(b *testing.B) {
 		hn := start(b, install(b, "fixture"), pluginhost.Options{})
+		user := hn.newUser(b)
+		measure(b, func() int { return hn.call(user, "GET", "/api/tools/fixture/echo?q=oi", nil).Status })
+	})
+	b.Run("plugin-unconfined", func(b *testing.B) {
+		hn := start(b, install(b, "fixture"), pluginhost.Options{Sandbox: confine.Options{Disabled: true}})
 		user := hn.newUser(b)
 		measure(b, func() int { return hn.call(user, "GET", "/api/tools/fixture/echo?q=oi", nil).Status })
 	})

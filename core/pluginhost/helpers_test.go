@@ -23,6 +23,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
@@ -35,6 +36,17 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("PLUGINHOST_HELPER_DIR"); dir != "" {
 		runHelperHost(dir, os.Getenv("PLUGINHOST_HELPER_DB"))
 		return
+	}
+	// Like the core, the test process (the plugins' parent) is not dumpable.
+	if err := confine.MarkNonDumpable(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// A child test run (the unprivileged namespace path) reuses the
+	// parent's fixture binaries.
+	if dir := os.Getenv("PLUGINHOST_FIXTURE_DIR"); dir != "" {
+		binDir = dir
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "pluginhost-fixtures-")
 	if err != nil {
@@ -51,6 +63,8 @@ func TestMain(m *testing.M) {
 		"hostile":       {"./internal/hostile", ""},
 		"hostile-evil":  {"./internal/hostile", "-X main.pluginID=hostile-evil -X main.evilMigration=1"},
 		"hostile_under": {"./internal/hostile", "-X main.pluginID=hostile_under"},
+		// A second hostile plugin: the first attacks its role and files.
+		"hostile-peer": {"./internal/hostile", "-X main.pluginID=hostile-peer"},
 		// The real news plugin, for the content hooks over gRPC.
 		"noticias": {"../../plugins/noticias", ""},
 		// The content fixture (internal/contentfixture) implements every
@@ -131,7 +145,16 @@ type harness struct {
 
 func start(t testing.TB, dir string, opts pluginhost.Options) *harness {
 	t.Helper()
-	pool := pgtest.New(t)
+	return startOn(t, pgtest.NewURL(t), dir, opts)
+}
+
+func startOn(t testing.TB, dbURL, dir string, opts pluginhost.Options) *harness {
+	t.Helper()
+	pool, err := postgres.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts.Dir = dir

@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 )
@@ -49,6 +50,14 @@ type Options struct {
 	// ContentTypes registers the types content plugins declare; nil
 	// refuses content plugins.
 	ContentTypes ContentTypes
+
+	// Sandbox confines each plugin process (confine.Options: the user,
+	// Landlock, seccomp and resource limits it starts under).
+	Sandbox confine.Options
+	// RequireConfinement refuses to start a plugin when any confinement
+	// mechanism is unavailable, unless Sandbox.Disabled says the operator
+	// chose to run plugins unconfined (production sets it).
+	RequireConfinement bool
 }
 
 // DefaultDailyVetCoins is the per-plugin, per-user daily award budget when
@@ -164,6 +173,7 @@ func (m *Manager) load(ctx context.Context, path string) {
 	if err := p.start(ctx); err != nil {
 		var ve *versionError
 		var ie *idError
+		var ce *confinementError
 		switch {
 		case errors.As(err, &ve):
 			refuse("requires a newer core", err)
@@ -171,6 +181,8 @@ func (m *Manager) load(ctx context.Context, path string) {
 			refuse("plugin id not allowed", err)
 		case errors.As(err, &ie):
 			refuse("manifest id differs from the file name", err)
+		case errors.As(err, &ce):
+			refuse("confinement unavailable", err)
 		default:
 			refuse("could not start", err)
 		}
@@ -191,7 +203,11 @@ func (m *Manager) load(ctx context.Context, path string) {
 		defer m.wg.Done()
 		p.supervise(m.ctx)
 	}()
-	m.log.Info("plugin loaded", "plugin", id, "version", p.manifest.Version, "sha256", sum)
+	st := p.status()
+	m.log.Info("plugin loaded", "plugin", id, "version", p.manifest.Version, "sha256", sum, "confinement", st.Summary())
+	if !st.Complete() {
+		m.log.Warn("plugin runs without part of its confinement", "plugin", id, "missing", strings.Join(st.Missing, ","))
+	}
 }
 
 // Refused returns the plugins that were not loaded, by file name, with why.

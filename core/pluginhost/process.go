@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/vetclube/vetclube/core/pluginhost/confine"
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 	"github.com/vetclube/vetclube/plugins/sdk/hostside"
 )
@@ -41,6 +41,9 @@ type plugin struct {
 
 	restart chan struct{}
 	tokens  sync.Map // request token → requestContext
+
+	confinement confine.Status // what the running process is confined by
+	cleanup     func()         // removes the process's private directory
 }
 
 func newPlugin(m *Manager, path, sum string) *plugin {
@@ -60,27 +63,50 @@ func (p *plugin) start(ctx context.Context) error {
 		return fmt.Errorf("checksum: %w", err)
 	}
 	stderr := &lineLogger{log: p.log, msg: "plugin stderr"}
+	prep, err := confine.Prepare(p.m.opts.Sandbox, baseName(p.path), p.path, p.sum, pluginEnv())
+	if err != nil {
+		return fmt.Errorf("confinement: %w", err)
+	}
+	// PLUGIN_SANDBOX=off (Enabled false) is the operator's explicit choice.
+	if p.m.opts.RequireConfinement && prep.Status.Enabled && !prep.Status.Complete() {
+		prep.Cleanup()
+		return &confinementError{missing: prep.Status.Missing}
+	}
+	var secure *goplugin.SecureConfig
+	if !prep.Status.Enabled {
+		// go-plugin hashes the file again right before executing it, so a
+		// binary swapped after discovery is refused on restart too.
+		secure = &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+	}
+	// When confined, the command is the helper: it hashes the plugin on
+	// the descriptor it then executes, so a swapped binary never runs.
+	var sockets *goplugin.UnixSocketConfig
+	if prep.SocketGroup != "" {
+		// The host's broker sockets must be reachable by the plugin's
+		// user, and only by it: they belong to its group, mode 0660.
+		sockets = &goplugin.UnixSocketConfig{Group: prep.SocketGroup}
+	}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig: hostside.Handshake(),
 		Plugins: map[string]goplugin.Plugin{hostside.PluginName: &hostside.Plugin{
 			HostServer: func() pluginpb.HostServer { return &hostAPI{p: p} },
 		}},
-		Cmd: pluginCommand(p.path),
+		Cmd: prep.Cmd,
 		// Only pluginEnv reaches the plugin, plus go-plugin's handshake.
 		SkipHostEnv:      true,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		// go-plugin hashes the file again right before executing it, so a
-		// binary swapped after discovery is refused on restart too.
-		SecureConfig: &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
-		StartTimeout: 5 * time.Second,
-		Stderr:       stderr,
+		SecureConfig:     secure,
+		UnixSocketConfig: sockets,
+		StartTimeout:     5 * time.Second,
+		Stderr:           stderr,
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Name: "go-plugin", Level: hclog.Warn, Output: &lineLogger{log: p.log, msg: "go-plugin"},
 		}),
 	})
 	fail := func(err error) error {
 		client.Kill()
+		prep.Cleanup()
 		return err
 	}
 	rpcClient, err := client.Client()
@@ -132,6 +158,7 @@ func (p *plugin) start(ctx context.Context) error {
 	}
 	p.mu.Lock()
 	p.client, p.rpc, p.manifest, p.hooks = client, c, man, hooks
+	p.confinement, p.cleanup = prep.Status, prep.Cleanup
 	p.uiSchema = nil
 	if len(man.UiSchema) > 0 && json.Valid(man.UiSchema) {
 		p.uiSchema = json.RawMessage(man.UiSchema)
@@ -158,10 +185,13 @@ func pluginEnv() []string {
 	return env
 }
 
-func pluginCommand(path string) *exec.Cmd {
-	cmd := exec.Command(path)
-	cmd.Env = pluginEnv()
-	return cmd
+// confinementError refuses a plugin that would run with less confinement
+// than production requires.
+type confinementError struct{ missing []string }
+
+func (e *confinementError) Error() string {
+	return "plugin confinement incomplete on this host, missing: " + strings.Join(e.missing, ", ") +
+		" (production refuses unconfined plugins; PLUGIN_SANDBOX=off allows them explicitly)"
 }
 
 // idError refuses a plugin whose manifest id differs from its file name or
@@ -181,8 +211,8 @@ func (e *idError) Error() string {
 // stop kills the process; calls wait for the next start.
 func (p *plugin) stop() {
 	p.mu.Lock()
-	client := p.client
-	p.client, p.rpc = nil, nil
+	client, cleanup := p.client, p.cleanup
+	p.client, p.rpc, p.cleanup = nil, nil, nil
 	select {
 	case <-p.ready:
 		p.ready = make(chan struct{})
@@ -192,6 +222,16 @@ func (p *plugin) stop() {
 	if client != nil {
 		client.Kill()
 	}
+	if cleanup != nil {
+		cleanup()
+	}
+}
+
+// status returns the confinement of the running process.
+func (p *plugin) status() confine.Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.confinement
 }
 
 func (p *plugin) pid() int {

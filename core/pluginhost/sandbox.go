@@ -2,7 +2,9 @@ package pluginhost
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -32,17 +34,29 @@ func ValidID(id string) bool { return sdk.ValidID(id) }
 // databases) may run this at once, and both creation and attribute changes
 // tolerate a concurrent twin.
 //
-// The password is random, generated once per database and kept in
-// plugin_db_credentials (readable by the core only), so every instance
-// sharing the database logs in with the same one; a cluster with trust
-// authentication ignores it.
+// When the core logs in with a password, the plugin's is derived from it
+// (HMAC-SHA-256 keyed with the core's password): roles are cluster-wide, so
+// every database of the cluster that the same core role serves computes the
+// same password and none undoes another's. Anyone holding the core's
+// password already holds every plugin role it is a member of. Without one
+// (a trusting or peer-authenticated server) the password is random, kept in
+// plugin_db_credentials (readable by the core only) and ignored by the
+// server.
 func ensureRole(ctx context.Context, core *pgxpool.Pool, pluginID string) (string, error) {
 	b := make([]byte, 24)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
-	if _, err := core.Exec(ctx, `INSERT INTO plugin_db_credentials (plugin_id, password) VALUES ($1, $2) ON CONFLICT (plugin_id) DO NOTHING`,
-		pluginID, hex.EncodeToString(b)); err != nil {
+	stored := `INSERT INTO plugin_db_credentials (plugin_id, password) VALUES ($1, $2) ON CONFLICT (plugin_id) DO NOTHING`
+	fresh := hex.EncodeToString(b)
+	if corePW := core.Config().ConnConfig.Password; corePW != "" {
+		m := hmac.New(sha256.New, []byte(corePW))
+		m.Write([]byte("plugin-role:" + pluginID))
+		fresh = hex.EncodeToString(m.Sum(nil))[:48]
+		stored = `INSERT INTO plugin_db_credentials (plugin_id, password) VALUES ($1, $2)
+			ON CONFLICT (plugin_id) DO UPDATE SET password = EXCLUDED.password WHERE plugin_db_credentials.password <> EXCLUDED.password`
+	}
+	if _, err := core.Exec(ctx, stored, pluginID, fresh); err != nil {
 		return "", fmt.Errorf("store credentials: %w", err)
 	}
 	var password string

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/points"
@@ -32,21 +31,7 @@ func TestSandboxLogsInWithItsPasswordOnAPasswordCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Stop() })
-	// Plugin roles must present a password; the superuser and the app keep
-	// trust (the app's own password is the operator's business).
-	hba := filepath.Join(c.DataDir, "pg_hba.conf")
-	if err := os.WriteFile(hba, []byte("local all postgres trust\nlocal all "+postgres.AppRole+" trust\nlocal all all scram-sha-256\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	super, err := postgres.Open(ctx, c.SuperURL("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer super.Close()
-	if _, err := super.Exec(ctx, `SELECT pg_reload_conf()`); err != nil {
-		t.Fatal(err)
-	}
-
+	// The embedded cluster asks every role for a password.
 	sandbox := func(db string) (*Manager, error) {
 		if err := c.EnsureDatabase(ctx, db); err != nil {
 			t.Fatal(err)

@@ -2,9 +2,14 @@ package postgres
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -26,7 +31,17 @@ type Cluster struct {
 	binDir    string
 	cred      *syscall.Credential
 	log       *slog.Logger
+	password  string // the superuser's
 }
+
+// closedHBA is the only client authentication the embedded cluster
+// accepts: UNIX-socket connections (it listens on no TCP port) with a
+// SCRAM-SHA-256 password, for every role, the superuser included.
+const closedHBA = "# Written by VetClube: every role, every connection, a password.\nlocal all all scram-sha-256\n"
+
+// PasswordFile is where the superuser's password of the cluster under root
+// is kept: generated at first start, readable only by the core's user.
+func PasswordFile(root string) string { return filepath.Join(root, "superuser.password") }
 
 // BinDir finds the directory of initdb/pg_ctl: PG_BIN_DIR, then PATH, then
 // the newest /usr/lib/postgresql/<version>/bin.
@@ -84,20 +99,131 @@ func StartCluster(ctx context.Context, root string, log *slog.Logger) (*Cluster,
 	}
 	if _, err := os.Stat(filepath.Join(dataDir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
 		log.Info("initialising embedded PostgreSQL cluster", "dir", dataDir)
-		if out, err := c.run(ctx, "initdb", "-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-locale"); err != nil {
-			return nil, fmt.Errorf("initdb: %w: %s", err, out)
+		if err := c.initdb(ctx); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := c.run(ctx, "pg_ctl", "-D", dataDir, "status"); err == nil {
 		log.Info("embedded PostgreSQL already running, reusing it", "dir", dataDir)
-		return c, nil
+		return c, c.close(ctx)
 	}
 	opts := fmt.Sprintf("-c listen_addresses='' -k %s -c unix_socket_permissions=0770 -c max_connections=200 -c fsync=on", c.SocketDir)
 	if out, err := c.run(ctx, "pg_ctl", "-D", dataDir, "-o", opts, "-l", filepath.Join(c.Root, "postgres.log"), "-w", "-t", "60", "start"); err != nil {
 		return nil, fmt.Errorf("pg_ctl start: %w: %s (see %s)", err, out, filepath.Join(c.Root, "postgres.log"))
 	}
 	log.Info("embedded PostgreSQL started", "dir", root, "socket", c.SocketDir)
-	return c, nil
+	return c, c.close(ctx)
+}
+
+// initdb creates the cluster with a generated superuser password and
+// password authentication from the first start.
+func (c *Cluster) initdb(ctx context.Context) error {
+	pw, err := randomPassword()
+	if err != nil {
+		return err
+	}
+	// initdb runs as the postgres user: it reads the password from a file
+	// of its own, removed right after.
+	pwfile := filepath.Join(c.Root, ".initdb-password")
+	if err := os.WriteFile(pwfile, []byte(pw+"\n"), 0o600); err != nil {
+		return err
+	}
+	defer os.Remove(pwfile)
+	if c.cred != nil {
+		if err := os.Chown(pwfile, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			return err
+		}
+	}
+	if out, err := c.run(ctx, "initdb", "-D", c.DataDir, "-U", "postgres", "--pwfile="+pwfile,
+		"--auth-local=scram-sha-256", "--auth-host=scram-sha-256", "--encoding=UTF8", "--no-locale"); err != nil {
+		return fmt.Errorf("initdb: %w: %s", err, out)
+	}
+	return writeSecret(PasswordFile(c.Root), pw)
+}
+
+// close makes sure the running cluster asks every role for a password.
+// A cluster made by an earlier version trusted every local connection: its
+// superuser gets a generated password (over that trusted connection, the
+// last one) before the rules change.
+func (c *Cluster) close(ctx context.Context) error {
+	raw, err := os.ReadFile(PasswordFile(c.Root))
+	switch {
+	case err == nil:
+		c.password = strings.TrimSpace(string(raw))
+	case errors.Is(err, os.ErrNotExist):
+		pw, err := randomPassword()
+		if err != nil {
+			return err
+		}
+		c.log.Info("embedded PostgreSQL: giving the superuser a password and requiring passwords")
+		pool, err := Open(ctx, c.SuperURL("postgres")) // trusted, no password yet
+		if err != nil {
+			return fmt.Errorf("set the superuser's password: %w", err)
+		}
+		_, err = pool.Exec(ctx, `ALTER ROLE postgres PASSWORD `+quoteLiteral(pw))
+		pool.Close()
+		if err != nil {
+			return fmt.Errorf("set the superuser's password: %w", err)
+		}
+		if err := writeSecret(PasswordFile(c.Root), pw); err != nil {
+			return err
+		}
+		c.password = pw
+	default:
+		return err
+	}
+	hba := filepath.Join(c.DataDir, "pg_hba.conf")
+	if cur, err := os.ReadFile(hba); err == nil && string(cur) == closedHBA {
+		return nil
+	}
+	if err := os.WriteFile(hba, []byte(closedHBA), 0o600); err != nil {
+		return fmt.Errorf("write pg_hba.conf: %w", err)
+	}
+	if c.cred != nil {
+		if err := os.Chown(hba, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			return err
+		}
+	}
+	pool, err := Open(ctx, c.SuperURL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if _, err := pool.Exec(ctx, `SELECT pg_reload_conf()`); err != nil {
+		return fmt.Errorf("reload pg_hba.conf: %w", err)
+	}
+	return nil
+}
+
+// writeSecret writes a file only the core's user may read.
+func writeSecret(path, value string) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(value+"\n"), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func randomPassword() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// AppPassword is the app role's password on a cluster whose superuser's
+// password is superPassword. Deriving it (instead of storing a second
+// secret) lets every process that holds the superuser's URL (the core,
+// `make test`'s parallel test binaries) log the app in with the same one;
+// knowing it gives nothing the superuser's password does not.
+func AppPassword(superPassword string) string {
+	if superPassword == "" {
+		return ""
+	}
+	m := hmac.New(sha256.New, []byte(superPassword))
+	m.Write([]byte("role:" + AppRole))
+	return hex.EncodeToString(m.Sum(nil))[:40]
 }
 
 func (c *Cluster) prepareDirs() error {
@@ -139,15 +265,25 @@ func (c *Cluster) run(ctx context.Context, name string, args ...string) (string,
 }
 
 // SuperURL returns a connection string for database name as the cluster's
-// superuser: only for creating roles and databases, never for the app.
+// superuser, with its password: only for creating roles and databases,
+// never for the app.
 func (c *Cluster) SuperURL(database string) string {
-	return fmt.Sprintf("postgres://postgres@/%s?host=%s&sslmode=disable", database, c.SocketDir)
+	return clusterURL(url.UserPassword("postgres", c.password), database, c.SocketDir)
 }
 
 // URL returns a connection string for database name as AppRole, the
-// non-superuser role the app runs as.
+// non-superuser role the app runs as, with its password.
 func (c *Cluster) URL(database string) string {
-	return fmt.Sprintf("postgres://%s@/%s?host=%s&sslmode=disable", AppRole, database, c.SocketDir)
+	return clusterURL(url.UserPassword(AppRole, AppPassword(c.password)), database, c.SocketDir)
+}
+
+func clusterURL(user *url.Userinfo, database, socketDir string) string {
+	if p, _ := user.Password(); p == "" {
+		user = url.User(user.Username())
+	}
+	u := url.URL{Scheme: "postgres", User: user, Path: "/" + database,
+		RawQuery: url.Values{"host": {socketDir}, "sslmode": {"disable"}}.Encode()}
+	return u.String()
 }
 
 // EnsureDatabase creates AppRole and database name owned by it when they do
@@ -161,6 +297,9 @@ func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	defer pool.Close()
 	if err := EnsureAppRole(ctx, pool, AppRole); err != nil {
 		return fmt.Errorf("create role %s: %w", AppRole, err)
+	}
+	if err := SetPassword(ctx, pool, AppRole, AppPassword(c.password)); err != nil {
+		return err
 	}
 	var owner string
 	err = pool.QueryRow(ctx, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", name).Scan(&owner)
@@ -192,3 +331,5 @@ func (c *Cluster) Stop() error {
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

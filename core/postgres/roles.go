@@ -46,6 +46,32 @@ func EnsureAppRole(ctx context.Context, admin *pgxpool.Pool, role string) error 
 	})
 }
 
+// SetPassword sets role's login password (nothing when password is
+// empty), tolerating a concurrent twin setting the same one.
+func SetPassword(ctx context.Context, admin *pgxpool.Pool, role, password string) error {
+	if password == "" {
+		return nil
+	}
+	err := retryCatalog(ctx, func() error {
+		_, err := admin.Exec(ctx, `ALTER ROLE `+pgx.Identifier{role}.Sanitize()+` PASSWORD `+quoteLiteral(password))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("password of role %s: %w", role, err)
+	}
+	return nil
+}
+
+// URLPassword returns the password in a postgres:// URL ("" when none).
+func URLPassword(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
+}
+
 // retryCatalog retries fn when a concurrent session changed the same
 // catalog row (PostgreSQL's "tuple concurrently updated").
 func retryCatalog(ctx context.Context, fn func() error) error {

@@ -1,4 +1,5 @@
 import EventIcon from '@mui/icons-material/Event'
+import ExtensionIcon from '@mui/icons-material/Extension'
 import { Box } from '@mui/material'
 import { AppBar, Layout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useTranslate, type LayoutProps } from 'react-admin'
 import { Logo } from './Logo'
@@ -14,6 +15,8 @@ function BackofficeMenu() {
       <Menu.DashboardItem />
       <Menu.ResourceItems />
       {agenda && <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />}
+      {/* Plugins and their confinement: the server's operators only. */}
+      {permissions?.includes('super_admin') && <Menu.Item to="/plugins" primaryText="vetclube.plugins.title" leftIcon={<ExtensionIcon />} />}
     </Menu>
   )
 }

@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,6 +68,15 @@ func NewURL(t testing.TB) string {
 	if err := postgres.EnsureAppRole(ctx, admin, postgres.AppRole); err != nil {
 		t.Fatalf("pgtest: role %s: %v", postgres.AppRole, err)
 	}
+	// On a server that asks for passwords (the private cluster `make test`
+	// starts), the app role logs in with the one derived from the
+	// superuser's; a trusting server ignores it.
+	passwordOnce.Do(func() {
+		passwordErr = postgres.SetPassword(ctx, admin, postgres.AppRole, appPassword())
+	})
+	if passwordErr != nil {
+		t.Fatalf("pgtest: %v", passwordErr)
+	}
 	tpl, err := ensureTemplate(ctx, admin)
 	if err != nil {
 		t.Fatalf("pgtest: template: %v", err)
@@ -100,13 +110,25 @@ func NewURL(t testing.TB) string {
 	return appURL(name)
 }
 
+var (
+	passwordOnce sync.Once
+	passwordErr  error
+)
+
+func appPassword() string { return postgres.AppPassword(postgres.URLPassword(AdminURL())) }
+
 // appURL is database db on the test server as postgres.AppRole.
 func appURL(db string) string {
-	u, err := postgres.WithUser(withDatabase(AdminURL(), db), postgres.AppRole)
+	raw, err := postgres.WithUser(withDatabase(AdminURL(), db), postgres.AppRole)
 	if err != nil {
 		panic(fmt.Sprintf("pgtest: bad TEST_DATABASE_URL: %v", err))
 	}
-	return u
+	if pw := appPassword(); pw != "" {
+		u, _ := url.Parse(raw)
+		u.User = url.UserPassword(postgres.AppRole, pw)
+		raw = u.String()
+	}
+	return raw
 }
 
 // SuperuserURL returns dbURL (a URL from NewURL) as the test server's

@@ -41,6 +41,10 @@ var (
 )
 
 func main() {
+	if os.Getenv(childEnv) != "" {
+		forkChild()
+		return
+	}
 	migs := []*pluginpb.Migration{{Version: 1, Name: "loot", Sql: `CREATE TABLE loot (id bigserial PRIMARY KEY, v text NOT NULL)`}}
 	if evilMigration != "" {
 		migs = append(migs, &pluginpb.Migration{Version: 2, Name: "escape", Sql: `CREATE TABLE harmless (x int);
@@ -271,6 +275,7 @@ func handler(host pluginpb.HostClient) http.Handler {
 		}
 		sdk.WriteJSON(w, 200, map[string]any{"duplicate": res.Duplicate})
 	})
+	osAttacks(mux)
 	// Anything else echoes the path the host forwarded.
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		sdk.WriteJSON(w, 200, map[string]string{"path": r.URL.Path})
