@@ -21,6 +21,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/media/ffmpeg"
 )
 
@@ -33,63 +34,9 @@ func MediaWorkflowID(assetID string, attempt int) string {
 	return fmt.Sprintf("media-%s-%d", assetID, attempt)
 }
 
-// MediaStore is what the media processing needs from the media service
-// (core/media implements it); the activities never read its tables.
-type MediaStore interface {
-	// Source returns a local file path to read the original from (for the
-	// disk store the file itself; other stores may download to a temp file)
-	// and the rendition names already done.
-	Source(ctx context.Context, assetID string) (src MediaSource, err error)
-	// SetProbe records duration, width, height, audio and subtitle streams.
-	SetProbe(ctx context.Context, assetID string, p MediaProbe) error
-	// SetProgress records one rendition's percent; it also updates the
-	// asset's overall progress_percent.
-	SetProgress(ctx context.Context, assetID, rendition string, percent int) error
-	// SaveRendition moves a finished rendition directory (index.m3u8 +
-	// segments) into storage and records it done.
-	SaveRendition(ctx context.Context, assetID string, r RenditionResult, dir string) error
-	// SaveImages stores the poster and thumbnails (local jpg paths).
-	SaveImages(ctx context.Context, assetID string, poster string, thumbnails []string) error
-	// SaveSubtitles stores WebVTT tracks whose File names are relative to dir.
-	SaveSubtitles(ctx context.Context, assetID string, tracks []SubtitleResult, dir string) error
-	// Ready writes master.m3u8 from the recorded renditions and subtitles
-	// and sets the asset pronto.
-	Ready(ctx context.Context, assetID string) error
-	// Failed sets the asset erro with a pt-BR reason; the original is kept.
-	Failed(ctx context.Context, assetID, reason string) error
-}
-
-// MediaSource is where an asset's original is and what is done already.
-type MediaSource struct {
-	Path           string
-	HLSPrefix      string
-	DoneRenditions []string
-}
-
-// MediaProbe is what ffprobe found in the original.
-type MediaProbe struct {
-	DurationSeconds float64
-	Width, Height   int
-	HasAudio        bool
-	SubtitleStreams []int
-	VideoCodec      string
-}
-
-// RenditionResult is one finished HLS rendition.
-type RenditionResult struct {
-	Name                        string
-	Width, Height, BandwidthBps int
-	Playlist                    string // relative name, e.g. "720p/index.m3u8"
-}
-
-// SubtitleResult is one WebVTT track.
-type SubtitleResult struct {
-	Language, Name, File string
-}
-
 // MediaActivities run ffprobe and ffmpeg on an asset's original.
 type MediaActivities struct {
-	Store   MediaStore
+	Store   media.ProcessingStore
 	FFmpeg  string // "ffmpeg" when empty
 	FFprobe string // "ffprobe" when empty
 	// WorkDir holds one temporary directory per running step (os.TempDir when empty).
@@ -194,7 +141,7 @@ func even(f float64) int {
 
 // MediaPlan is what the probe step hands the workflow.
 type MediaPlan struct {
-	Probe          MediaProbe
+	Probe          media.Probe
 	DoneRenditions []string
 }
 
@@ -521,7 +468,7 @@ func (a *MediaActivities) ProbeMedia(ctx context.Context, assetID string) (Media
 	if info.DurationSeconds <= 0 {
 		return MediaPlan{}, unreadable("duração desconhecida")
 	}
-	p := MediaProbe{DurationSeconds: info.DurationSeconds, Width: w, Height: h, HasAudio: info.HasAudio(), VideoCodec: v.CodecName}
+	p := media.Probe{DurationSeconds: info.DurationSeconds, Width: w, Height: h, HasAudio: info.HasAudio(), VideoCodec: v.CodecName}
 	for _, s := range info.TextSubtitles() {
 		p.SubtitleStreams = append(p.SubtitleStreams, s.Index)
 	}
@@ -540,9 +487,9 @@ const progressEvery = time.Second
 // directory, heartbeating and writing its percent every second or so, and
 // hands the result to the store. ffmpeg is killed when the activity is
 // cancelled or times out.
-func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeInput) (RenditionResult, error) {
+func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeInput) (media.RenditionResult, error) {
 	r := in.Rendition
-	res := RenditionResult{Name: r.Name, Width: r.Width, Height: r.Height, Playlist: r.Name + "/index.m3u8"}
+	res := media.RenditionResult{Name: r.Name, Width: r.Width, Height: r.Height, Playlist: r.Name + "/index.m3u8"}
 	src, err := a.Store.Source(ctx, in.AssetID)
 	if err != nil {
 		return res, fmt.Errorf("media source %s: %w", in.AssetID, err)
@@ -645,13 +592,13 @@ func peakBandwidth(playlist string) (int, error) {
 // server sees the worker alive even when ffmpeg reports nothing new.
 type progressReporter struct {
 	ctx       context.Context
-	store     MediaStore
+	store     media.ProcessingStore
 	assetID   string
 	rendition string
 	percent   atomic.Int64
 }
 
-func newProgressReporter(ctx context.Context, store MediaStore, assetID, rendition string) *progressReporter {
+func newProgressReporter(ctx context.Context, store media.ProcessingStore, assetID, rendition string) *progressReporter {
 	return &progressReporter{ctx: ctx, store: store, assetID: assetID, rendition: rendition}
 }
 
@@ -784,7 +731,7 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 		byIndex[s.Index] = s
 	}
 	args := []string{"-i", src.Path}
-	var tracks []SubtitleResult
+	var tracks []media.SubtitleResult
 	for n, idx := range in.Streams {
 		s, ok := byIndex[idx]
 		if !ok {
@@ -803,7 +750,7 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 		}
 		file := fmt.Sprintf("sub-%d.vtt", idx)
 		args = append(args, "-map", fmt.Sprintf("0:%d", idx), "-c:s", "webvtt", "-f", "webvtt", filepath.Join(dir, file))
-		tracks = append(tracks, SubtitleResult{Language: lang, Name: name, File: file})
+		tracks = append(tracks, media.SubtitleResult{Language: lang, Name: name, File: file})
 	}
 	if err := ffmpeg.Run(ctx, a.ffmpeg(), args, nil); err != nil {
 		return ffmpegError(fmt.Errorf("subtitles of %s: %w", in.AssetID, err))

@@ -1,7 +1,7 @@
 // Package media is the media library: files staff upload (videos, images,
 // PDFs) through resumable tus uploads, their checks, their storage, the
-// admin API and the store the video processing (workflows/media.go) writes
-// its results through. It owns the table media_assets; other packages read
+// admin API and the store the video processing writes its results through
+// (ProcessingStore). It owns the table media_assets; other packages read
 // assets through the view media_public or through this package's API.
 //
 // An asset's life: enviando (upload in progress) → processando (video
@@ -48,12 +48,6 @@ const (
 	MsgNoProcessing   = "O processamento de vídeos não está disponível neste servidor. Tente novamente mais tarde."
 	MsgStartFailed    = "Não foi possível iniciar o processamento do vídeo. Tente novamente."
 )
-
-// Processing starts the processing of a video asset (workflows.MediaProcessing
-// implements it on Temporal). Starting the same attempt twice runs it once.
-type Processing interface {
-	Start(ctx context.Context, assetID string, attempt int) error
-}
 
 // Use is one content item referencing an asset.
 type Use struct {

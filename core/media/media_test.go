@@ -23,7 +23,6 @@ import (
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/media"
-	"github.com/vetclube/vetclube/workflows"
 )
 
 // recordingProcessing stands in for Temporal in these tests only: it
@@ -541,7 +540,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.SetProbe(e.ctx, id, workflows.MediaProbe{DurationSeconds: 2, Width: 1280, Height: 720, HasAudio: false}); err != nil {
+	if err := e.svc.SetProbe(e.ctx, id, media.Probe{DurationSeconds: 2, Width: 1280, Height: 720, HasAudio: false}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.svc.SetProgress(e.ctx, id, "360p", 50); err != nil {
@@ -557,7 +556,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 		"-hls_playlist_type", "vod", "-hls_segment_filename", filepath.Join(rdir, "seg_%03d.ts"), filepath.Join(rdir, "index.m3u8")).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg hls: %v %s", err, b)
 	}
-	if err := e.svc.SaveRendition(e.ctx, id, workflows.RenditionResult{Name: "360p", Width: 320, Height: 240, BandwidthBps: 400_000,
+	if err := e.svc.SaveRendition(e.ctx, id, media.RenditionResult{Name: "360p", Width: 320, Height: 240, BandwidthBps: 400_000,
 		Playlist: "360p/index.m3u8"}, rdir); err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +577,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(work, "subs"), 0o755)
 	os.WriteFile(filepath.Join(work, "subs", "por.vtt"), []byte("WEBVTT\n\n00:00.000 --> 00:01.500\nOlá\n"), 0o644)
-	if err := e.svc.SaveSubtitles(e.ctx, id, []workflows.SubtitleResult{{Language: "por", Name: "Português", File: "subs/por.vtt"}}, work); err != nil {
+	if err := e.svc.SaveSubtitles(e.ctx, id, []media.SubtitleResult{{Language: "por", Name: "Português", File: "subs/por.vtt"}}, work); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.svc.Ready(e.ctx, id); err != nil {
