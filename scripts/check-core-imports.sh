@@ -7,7 +7,9 @@
 set -eu
 go=${GO:-go}
 module=$($go list -m)
-violations=$($go list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./core/... | awk -v mod="$module" '
+# Listed first, so that a package go cannot load fails the check too.
+deps=$($go list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' ./core/...)
+violations=$(printf '%s\n' "$deps" | awk -v mod="$module" '
 	$1 == mod "/core/app" || index($1, mod "/core/app/") == 1 { next }
 	{
 		for (i = 2; i <= NF; i++) {
