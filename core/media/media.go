@@ -47,6 +47,7 @@ const (
 	MsgInUse          = "Este arquivo está em uso em: %s."
 	MsgNoProcessing   = "O processamento de vídeos não está disponível neste servidor. Tente novamente mais tarde."
 	MsgStartFailed    = "Não foi possível iniciar o processamento do vídeo. Tente novamente."
+	MsgDeleteOthers   = "Só revisores e superadministradores podem excluir arquivos enviados por outra pessoa."
 )
 
 // Use is one content item referencing an asset.
@@ -141,7 +142,9 @@ type Asset struct {
 	HLSURL        string    `json:"hls_url"`
 	PosterURL     string    `json:"poster_url"`
 	ThumbnailURLs []string  `json:"thumbnail_urls"`
-	UploadID      string    `json:"upload_id"`
+	// UploadID is the tus upload's secret name: only its uploader knows it
+	// (from the creation answer), so it never leaves the server otherwise.
+	UploadID      string    `json:"-"`
 	Attempt       int       `json:"attempt"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`

@@ -74,6 +74,14 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 		return httpx.Encode(w, http.StatusOK, a)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An upload belongs to whoever created it: anyone else meets no
+		// upload at all, whatever they know of its name.
+		if uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath); uploadID != "" && r.Method != http.MethodPost && r.Method != http.MethodOptions {
+			if err := s.ownUpload(r.Context(), uploadID); err != nil {
+				httpx.WriteError(w, r, s.log, err)
+				return
+			}
+		}
 		switch r.Method {
 		case http.MethodGet:
 			byUpload.ServeHTTP(w, r)
@@ -89,6 +97,22 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 		}
 		tus.ServeHTTP(w, r)
 	}), nil
+}
+
+// ownUpload is nil when the signed-in caller created upload uploadID, and
+// ENOTFOUND otherwise (another staff member's upload, an unknown one).
+func (s *Service) ownUpload(ctx context.Context, uploadID string) error {
+	p := core.PrincipalFrom(ctx)
+	var mine bool
+	err := s.pool.QueryRow(ctx, `SELECT uploaded_by IS NOT DISTINCT FROM nullif($2, '')::uuid FROM media_assets WHERE upload_id = $1`,
+		uploadID, p.UserID).Scan(&mine)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (!mine || !p.Authenticated()) {
+		return core.Errorf(core.ENOTFOUND, MsgNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("media: owner of upload: %w", err)
+	}
+	return nil
 }
 
 // AssetOfUpload returns the asset of a tus upload id, with its usage.
