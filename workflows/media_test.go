@@ -100,7 +100,13 @@ func (s *fileMediaStore) calls(t *testing.T) []mediaCall {
 func (s *fileMediaStore) hlsDir() string { return filepath.Join(s.Dir, "hls") }
 
 func (s *fileMediaStore) Source(_ context.Context, _ string) (media.Source, error) {
-	src := media.Source{Path: s.Original, HLSPrefix: "hls/"}
+	src := media.Source{Path: s.Original, HLSPrefix: "hls/", Demuxer: "mov"}
+	if ext := filepath.Ext(s.Original); ext == ".mkv" || ext == ".webm" {
+		src.Demuxer = "matroska"
+	}
+	if st, err := os.Stat(s.Original); err == nil {
+		src.SizeBytes = st.Size()
+	}
 	entries, err := os.ReadDir(s.hlsDir())
 	if err != nil && !os.IsNotExist(err) {
 		return src, err

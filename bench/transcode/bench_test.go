@@ -33,7 +33,7 @@ type store struct {
 func (s *store) Source(context.Context, string) (media.Source, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return media.Source{Path: s.original, DoneRenditions: append([]string(nil), s.done...)}, nil
+	return media.Source{Path: s.original, Demuxer: "mov", DoneRenditions: append([]string(nil), s.done...)}, nil
 }
 func (s *store) SetProbe(context.Context, string, media.Probe) error    { return nil }
 func (s *store) SetProgress(context.Context, string, string, int) error { return nil }

@@ -25,9 +25,9 @@ const ProcessingStuckAfter = 24 * time.Hour
 // Query is one page of the library.
 type Query struct {
 	// Search matches the original file name (case and accents ignored).
-	Search   string
-	Kind     Kind
-	State    State
+	Search string
+	Kind   Kind
+	State  State
 	// UploadID finds the asset of one of the caller's own uploads.
 	UploadID string
 	// Sort is "created_at" (default), "original_name", "size_bytes" or
@@ -270,3 +270,48 @@ func mayDelete(p core.Principal, a Asset) bool {
 
 // roleReviewer is the backoffice role that reviews and publishes content.
 const roleReviewer = "revisor"
+
+// Cancel stops the processing of a video in processando: the asset goes to
+// erro at once with MsgProcessingCancelled (the original is kept, so a
+// retry starts over), the cancellation is written to media_events, and the
+// running attempt's workflow is cancelled, which stops its ffmpeg. Staff
+// cancel their own uploads; another person's only reviewers and super
+// admins may (EFORBIDDEN). Anything but a video in processando is
+// ECONFLICT.
+func (s *Service) Cancel(ctx context.Context, id string) (Asset, error) {
+	a, err := s.asset(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	p := core.PrincipalFrom(ctx)
+	if !mayDelete(p, a) {
+		return a, core.Errorf(core.EFORBIDDEN, MsgCancelOthers)
+	}
+	if a.Kind != KindVideo || a.State != StateProcessing {
+		return a, core.Errorf(core.ECONFLICT, MsgCancelNotBusy)
+	}
+	var attempt int
+	err = s.pool.QueryRow(ctx, `WITH stopped AS (
+			UPDATE media_assets SET state = 'erro', error = $2, updated_at = now()
+			WHERE id = $1 AND state = 'processando'
+			RETURNING id, kind, original_name, uploaded_by, attempt),
+		logged AS (
+			INSERT INTO media_events (asset_id, action, actor_id, kind, original_name, uploaded_by)
+			SELECT id, 'processamento_cancelado', nullif($3, '')::uuid, kind, original_name, uploaded_by FROM stopped)
+		SELECT attempt FROM stopped`, id, MsgProcessingCancelled, p.UserID).Scan(&attempt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, core.Errorf(core.ECONFLICT, MsgCancelNotBusy)
+	}
+	if err != nil {
+		return a, fmt.Errorf("media: cancel %s: %w", id, err)
+	}
+	s.log.InfoContext(ctx, "media: processing cancelled", "asset", id, "attempt", attempt, "actor", p.UserID)
+	if s.proc != nil {
+		// The asset is in erro whatever happens here: a workflow that could
+		// not be reached finds it so and can no longer make it pronto.
+		if err := s.proc.Cancel(context.WithoutCancel(ctx), id, attempt); err != nil {
+			s.log.ErrorContext(ctx, "media: cancel processing workflow", "asset", id, "attempt", attempt, "err", err)
+		}
+	}
+	return s.Get(ctx, id)
+}

@@ -48,6 +48,10 @@ const (
 	MsgNoProcessing   = "O processamento de vídeos não está disponível neste servidor. Tente novamente mais tarde."
 	MsgStartFailed    = "Não foi possível iniciar o processamento do vídeo. Tente novamente."
 	MsgDeleteOthers   = "Só revisores e superadministradores podem excluir arquivos enviados por outra pessoa."
+	MsgCancelOthers   = "Só revisores e superadministradores podem cancelar o processamento de vídeos enviados por outra pessoa."
+	MsgCancelNotBusy  = "Só é possível cancelar um vídeo em processamento."
+	// MsgProcessingCancelled is the reason a cancelled video keeps in erro.
+	MsgProcessingCancelled = "O processamento foi cancelado pela equipe. Use “Tentar novamente” para processar o vídeo de novo."
 )
 
 // Use is one content item referencing an asset.
@@ -138,18 +142,18 @@ type Asset struct {
 	Width           int            `json:"width"`
 	Height          int            `json:"height"`
 	// URL is where an image or PDF is served; HLSURL a video's stream.
-	URL           string    `json:"url"`
-	HLSURL        string    `json:"hls_url"`
-	PosterURL     string    `json:"poster_url"`
-	ThumbnailURLs []string  `json:"thumbnail_urls"`
+	URL           string   `json:"url"`
+	HLSURL        string   `json:"hls_url"`
+	PosterURL     string   `json:"poster_url"`
+	ThumbnailURLs []string `json:"thumbnail_urls"`
 	// UploadID is the tus upload's secret name: only its uploader knows it
 	// (from the creation answer), so it never leaves the server otherwise.
-	UploadID      string    `json:"-"`
-	Attempt       int       `json:"attempt"`
-	CreatedAt     time.Time `json:"created_at"`
-	UpdatedAt     time.Time `json:"updated_at"`
-	UploadedBy    *string   `json:"uploaded_by"`
-	UsedIn        []Use     `json:"used_in"`
+	UploadID   string    `json:"-"`
+	Attempt    int       `json:"attempt"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	UploadedBy *string   `json:"uploaded_by"`
+	UsedIn     []Use     `json:"used_in"`
 	// Pictures are what an image field may hold from this asset once it is
 	// ready: an image itself, a video's poster and generated thumbnails.
 	Pictures []Picture `json:"pictures"`

@@ -28,8 +28,9 @@ import (
 // recordingProcessing stands in for Temporal in these tests only: it
 // records which processing attempts the library started.
 type recordingProcessing struct {
-	mu     sync.Mutex
-	starts []string
+	mu      sync.Mutex
+	starts  []string
+	cancels []string
 }
 
 func (p *recordingProcessing) Start(_ context.Context, assetID string, attempt int) error {
@@ -37,6 +38,19 @@ func (p *recordingProcessing) Start(_ context.Context, assetID string, attempt i
 	defer p.mu.Unlock()
 	p.starts = append(p.starts, fmt.Sprintf("%s#%d", assetID, attempt))
 	return nil
+}
+
+func (p *recordingProcessing) Cancel(_ context.Context, assetID string, attempt int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cancels = append(p.cancels, fmt.Sprintf("%s#%d", assetID, attempt))
+	return nil
+}
+
+func (p *recordingProcessing) cancelled() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.cancels...)
 }
 
 func (p *recordingProcessing) calls() []string {
@@ -359,9 +373,10 @@ func TestImagesAndPDFsAreReadyOnceChecked(t *testing.T) {
 	if a.State != media.StateReady || a.Width != 64 || a.Height != 48 || a.URL == "" || a.PosterURL != a.URL || a.ProgressPercent != 100 {
 		t.Fatalf("image asset: %+v", a)
 	}
+	// An opaque picture is kept as a JPEG of its pixels.
 	got := e.staff.Do("GET", a.URL, nil)
-	if got.Status != http.StatusOK || got.Header.Get("Content-Type") != "image/png" || !bytes.Equal(got.Body, pngBytes) {
-		t.Errorf("GET image: %d %s", got.Status, got.Header.Get("Content-Type"))
+	if got.Status != http.StatusOK || got.Header.Get("Content-Type") != "image/jpeg" || a.MIMEType != "image/jpeg" || !bytes.HasPrefix(got.Body, []byte{0xFF, 0xD8, 0xFF}) {
+		t.Errorf("GET image: %d %s %s", got.Status, got.Header.Get("Content-Type"), a.MIMEType)
 	}
 	pdf := []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
 	pid, res := e.upload("Apostila.pdf", "application/pdf", pdf)

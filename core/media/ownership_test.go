@@ -134,3 +134,48 @@ func TestDeletingOthersAssetsNeedsAReviewerAndIsAudited(t *testing.T) {
 		t.Errorf("media_events:\n%s\nwant\n%v", b, want)
 	}
 }
+
+// Staff stop a video's processing: the asset is in erro at once with a
+// pt-BR reason, the running attempt's workflow is cancelled, the
+// cancellation is audited, and a retry starts a new attempt.
+func TestStaffCancelProcessing(t *testing.T) {
+	e := newEnv(t)
+	id, res := e.upload("aula-longa.mp4", "video/mp4", sampleVideo(t))
+	if res.Status != http.StatusNoContent || e.get(id).State != media.StateProcessing {
+		t.Fatalf("upload: %d %s", res.Status, res.Body)
+	}
+	other, _ := e.srv.SignedIn(t, "outra-editora@vetclube.test", core.RoleEditor)
+	if r := other.Do("POST", "/api/admin/media/"+id+"/cancel", nil); r.Status != http.StatusForbidden || r.ErrorMessage() != media.MsgCancelOthers {
+		t.Fatalf("another editor cancelling: %d %s", r.Status, r.Body)
+	}
+	r := e.staff.Do("POST", "/api/admin/media/"+id+"/cancel", nil)
+	if r.Status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	var a media.Asset
+	r.JSON(t, &a)
+	if a.State != media.StateFailed || a.Error != media.MsgProcessingCancelled {
+		t.Fatalf("after cancel: %s %q", a.State, a.Error)
+	}
+	if got := e.proc.cancelled(); !slices.Equal(got, []string{id + "#1"}) {
+		t.Errorf("workflows cancelled %v, want attempt 1", got)
+	}
+	if r := e.staff.Do("POST", "/api/admin/media/"+id+"/cancel", nil); r.Status != http.StatusConflict || r.ErrorMessage() != media.MsgCancelNotBusy {
+		t.Errorf("cancel of a video in erro: %d %s", r.Status, r.Body)
+	}
+	var actor, action string
+	if err := e.srv.App.Pool.QueryRow(e.ctx, `SELECT actor_id::text, action FROM media_events WHERE asset_id = $1`, id).Scan(&actor, &action); err != nil ||
+		actor != e.staffID || action != "processamento_cancelado" {
+		t.Errorf("audit of the cancellation: %q %q %v", actor, action, err)
+	}
+	if r := e.staff.Do("POST", "/api/admin/media/"+id+"/retry", nil); r.Status != http.StatusAccepted {
+		t.Fatalf("retry after cancel: %d %s", r.Status, r.Body)
+	}
+	if calls := e.proc.calls(); !slices.Equal(calls, []string{id + "#1", id + "#2"}) {
+		t.Errorf("starts %v", calls)
+	}
+	pdf, _ := e.upload("apostila.pdf", "application/pdf", []byte("%PDF-1.4\n%%EOF\n"))
+	if r := e.staff.Do("POST", "/api/admin/media/"+pdf+"/cancel", nil); r.Status != http.StatusConflict {
+		t.Errorf("cancel of a PDF: %d %s", r.Status, r.Body)
+	}
+}

@@ -35,7 +35,7 @@ func (s *Service) Source(ctx context.Context, assetID string) (Source, error) {
 	if err := s.pool.QueryRow(ctx, `SELECT done_renditions FROM media_assets WHERE id = $1`, assetID).Scan(&done); err != nil {
 		return Source{}, fmt.Errorf("media: source of %s: %w", assetID, err)
 	}
-	return Source{Path: p, HLSPrefix: a.hlsPrefix, DoneRenditions: done}, nil
+	return Source{Path: p, HLSPrefix: a.hlsPrefix, DoneRenditions: done, Demuxer: demuxerOf(a.originalKey), SizeBytes: a.SizeBytes}, nil
 }
 
 // SetProbe records what ffprobe found in the original.
@@ -311,4 +311,14 @@ func (s *Service) moveDir(ctx context.Context, dir, prefix string) error {
 // relativeKey reports whether p is a plain relative slash path.
 func relativeKey(p string) bool {
 	return p != "" && p != "." && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "..") && !strings.Contains(p, "/../")
+}
+
+// demuxerOf is the ffmpeg demuxer of a video original, from the extension
+// its sniffed format gave its key.
+func demuxerOf(key string) string {
+	switch path.Ext(key) {
+	case ".webm", ".mkv":
+		return "matroska"
+	}
+	return "mov"
 }

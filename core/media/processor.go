@@ -8,6 +8,7 @@ import "context"
 // attempt that is not running is not an error.
 type Processing interface {
 	Start(ctx context.Context, assetID string, attempt int) error
+	Cancel(ctx context.Context, assetID string, attempt int) error
 }
 
 // ProcessingStore is what the video processing needs from the library
@@ -44,9 +45,10 @@ type Source struct {
 	Path           string
 	HLSPrefix      string
 	DoneRenditions []string
-	// Format is the container the original's bytes were recognised as
-	// (mp4, mov, webm or mkv): the demuxer ffprobe and ffmpeg must use.
-	Format string
+	// Demuxer is the ffmpeg demuxer of the container the original's bytes
+	// were recognised as when uploaded ("mov" for mp4 and mov, "matroska"
+	// for webm and mkv): ffprobe and ffmpeg read it as that and nothing else.
+	Demuxer string
 	// SizeBytes is the original's size.
 	SizeBytes int64
 }
