@@ -23,13 +23,15 @@ run: deps build
 ## test: static checks, all Go tests against a real PostgreSQL, then the web unit and browser tests
 test: deps deps-test build lint test-go test-web test-admin
 
-## lint: go vet and staticcheck (staticcheck.conf) on every Go package, ESLint on the PWA (with its
-## import boundaries) and the backoffice; findings fail the build
+## lint: go vet and staticcheck (staticcheck.conf) on every Go package, no core/ package but the
+## composition root depending on workflows/ or Temporal (scripts/check-core-imports.sh), ESLint on
+## the PWA (with its import boundaries) and the backoffice; findings fail the build
 .PHONY: lint lint-go lint-web
 lint: lint-go lint-web
 lint-go:
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	GO=$(GO) ./scripts/check-core-imports.sh
 lint-web: web/node_modules/.package-lock.json admin/node_modules/.package-lock.json
 	cd web && $(NPM) run lint
 	cd admin && $(NPM) run lint

@@ -15,12 +15,15 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/media/ffmpeg"
 )
 
@@ -33,63 +36,9 @@ func MediaWorkflowID(assetID string, attempt int) string {
 	return fmt.Sprintf("media-%s-%d", assetID, attempt)
 }
 
-// MediaStore is what the media processing needs from the media service
-// (core/media implements it); the activities never read its tables.
-type MediaStore interface {
-	// Source returns a local file path to read the original from (for the
-	// disk store the file itself; other stores may download to a temp file)
-	// and the rendition names already done.
-	Source(ctx context.Context, assetID string) (src MediaSource, err error)
-	// SetProbe records duration, width, height, audio and subtitle streams.
-	SetProbe(ctx context.Context, assetID string, p MediaProbe) error
-	// SetProgress records one rendition's percent; it also updates the
-	// asset's overall progress_percent.
-	SetProgress(ctx context.Context, assetID, rendition string, percent int) error
-	// SaveRendition moves a finished rendition directory (index.m3u8 +
-	// segments) into storage and records it done.
-	SaveRendition(ctx context.Context, assetID string, r RenditionResult, dir string) error
-	// SaveImages stores the poster and thumbnails (local jpg paths).
-	SaveImages(ctx context.Context, assetID string, poster string, thumbnails []string) error
-	// SaveSubtitles stores WebVTT tracks whose File names are relative to dir.
-	SaveSubtitles(ctx context.Context, assetID string, tracks []SubtitleResult, dir string) error
-	// Ready writes master.m3u8 from the recorded renditions and subtitles
-	// and sets the asset pronto.
-	Ready(ctx context.Context, assetID string) error
-	// Failed sets the asset erro with a pt-BR reason; the original is kept.
-	Failed(ctx context.Context, assetID, reason string) error
-}
-
-// MediaSource is where an asset's original is and what is done already.
-type MediaSource struct {
-	Path           string
-	HLSPrefix      string
-	DoneRenditions []string
-}
-
-// MediaProbe is what ffprobe found in the original.
-type MediaProbe struct {
-	DurationSeconds float64
-	Width, Height   int
-	HasAudio        bool
-	SubtitleStreams []int
-	VideoCodec      string
-}
-
-// RenditionResult is one finished HLS rendition.
-type RenditionResult struct {
-	Name                        string
-	Width, Height, BandwidthBps int
-	Playlist                    string // relative name, e.g. "720p/index.m3u8"
-}
-
-// SubtitleResult is one WebVTT track.
-type SubtitleResult struct {
-	Language, Name, File string
-}
-
 // MediaActivities run ffprobe and ffmpeg on an asset's original.
 type MediaActivities struct {
-	Store   MediaStore
+	Store   media.ProcessingStore
 	FFmpeg  string // "ffmpeg" when empty
 	FFprobe string // "ffprobe" when empty
 	// WorkDir holds one temporary directory per running step (os.TempDir when empty).
@@ -119,6 +68,18 @@ func (p MediaProcessing) Start(ctx context.Context, assetID string, attempt int)
 	}, ProcessMediaWorkflow, assetID, attempt)
 	if err := started(err); err != nil {
 		return fmt.Errorf("start media processing of %s: %w", assetID, err)
+	}
+	return nil
+}
+
+// Cancel cancels attempt attempt of asset assetID: its running activity
+// is cancelled at its next heartbeat (a second at most while transcoding),
+// which kills ffmpeg. An attempt that is not running is not an error.
+func (p MediaProcessing) Cancel(ctx context.Context, assetID string, attempt int) error {
+	err := p.Client.CancelWorkflow(ctx, MediaWorkflowID(assetID, attempt), "")
+	var notFound *serviceerror.NotFound
+	if err != nil && !errors.As(err, &notFound) {
+		return fmt.Errorf("cancel media processing of %s: %w", assetID, err)
 	}
 	return nil
 }
@@ -194,7 +155,7 @@ func even(f float64) int {
 
 // MediaPlan is what the probe step hands the workflow.
 type MediaPlan struct {
-	Probe          MediaProbe
+	Probe          media.Probe
 	DoneRenditions []string
 }
 
@@ -234,6 +195,12 @@ func ProcessMediaWorkflow(ctx workflow.Context, assetID string, attempt int) err
 	var a *MediaActivities
 	log := workflow.GetLogger(ctx)
 	fail := func(step string, err error) error {
+		// Cancelled by staff: the library has set the asset erro with its
+		// own reason already, and a later attempt may be running by now.
+		if temporal.IsCanceledError(err) || ctx.Err() != nil {
+			log.Info("media processing cancelled", "asset", assetID, "attempt", attempt, "step", step)
+			return temporal.NewCanceledError()
+		}
 		reason := mediaFailureReason(step, err)
 		log.Warn("media processing failed", "asset", assetID, "attempt", attempt, "step", step, "error", err)
 		fctx := workflow.WithActivityOptions(ctx, mediaStoreOptions)
@@ -495,6 +462,19 @@ func unreadable(detail string) error {
 	return temporal.NewNonRetryableApplicationError("O arquivo não pôde ser lido como vídeo ("+detail+").", mediaUnreadable, nil)
 }
 
+// refused is the non-retryable error of a video over the library's
+// limits; reason is the pt-BR message the asset keeps.
+func refused(reason string) error {
+	return temporal.NewNonRetryableApplicationError(reason, mediaUnreadable, nil)
+}
+
+// outputLimit is the -t of an encode: the probed duration and a second of
+// slack, so a file whose frames run past what its header declared is cut
+// there instead of being encoded for as long as it goes on.
+func outputLimit(durationSeconds float64) string {
+	return strconv.FormatFloat(math.Min(durationSeconds, media.MaxVideoSeconds)+1, 'f', 3, 64)
+}
+
 // ProbeMedia reads the original with ffprobe and records what it holds.
 func (a *MediaActivities) ProbeMedia(ctx context.Context, assetID string) (MediaPlan, error) {
 	defer keepAlive(ctx)()
@@ -502,8 +482,8 @@ func (a *MediaActivities) ProbeMedia(ctx context.Context, assetID string) (Media
 	if err != nil {
 		return MediaPlan{}, fmt.Errorf("media source %s: %w", assetID, err)
 	}
-	info, err := ffmpeg.Probe(ctx, a.ffprobe(), src.Path)
-	if errors.Is(err, ffmpeg.ErrUnreadable) {
+	info, err := ffmpeg.Probe(ctx, a.ffprobe(), src.Demuxer, src.Path)
+	if errors.Is(err, ffmpeg.ErrUnreadable) || errors.Is(err, ffmpeg.ErrDemuxer) {
 		activity.GetLogger(ctx).Warn("ffprobe cannot read the original", "asset", assetID, "error", err)
 		return MediaPlan{}, unreadable("formato não reconhecido")
 	}
@@ -521,9 +501,16 @@ func (a *MediaActivities) ProbeMedia(ctx context.Context, assetID string) (Media
 	if info.DurationSeconds <= 0 {
 		return MediaPlan{}, unreadable("duração desconhecida")
 	}
-	p := MediaProbe{DurationSeconds: info.DurationSeconds, Width: w, Height: h, HasAudio: info.HasAudio(), VideoCodec: v.CodecName}
+	p := media.Probe{DurationSeconds: info.DurationSeconds, Width: w, Height: h, HasAudio: info.HasAudio(), VideoCodec: v.CodecName,
+		FrameRate: v.FrameRate}
 	for _, s := range info.TextSubtitles() {
 		p.SubtitleStreams = append(p.SubtitleStreams, s.Index)
+	}
+	// A file that claims more than the library takes is refused before
+	// anything is encoded.
+	if err := media.CheckProbe(p, src.SizeBytes); err != nil {
+		activity.GetLogger(ctx).Warn("original refused after its probe", "asset", assetID, "error", err)
+		return MediaPlan{}, refused(core.ErrorMessage(err))
 	}
 	if err := a.Store.SetProbe(ctx, assetID, p); err != nil {
 		return MediaPlan{}, fmt.Errorf("record probe of %s: %w", assetID, err)
@@ -540,9 +527,9 @@ const progressEvery = time.Second
 // directory, heartbeating and writing its percent every second or so, and
 // hands the result to the store. ffmpeg is killed when the activity is
 // cancelled or times out.
-func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeInput) (RenditionResult, error) {
+func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeInput) (media.RenditionResult, error) {
 	r := in.Rendition
-	res := RenditionResult{Name: r.Name, Width: r.Width, Height: r.Height, Playlist: r.Name + "/index.m3u8"}
+	res := media.RenditionResult{Name: r.Name, Width: r.Width, Height: r.Height, Playlist: r.Name + "/index.m3u8"}
 	src, err := a.Store.Source(ctx, in.AssetID)
 	if err != nil {
 		return res, fmt.Errorf("media source %s: %w", in.AssetID, err)
@@ -562,10 +549,14 @@ func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeIn
 		return res, fmt.Errorf("rendition dir: %w", err)
 	}
 
+	input, err := ffmpeg.Input(src.Demuxer, src.Path)
+	if err != nil {
+		return res, unreadable("formato não reconhecido")
+	}
 	rep := newProgressReporter(ctx, a.Store, in.AssetID, r.Name)
 	rep.write(0)
 	stop := rep.run(progressEvery)
-	args := []string{"-i", src.Path, "-map", "0:v:0"}
+	args := append(input, "-map", "0:v:0")
 	if in.HasAudio {
 		args = append(args, "-map", "0:a:0")
 	}
@@ -577,6 +568,9 @@ func (a *MediaActivities) TranscodeRendition(ctx context.Context, in TranscodeIn
 		// A key frame at every segment boundary makes each segment start
 		// decodable on its own (EXT-X-INDEPENDENT-SEGMENTS).
 		"-force_key_frames", "expr:gte(t,n_forced*4)", "-sc_threshold", "0",
+		// Never more frames per second than a player shows, nor more
+		// seconds than the probe found.
+		"-fpsmax", strconv.Itoa(media.OutputFrameRate), "-t", outputLimit(in.DurationSeconds),
 	)
 	if in.HasAudio {
 		args = append(args, "-c:a", "aac", "-b:a", fmt.Sprintf("%dk", r.AudioKbps), "-ac", "2")
@@ -645,13 +639,13 @@ func peakBandwidth(playlist string) (int, error) {
 // server sees the worker alive even when ffmpeg reports nothing new.
 type progressReporter struct {
 	ctx       context.Context
-	store     MediaStore
+	store     media.ProcessingStore
 	assetID   string
 	rendition string
 	percent   atomic.Int64
 }
 
-func newProgressReporter(ctx context.Context, store MediaStore, assetID, rendition string) *progressReporter {
+func newProgressReporter(ctx context.Context, store media.ProcessingStore, assetID, rendition string) *progressReporter {
 	return &progressReporter{ctx: ctx, store: store, assetID: assetID, rendition: rendition}
 }
 
@@ -728,8 +722,13 @@ func (a *MediaActivities) MakeMediaImages(ctx context.Context, in MediaImagesInp
 	}
 	defer a.releaseDir(dir)
 	frame := func(at float64, maxLines int, file string) error {
-		args := []string{"-ss", strconv.FormatFloat(at, 'f', 3, 64), "-i", src.Path, "-frames:v", "1", "-an", "-sn",
-			"-vf", fmt.Sprintf("scale=-2:'min(%d,ih)'", maxLines), "-q:v", "3", "-update", "1", file}
+		input, err := ffmpeg.Input(src.Demuxer, src.Path)
+		if err != nil {
+			return unreadable("formato não reconhecido")
+		}
+		args := append([]string{"-ss", strconv.FormatFloat(at, 'f', 3, 64)}, input...)
+		args = append(args, "-frames:v", "1", "-an", "-sn",
+			"-vf", fmt.Sprintf("scale=-2:'min(%d,ih)'", maxLines), "-q:v", "3", "-update", "1", file)
 		if err := ffmpeg.Run(ctx, a.ffmpeg(), args, nil); err != nil {
 			return ffmpegError(fmt.Errorf("frame at %.1fs of %s: %w", at, in.AssetID, err))
 		}
@@ -770,7 +769,7 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 	if err != nil {
 		return fmt.Errorf("media source %s: %w", in.AssetID, err)
 	}
-	info, err := ffmpeg.Probe(ctx, a.ffprobe(), src.Path)
+	info, err := ffmpeg.Probe(ctx, a.ffprobe(), src.Demuxer, src.Path)
 	if err != nil {
 		return fmt.Errorf("probe subtitles of %s: %w", in.AssetID, err)
 	}
@@ -783,8 +782,11 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 	for _, s := range info.TextSubtitles() {
 		byIndex[s.Index] = s
 	}
-	args := []string{"-i", src.Path}
-	var tracks []SubtitleResult
+	args, err := ffmpeg.Input(src.Demuxer, src.Path)
+	if err != nil {
+		return unreadable("formato não reconhecido")
+	}
+	var tracks []media.SubtitleResult
 	for n, idx := range in.Streams {
 		s, ok := byIndex[idx]
 		if !ok {
@@ -803,7 +805,7 @@ func (a *MediaActivities) ExtractSubtitles(ctx context.Context, in SubtitlesInpu
 		}
 		file := fmt.Sprintf("sub-%d.vtt", idx)
 		args = append(args, "-map", fmt.Sprintf("0:%d", idx), "-c:s", "webvtt", "-f", "webvtt", filepath.Join(dir, file))
-		tracks = append(tracks, SubtitleResult{Language: lang, Name: name, File: file})
+		tracks = append(tracks, media.SubtitleResult{Language: lang, Name: name, File: file})
 	}
 	if err := ffmpeg.Run(ctx, a.ffmpeg(), args, nil); err != nil {
 		return ffmpegError(fmt.Errorf("subtitles of %s: %w", in.AssetID, err))

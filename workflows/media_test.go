@@ -21,10 +21,11 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/workflows"
 )
 
-// fileMediaStore is a test MediaStore that keeps everything in one
+// fileMediaStore is a test media.ProcessingStore that keeps everything in one
 // directory and appends every call, with its time, to calls.jsonl. The
 // real store (core/media, its database rows and storage keys) has its own
 // tests; this one lets the processing be tested on its own, and because
@@ -37,18 +38,18 @@ type fileMediaStore struct {
 }
 
 type mediaCall struct {
-	Op        string                     `json:"op"`
-	At        time.Time                  `json:"at"`
-	PID       int                        `json:"pid"`
-	Rendition string                     `json:"rendition,omitempty"`
-	Percent   int                        `json:"percent,omitempty"`
-	Result    *workflows.RenditionResult `json:"result,omitempty"`
-	Probe     *workflows.MediaProbe      `json:"probe,omitempty"`
-	Tracks    []workflows.SubtitleResult `json:"tracks,omitempty"`
-	Reason    string                     `json:"reason,omitempty"`
+	Op        string                 `json:"op"`
+	At        time.Time              `json:"at"`
+	PID       int                    `json:"pid"`
+	Rendition string                 `json:"rendition,omitempty"`
+	Percent   int                    `json:"percent,omitempty"`
+	Result    *media.RenditionResult `json:"result,omitempty"`
+	Probe     *media.Probe           `json:"probe,omitempty"`
+	Tracks    []media.SubtitleResult `json:"tracks,omitempty"`
+	Reason    string                 `json:"reason,omitempty"`
 }
 
-var _ workflows.MediaStore = (*fileMediaStore)(nil)
+var _ media.ProcessingStore = (*fileMediaStore)(nil)
 
 func newFileMediaStore(t *testing.T, original string) *fileMediaStore {
 	t.Helper()
@@ -98,8 +99,14 @@ func (s *fileMediaStore) calls(t *testing.T) []mediaCall {
 
 func (s *fileMediaStore) hlsDir() string { return filepath.Join(s.Dir, "hls") }
 
-func (s *fileMediaStore) Source(_ context.Context, _ string) (workflows.MediaSource, error) {
-	src := workflows.MediaSource{Path: s.Original, HLSPrefix: "hls/"}
+func (s *fileMediaStore) Source(_ context.Context, _ string) (media.Source, error) {
+	src := media.Source{Path: s.Original, HLSPrefix: "hls/", Demuxer: "mov"}
+	if ext := filepath.Ext(s.Original); ext == ".mkv" || ext == ".webm" {
+		src.Demuxer = "matroska"
+	}
+	if st, err := os.Stat(s.Original); err == nil {
+		src.SizeBytes = st.Size()
+	}
 	entries, err := os.ReadDir(s.hlsDir())
 	if err != nil && !os.IsNotExist(err) {
 		return src, err
@@ -112,7 +119,7 @@ func (s *fileMediaStore) Source(_ context.Context, _ string) (workflows.MediaSou
 	return src, nil
 }
 
-func (s *fileMediaStore) SetProbe(_ context.Context, _ string, p workflows.MediaProbe) error {
+func (s *fileMediaStore) SetProbe(_ context.Context, _ string, p media.Probe) error {
 	return s.log(mediaCall{Op: "probe", Probe: &p})
 }
 
@@ -120,7 +127,7 @@ func (s *fileMediaStore) SetProgress(_ context.Context, _, rendition string, per
 	return s.log(mediaCall{Op: "progress", Rendition: rendition, Percent: percent})
 }
 
-func (s *fileMediaStore) SaveRendition(_ context.Context, _ string, r workflows.RenditionResult, dir string) error {
+func (s *fileMediaStore) SaveRendition(_ context.Context, _ string, r media.RenditionResult, dir string) error {
 	if err := os.MkdirAll(s.hlsDir(), 0o755); err != nil {
 		return err
 	}
@@ -157,7 +164,7 @@ func (s *fileMediaStore) SaveImages(_ context.Context, _ string, poster string, 
 	return s.log(mediaCall{Op: "images", Percent: len(thumbs)})
 }
 
-func (s *fileMediaStore) SaveSubtitles(_ context.Context, _ string, tracks []workflows.SubtitleResult, dir string) error {
+func (s *fileMediaStore) SaveSubtitles(_ context.Context, _ string, tracks []media.SubtitleResult, dir string) error {
 	if err := os.MkdirAll(filepath.Join(s.hlsDir(), "subs"), 0o755); err != nil {
 		return err
 	}
@@ -279,7 +286,7 @@ func TestMediaWorkflowMakesHLSLadderFrom1080p(t *testing.T) {
 	}
 	calls := store.calls(t)
 	var ops []string
-	renditions := map[string]workflows.RenditionResult{}
+	renditions := map[string]media.RenditionResult{}
 	lastPercent := map[string]int{}
 	for _, c := range calls {
 		if c.Op != "progress" {

@@ -18,6 +18,7 @@ import (
 
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/workflows"
 )
 
@@ -29,21 +30,21 @@ type store struct {
 	done     []string
 }
 
-func (s *store) Source(context.Context, string) (workflows.MediaSource, error) {
+func (s *store) Source(context.Context, string) (media.Source, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return workflows.MediaSource{Path: s.original, DoneRenditions: append([]string(nil), s.done...)}, nil
+	return media.Source{Path: s.original, Demuxer: "mov", DoneRenditions: append([]string(nil), s.done...)}, nil
 }
-func (s *store) SetProbe(context.Context, string, workflows.MediaProbe) error { return nil }
-func (s *store) SetProgress(context.Context, string, string, int) error       { return nil }
-func (s *store) SaveRendition(_ context.Context, _ string, r workflows.RenditionResult, _ string) error {
+func (s *store) SetProbe(context.Context, string, media.Probe) error    { return nil }
+func (s *store) SetProgress(context.Context, string, string, int) error { return nil }
+func (s *store) SaveRendition(_ context.Context, _ string, r media.RenditionResult, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = append(s.done, r.Name)
 	return nil
 }
 func (s *store) SaveImages(context.Context, string, string, []string) error { return nil }
-func (s *store) SaveSubtitles(context.Context, string, []workflows.SubtitleResult, string) error {
+func (s *store) SaveSubtitles(context.Context, string, []media.SubtitleResult, string) error {
 	return nil
 }
 func (s *store) Ready(context.Context, string) error          { return nil }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
+
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/media"
@@ -156,5 +158,69 @@ func TestCorruptVideoEndsInErroWithTheOriginalKept(t *testing.T) {
 	}
 	if a := waitSettled(2); a.State != media.StateFailed || a.Error == "" {
 		t.Fatalf("second attempt: %s %q", a.State, a.Error)
+	}
+}
+
+// TestStaffCancelStopsTheRunningTranscode: staff cancel a video while
+// ffmpeg encodes it; the asset is in erro with the cancellation's reason,
+// the workflow ends cancelled, the running transcode stops (its step
+// directory goes), and nothing makes the asset pronto afterwards.
+func TestStaffCancelStopsTheRunningTranscode(t *testing.T) {
+	dev := temporalDev(t)
+	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
+	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+
+	clip := filepath.Join(t.TempDir(), "longa.mp4")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=120:size=1280x720:rate=25",
+		"-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", clip).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
+	video, err := os.ReadFile(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", staff.URLFor(media.UploadsPath), nil)
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Length", strconv.Itoa(len(video)))
+	req.Header.Set("Upload-Metadata", "filename "+base64.StdEncoding.EncodeToString([]byte("longa.mp4")))
+	res := staff.Send(req)
+	id := res.Header.Get(media.AssetIDHeader)
+	req, _ = http.NewRequest("PATCH", res.Header.Get("Location"), bytes.NewReader(video))
+	req.Header.Set("Tus-Resumable", "1.0.0")
+	req.Header.Set("Upload-Offset", "0")
+	req.Header.Set("Content-Type", "application/offset+octet-stream")
+	if res := staff.Send(req); res.Status != http.StatusNoContent {
+		t.Fatalf("upload: %d %s", res.Status, res.Body)
+	}
+	work := filepath.Join(srv.Env["DATA_DIR"], "media-work")
+	stepDirs := func() int {
+		entries, _ := os.ReadDir(work)
+		return len(entries)
+	}
+	// Cancel once the first rendition is being encoded.
+	var a media.Asset
+	for deadline := time.Now().Add(3 * time.Minute); a.Progress["360p"] == 0 || stepDirs() == 0; time.Sleep(200 * time.Millisecond) {
+		staff.Do("GET", "/api/admin/media/"+id, nil).JSON(t, &a)
+		if a.State != media.StateProcessing || time.Now().After(deadline) {
+			t.Fatalf("never seen transcoding: %s %v", a.State, a.Progress)
+		}
+	}
+	r := staff.Do("POST", "/api/admin/media/"+id+"/cancel", nil)
+	r.JSON(t, &a)
+	if r.Status != http.StatusOK || a.State != media.StateFailed || a.Error != media.MsgProcessingCancelled {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	run := srv.App.Engagement.Temporal.GetWorkflow(t.Context(), "media-"+id+"-1", "")
+	if err := run.Get(t.Context(), nil); !temporal.IsCanceledError(err) {
+		t.Fatalf("workflow ended with %v, want cancelled", err)
+	}
+	for deadline := time.Now().Add(time.Minute); stepDirs() != 0; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the transcode's step directory is still there a minute after the cancellation")
+		}
+	}
+	staff.Do("GET", "/api/admin/media/"+id, nil).JSON(t, &a)
+	if a.State != media.StateFailed || a.Error != media.MsgProcessingCancelled || a.HLSURL != "" {
+		t.Errorf("after the workflow ended: %s %q %q", a.State, a.Error, a.HLSURL)
 	}
 }

@@ -211,6 +211,7 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/media", md.List())
 		rt.handle("GET", "/api/admin/media/{id}", md.Get())
 		rt.handle("POST", "/api/admin/media/{id}/retry", md.Retry())
+		rt.handle("POST", "/api/admin/media/{id}/cancel", md.Cancel())
 		rt.handle("DELETE", "/api/admin/media/{id}", md.Delete())
 	}
 

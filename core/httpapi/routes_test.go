@@ -228,6 +228,7 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/media":              backoffice,
 	"GET /api/admin/media/{id}":         backoffice,
 	"POST /api/admin/media/{id}/retry":  backoffice,
+	"POST /api/admin/media/{id}/cancel": backoffice,
 	"DELETE /api/admin/media/{id}":      backoffice,
 }
 

@@ -25,9 +25,10 @@ const ProcessingStuckAfter = 24 * time.Hour
 // Query is one page of the library.
 type Query struct {
 	// Search matches the original file name (case and accents ignored).
-	Search   string
-	Kind     Kind
-	State    State
+	Search string
+	Kind   Kind
+	State  State
+	// UploadID finds the asset of one of the caller's own uploads.
 	UploadID string
 	// Sort is "created_at" (default), "original_name", "size_bytes" or
 	// "updated_at"; Ascending flips the default newest-first order.
@@ -55,7 +56,9 @@ func (s *Service) List(ctx context.Context, q Query) ([]Asset, int64, error) {
 		where = append(where, "state = "+arg(string(q.State)))
 	}
 	if q.UploadID != "" {
-		where = append(where, "upload_id = "+arg(q.UploadID))
+		// Only the uploader finds an asset by its upload (resuming after a
+		// reload); the name is a secret of theirs.
+		where = append(where, "upload_id = "+arg(q.UploadID)+" AND uploaded_by = nullif("+arg(core.PrincipalFrom(ctx).UserID)+", '')::uuid")
 	}
 	cond := ""
 	if len(where) > 0 {
@@ -179,11 +182,17 @@ func (s *Service) Retry(ctx context.Context, id string) (Asset, error) {
 // published) still references it (ECONFLICT naming the items) or its video
 // is being processed (ECONFLICT: the running workflow would meet a missing
 // asset and files removed under ffmpeg; it ends in pronto or erro, and
-// then the asset may go), unless that processing is stuck.
+// then the asset may go), unless that processing is stuck. Staff delete
+// their own uploads; another person's only reviewers and super admins may
+// (EFORBIDDEN). Every deletion is written to media_events with who made it.
 func (s *Service) Delete(ctx context.Context, id string) error {
 	a, err := s.asset(ctx, id)
 	if err != nil {
 		return err
+	}
+	p := core.PrincipalFrom(ctx)
+	if !mayDelete(p, a) {
+		return core.Errorf(core.EFORBIDDEN, MsgDeleteOthers)
 	}
 	used, err := s.uses(ctx, id)
 	if err != nil {
@@ -196,13 +205,18 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 		return core.Errorf(core.ECONFLICT, MsgDeleteProcessing)
 	}
 	// The state is checked again in the delete: a retry that started
-	// meanwhile keeps its asset.
-	tag, err := s.pool.Exec(ctx, `DELETE FROM media_assets
-		WHERE id = $1 AND (state <> 'processando' OR updated_at < now() - make_interval(secs => $2))`,
-		id, ProcessingStuckAfter.Seconds())
+	// meanwhile keeps its asset. The audit entry commits with the delete.
+	tag, err := s.pool.Exec(ctx, `WITH gone AS (
+			DELETE FROM media_assets
+			WHERE id = $1 AND (state <> 'processando' OR updated_at < now() - make_interval(secs => $2))
+			RETURNING id, kind, original_name, uploaded_by)
+		INSERT INTO media_events (asset_id, action, actor_id, kind, original_name, uploaded_by)
+		SELECT id, 'excluido', nullif($3, '')::uuid, kind, original_name, uploaded_by FROM gone`,
+		id, ProcessingStuckAfter.Seconds(), p.UserID)
 	if err != nil {
 		return fmt.Errorf("media: delete %s: %w", id, err)
 	}
+	s.log.InfoContext(ctx, "media: asset deleted", "asset", id, "name", a.OriginalName, "actor", p.UserID)
 	if tag.RowsAffected() == 0 {
 		if _, err := s.asset(ctx, id); err != nil {
 			return err
@@ -239,4 +253,65 @@ func usageText(used []Use) string {
 		parts = append(parts, fmt.Sprintf("%d itens de outras pessoas", hidden))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// mayDelete reports whether p may delete a: their own upload, or anyone's
+// for reviewers and super admins. Work with no signed-in caller is the
+// server's own.
+func mayDelete(p core.Principal, a Asset) bool {
+	if !p.Authenticated() {
+		return true
+	}
+	if a.UploadedBy != nil && *a.UploadedBy == p.UserID {
+		return true
+	}
+	return p.HasRole(core.RoleSuperAdmin) || p.HasRole(roleReviewer)
+}
+
+// roleReviewer is the backoffice role that reviews and publishes content.
+const roleReviewer = "revisor"
+
+// Cancel stops the processing of a video in processando: the asset goes to
+// erro at once with MsgProcessingCancelled (the original is kept, so a
+// retry starts over), the cancellation is written to media_events, and the
+// running attempt's workflow is cancelled, which stops its ffmpeg. Staff
+// cancel their own uploads; another person's only reviewers and super
+// admins may (EFORBIDDEN). Anything but a video in processando is
+// ECONFLICT.
+func (s *Service) Cancel(ctx context.Context, id string) (Asset, error) {
+	a, err := s.asset(ctx, id)
+	if err != nil {
+		return a, err
+	}
+	p := core.PrincipalFrom(ctx)
+	if !mayDelete(p, a) {
+		return a, core.Errorf(core.EFORBIDDEN, MsgCancelOthers)
+	}
+	if a.Kind != KindVideo || a.State != StateProcessing {
+		return a, core.Errorf(core.ECONFLICT, MsgCancelNotBusy)
+	}
+	var attempt int
+	err = s.pool.QueryRow(ctx, `WITH stopped AS (
+			UPDATE media_assets SET state = 'erro', error = $2, updated_at = now()
+			WHERE id = $1 AND state = 'processando'
+			RETURNING id, kind, original_name, uploaded_by, attempt),
+		logged AS (
+			INSERT INTO media_events (asset_id, action, actor_id, kind, original_name, uploaded_by)
+			SELECT id, 'processamento_cancelado', nullif($3, '')::uuid, kind, original_name, uploaded_by FROM stopped)
+		SELECT attempt FROM stopped`, id, MsgProcessingCancelled, p.UserID).Scan(&attempt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, core.Errorf(core.ECONFLICT, MsgCancelNotBusy)
+	}
+	if err != nil {
+		return a, fmt.Errorf("media: cancel %s: %w", id, err)
+	}
+	s.log.InfoContext(ctx, "media: processing cancelled", "asset", id, "attempt", attempt, "actor", p.UserID)
+	if s.proc != nil {
+		// The asset is in erro whatever happens here: a workflow that could
+		// not be reached finds it so and can no longer make it pronto.
+		if err := s.proc.Cancel(context.WithoutCancel(ctx), id, attempt); err != nil {
+			s.log.ErrorContext(ctx, "media: cancel processing workflow", "asset", id, "attempt", attempt, "err", err)
+		}
+	}
+	return s.Get(ctx, id)
 }

@@ -2,6 +2,7 @@ package media
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"path"
 	"strings"
@@ -130,12 +131,30 @@ type Format struct {
 // SniffLen is how many leading bytes Sniff needs at most.
 const SniffLen = 4096
 
-// nonVideoBrands are ISO-BMFF major brands of files that share the mp4
-// container but hold no video (still images, audio only).
-var nonVideoBrands = map[string]bool{
-	"heic": true, "heix": true, "heim": true, "heis": true, "hevc": true, "hevx": true,
-	"mif1": true, "msf1": true, "avif": true, "avis": true,
-	"M4A ": true, "M4B ": true, "M4P ": true, "F4A ": true, "F4B ": true,
+// videoBrands are the ISO-BMFF major brands of the mp4 and mov videos
+// cameras, phones and editors write. Any other brand is refused: the same
+// container also holds still images and audio, and a text file (a DASH or
+// HLS manifest) may imitate an ftyp box in its first bytes.
+var videoBrands = map[string]bool{
+	"isom": true, "iso2": true, "iso3": true, "iso4": true, "iso5": true, "iso6": true,
+	"mp41": true, "mp42": true, "avc1": true, "M4V ": true, "M4VH": true, "M4VP": true,
+	"mmp4": true, "MSNV": true, "NDAS": true, "XAVC": true, "3gp4": true, "3gp5": true, "3gp6": true,
+	"3g2a": true, "qt  ": true,
+}
+
+// ftypBox reports whether head starts with a plausible ftyp box: a size
+// that covers the major brand, the minor version and whole compatible
+// brands, within the sniffed bytes, and a known video brand.
+func ftypBox(head []byte) (brand string, ok bool) {
+	if len(head) < 16 || string(head[4:8]) != "ftyp" {
+		return "", false
+	}
+	size := binary.BigEndian.Uint32(head[:4])
+	if size < 16 || size > 256 || (size-16)%4 != 0 {
+		return "", false
+	}
+	brand = string(head[8:12])
+	return brand, videoBrands[brand]
 }
 
 // Sniff recognises the accepted formats from a file's first bytes (up to
@@ -144,8 +163,8 @@ var nonVideoBrands = map[string]bool{
 func Sniff(head []byte) (Format, bool) {
 	switch {
 	case len(head) >= 12 && string(head[4:8]) == "ftyp":
-		brand := string(head[8:12])
-		if nonVideoBrands[brand] {
+		brand, ok := ftypBox(head)
+		if !ok {
 			return Format{}, false
 		}
 		if brand == "qt  " {

@@ -38,6 +38,9 @@ func TestSniffRecognisesFormatsFromTheirBytes(t *testing.T) {
 		{"riff wave", []byte("RIFF\x24\x00\x00\x00WAVEfmt "), Format{}, false},
 		{"empty", nil, Format{}, false},
 		{"short ftyp", []byte("\x00\x00\x00\x08ftyp"), Format{}, false},
+		{"unknown brand", ftyp("jp2 "), Format{}, false},
+		{"DASH manifest imitating an ftyp box", []byte("<!--ftypisom-->\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\">"), Format{}, false},
+		{"ftyp box larger than a header", append([]byte{0, 0, 0x10, 0}, []byte("ftypisom\x00\x00\x02\x00isomiso2")...), Format{}, false},
 	}
 	for _, c := range cases {
 		got, ok := Sniff(c.head)
@@ -54,7 +57,7 @@ func TestCheckBytesRefusesAnotherKind(t *testing.T) {
 	if _, err := checkBytes(KindDocument, []byte{0xFF, 0xD8, 0xFF}); err == nil || err.Error() != MsgNotPDF {
 		t.Errorf("jpeg as pdf: %v, want %q", err, MsgNotPDF)
 	}
-	if f, err := checkBytes(KindVideo, []byte("\x00\x00\x00\x18ftypqt  ")); err != nil || f.Ext != "mov" {
+	if f, err := checkBytes(KindVideo, []byte("\x00\x00\x00\x14ftypqt  \x00\x00\x02\x00qt  ")); err != nil || f.Ext != "mov" {
 		t.Errorf("mov bytes in a video: %+v, %v", f, err)
 	}
 }
@@ -114,5 +117,28 @@ func TestMasterPlaylistListsRenditionsAndSubtitles(t *testing.T) {
 	plain := masterPlaylist([]renditionRecord{{Name: "360p", Width: 640, Height: 360, BandwidthBps: 1, Playlist: "360p/index.m3u8"}}, nil)
 	if strings.Contains(plain, "SUBTITLES") {
 		t.Errorf("no tracks, yet a SUBTITLES group:\n%s", plain)
+	}
+}
+
+func TestCheckProbeLimits(t *testing.T) {
+	ok := Probe{DurationSeconds: 600, Width: 1920, Height: 1080, FrameRate: 30}
+	for _, tc := range []struct {
+		p    Probe
+		size int64
+		want string
+	}{
+		{ok, 50 << 20, ""},
+		{ok, 0, ""},
+		{Probe{DurationSeconds: 4*3600 + 1, Width: 640, Height: 360}, 4 << 30, MsgVideoTooLong},
+		{Probe{DurationSeconds: 10, Width: 640, Height: 360, FrameRate: 1000}, 10 << 20, "A taxa de quadros do vídeo (1000 por segundo) passa do limite de 120."},
+		{Probe{DurationSeconds: 10, Width: 8192, Height: 4320}, 10 << 20, "A resolução do vídeo (8192×4320) passa do limite de 7680×4320."},
+		{Probe{DurationSeconds: 10, Width: 4320, Height: 7680}, 10 << 20, ""},
+		{Probe{DurationSeconds: 36000, Width: 640, Height: 360}, 9500, MsgVideoTooLong},
+		{Probe{DurationSeconds: 1200, Width: 640, Height: 360}, 1500, "O arquivo é pequeno demais para a duração que declara (20min): ele parece corrompido ou adulterado."},
+	} {
+		err := CheckProbe(tc.p, tc.size)
+		if got := core.ErrorMessage(err); (err == nil) != (tc.want == "") || err != nil && got != tc.want {
+			t.Errorf("CheckProbe(%+v, %d) = %q, want %q", tc.p, tc.size, got, tc.want)
+		}
 	}
 }

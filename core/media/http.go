@@ -124,3 +124,16 @@ func (h HTTP) Delete() http.Handler {
 		return nil
 	})
 }
+
+// Cancel serves POST /api/admin/media/{id}/cancel: 200 with the asset in
+// erro, 409 unless it is a video in processando, 403 for another person's
+// video unless the caller reviews.
+func (h HTTP) Cancel() http.Handler {
+	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
+		a, err := h.Service.Cancel(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, a)
+	})
+}

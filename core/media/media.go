@@ -1,7 +1,7 @@
 // Package media is the media library: files staff upload (videos, images,
 // PDFs) through resumable tus uploads, their checks, their storage, the
-// admin API and the store the video processing (workflows/media.go) writes
-// its results through. It owns the table media_assets; other packages read
+// admin API and the store the video processing writes its results through
+// (ProcessingStore). It owns the table media_assets; other packages read
 // assets through the view media_public or through this package's API.
 //
 // An asset's life: enviando (upload in progress) → processando (video
@@ -47,13 +47,12 @@ const (
 	MsgInUse          = "Este arquivo está em uso em: %s."
 	MsgNoProcessing   = "O processamento de vídeos não está disponível neste servidor. Tente novamente mais tarde."
 	MsgStartFailed    = "Não foi possível iniciar o processamento do vídeo. Tente novamente."
+	MsgDeleteOthers   = "Só revisores e superadministradores podem excluir arquivos enviados por outra pessoa."
+	MsgCancelOthers   = "Só revisores e superadministradores podem cancelar o processamento de vídeos enviados por outra pessoa."
+	MsgCancelNotBusy  = "Só é possível cancelar um vídeo em processamento."
+	// MsgProcessingCancelled is the reason a cancelled video keeps in erro.
+	MsgProcessingCancelled = "O processamento foi cancelado pela equipe. Use “Tentar novamente” para processar o vídeo de novo."
 )
-
-// Processing starts the processing of a video asset (workflows.MediaProcessing
-// implements it on Temporal). Starting the same attempt twice runs it once.
-type Processing interface {
-	Start(ctx context.Context, assetID string, attempt int) error
-}
 
 // Use is one content item referencing an asset.
 type Use struct {
@@ -143,16 +142,18 @@ type Asset struct {
 	Width           int            `json:"width"`
 	Height          int            `json:"height"`
 	// URL is where an image or PDF is served; HLSURL a video's stream.
-	URL           string    `json:"url"`
-	HLSURL        string    `json:"hls_url"`
-	PosterURL     string    `json:"poster_url"`
-	ThumbnailURLs []string  `json:"thumbnail_urls"`
-	UploadID      string    `json:"upload_id"`
-	Attempt       int       `json:"attempt"`
-	CreatedAt     time.Time `json:"created_at"`
-	UpdatedAt     time.Time `json:"updated_at"`
-	UploadedBy    *string   `json:"uploaded_by"`
-	UsedIn        []Use     `json:"used_in"`
+	URL           string   `json:"url"`
+	HLSURL        string   `json:"hls_url"`
+	PosterURL     string   `json:"poster_url"`
+	ThumbnailURLs []string `json:"thumbnail_urls"`
+	// UploadID is the tus upload's secret name: only its uploader knows it
+	// (from the creation answer), so it never leaves the server otherwise.
+	UploadID   string    `json:"-"`
+	Attempt    int       `json:"attempt"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	UploadedBy *string   `json:"uploaded_by"`
+	UsedIn     []Use     `json:"used_in"`
 	// Pictures are what an image field may hold from this asset once it is
 	// ready: an image itself, a video's poster and generated thumbnails.
 	Pictures []Picture `json:"pictures"`

@@ -23,14 +23,14 @@ import (
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/media"
-	"github.com/vetclube/vetclube/workflows"
 )
 
 // recordingProcessing stands in for Temporal in these tests only: it
 // records which processing attempts the library started.
 type recordingProcessing struct {
-	mu     sync.Mutex
-	starts []string
+	mu      sync.Mutex
+	starts  []string
+	cancels []string
 }
 
 func (p *recordingProcessing) Start(_ context.Context, assetID string, attempt int) error {
@@ -38,6 +38,19 @@ func (p *recordingProcessing) Start(_ context.Context, assetID string, attempt i
 	defer p.mu.Unlock()
 	p.starts = append(p.starts, fmt.Sprintf("%s#%d", assetID, attempt))
 	return nil
+}
+
+func (p *recordingProcessing) Cancel(_ context.Context, assetID string, attempt int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cancels = append(p.cancels, fmt.Sprintf("%s#%d", assetID, attempt))
+	return nil
+}
+
+func (p *recordingProcessing) cancelled() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.cancels...)
 }
 
 func (p *recordingProcessing) calls() []string {
@@ -360,9 +373,10 @@ func TestImagesAndPDFsAreReadyOnceChecked(t *testing.T) {
 	if a.State != media.StateReady || a.Width != 64 || a.Height != 48 || a.URL == "" || a.PosterURL != a.URL || a.ProgressPercent != 100 {
 		t.Fatalf("image asset: %+v", a)
 	}
+	// An opaque picture is kept as a JPEG of its pixels.
 	got := e.staff.Do("GET", a.URL, nil)
-	if got.Status != http.StatusOK || got.Header.Get("Content-Type") != "image/png" || !bytes.Equal(got.Body, pngBytes) {
-		t.Errorf("GET image: %d %s", got.Status, got.Header.Get("Content-Type"))
+	if got.Status != http.StatusOK || got.Header.Get("Content-Type") != "image/jpeg" || a.MIMEType != "image/jpeg" || !bytes.HasPrefix(got.Body, []byte{0xFF, 0xD8, 0xFF}) {
+		t.Errorf("GET image: %d %s %s", got.Status, got.Header.Get("Content-Type"), a.MIMEType)
 	}
 	pdf := []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
 	pid, res := e.upload("Apostila.pdf", "application/pdf", pdf)
@@ -522,12 +536,14 @@ func TestListSearchesAndFilters(t *testing.T) {
 	if len(list) != 1 || r.Header.Get("Content-Range") != "media 3-3/4" {
 		t.Errorf("page 2: %s %d rows", r.Header.Get("Content-Range"), len(list))
 	}
-	a := e.get(vid)
-	r = e.staff.Do("GET", "/api/admin/media?upload_id="+a.UploadID, nil)
+	created := e.create("Retomado.pdf", "application/pdf", int64(len(pdf)))
+	uploadID := created.Header.Get("Location")[strings.LastIndex(created.Header.Get("Location"), "/")+1:]
+	r = e.staff.Do("GET", "/api/admin/media?upload_id="+uploadID, nil)
 	r.JSON(t, &list)
-	if len(list) != 1 || list[0].ID != vid {
+	if len(list) != 1 || list[0].ID != created.Header.Get(media.AssetIDHeader) {
 		t.Errorf("by upload id: %s", r.Body)
 	}
+	_ = vid
 	if r := e.staff.Do("GET", "/api/admin/media?state=perdido", nil); r.Status != http.StatusUnprocessableEntity && r.Status != http.StatusBadRequest {
 		t.Errorf("unknown state: %d", r.Status)
 	}
@@ -541,7 +557,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.svc.SetProbe(e.ctx, id, workflows.MediaProbe{DurationSeconds: 2, Width: 1280, Height: 720, HasAudio: false}); err != nil {
+	if err := e.svc.SetProbe(e.ctx, id, media.Probe{DurationSeconds: 2, Width: 1280, Height: 720, HasAudio: false}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.svc.SetProgress(e.ctx, id, "360p", 50); err != nil {
@@ -557,7 +573,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 		"-hls_playlist_type", "vod", "-hls_segment_filename", filepath.Join(rdir, "seg_%03d.ts"), filepath.Join(rdir, "index.m3u8")).CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg hls: %v %s", err, b)
 	}
-	if err := e.svc.SaveRendition(e.ctx, id, workflows.RenditionResult{Name: "360p", Width: 320, Height: 240, BandwidthBps: 400_000,
+	if err := e.svc.SaveRendition(e.ctx, id, media.RenditionResult{Name: "360p", Width: 320, Height: 240, BandwidthBps: 400_000,
 		Playlist: "360p/index.m3u8"}, rdir); err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +594,7 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(work, "subs"), 0o755)
 	os.WriteFile(filepath.Join(work, "subs", "por.vtt"), []byte("WEBVTT\n\n00:00.000 --> 00:01.500\nOlá\n"), 0o644)
-	if err := e.svc.SaveSubtitles(e.ctx, id, []workflows.SubtitleResult{{Language: "por", Name: "Português", File: "subs/por.vtt"}}, work); err != nil {
+	if err := e.svc.SaveSubtitles(e.ctx, id, []media.SubtitleResult{{Language: "por", Name: "Português", File: "subs/por.vtt"}}, work); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.svc.Ready(e.ctx, id); err != nil {

@@ -12,38 +12,34 @@ import (
 	"strings"
 
 	"github.com/vetclube/vetclube/core"
-	"github.com/vetclube/vetclube/workflows"
 )
-
-// The Service is the store the video processing writes through.
-var _ workflows.MediaStore = (*Service)(nil)
 
 // MsgProcessingFailed is the reason kept when the processing gives none.
 const MsgProcessingFailed = "O processamento do vídeo falhou."
 
 // Source returns the video original's local path, the stream's storage
 // prefix and the renditions done by earlier attempts.
-func (s *Service) Source(ctx context.Context, assetID string) (workflows.MediaSource, error) {
+func (s *Service) Source(ctx context.Context, assetID string) (Source, error) {
 	a, err := s.asset(ctx, assetID)
 	if err != nil {
-		return workflows.MediaSource{}, err
+		return Source{}, err
 	}
 	if a.Kind != KindVideo || a.originalKey == "" {
-		return workflows.MediaSource{}, core.Errorf(core.EINVALID, MsgNotVideo)
+		return Source{}, core.Errorf(core.EINVALID, MsgNotVideo)
 	}
 	p, err := s.private.LocalPath(a.originalKey)
 	if err != nil {
-		return workflows.MediaSource{}, fmt.Errorf("media: original of %s: %w", assetID, err)
+		return Source{}, fmt.Errorf("media: original of %s: %w", assetID, err)
 	}
 	var done []string
 	if err := s.pool.QueryRow(ctx, `SELECT done_renditions FROM media_assets WHERE id = $1`, assetID).Scan(&done); err != nil {
-		return workflows.MediaSource{}, fmt.Errorf("media: source of %s: %w", assetID, err)
+		return Source{}, fmt.Errorf("media: source of %s: %w", assetID, err)
 	}
-	return workflows.MediaSource{Path: p, HLSPrefix: a.hlsPrefix, DoneRenditions: done}, nil
+	return Source{Path: p, HLSPrefix: a.hlsPrefix, DoneRenditions: done, Demuxer: demuxerOf(a.originalKey), SizeBytes: a.SizeBytes}, nil
 }
 
 // SetProbe records what ffprobe found in the original.
-func (s *Service) SetProbe(ctx context.Context, assetID string, p workflows.MediaProbe) error {
+func (s *Service) SetProbe(ctx context.Context, assetID string, p Probe) error {
 	return s.exec(ctx, assetID, `UPDATE media_assets SET duration_seconds = $2, width = $3, height = $4, has_audio = $5, updated_at = now()
 		WHERE id = $1`, assetID, math.Max(0, p.DurationSeconds), max(0, p.Width), max(0, p.Height), p.HasAudio)
 }
@@ -80,7 +76,7 @@ type subtitleRecord struct {
 // SaveRendition moves a finished rendition's playlist and segments into
 // storage next to where master.m3u8 will be (prefix/<playlist's folder>/)
 // and records it done; saving it again replaces it.
-func (s *Service) SaveRendition(ctx context.Context, assetID string, r workflows.RenditionResult, dir string) error {
+func (s *Service) SaveRendition(ctx context.Context, assetID string, r RenditionResult, dir string) error {
 	playlist := path.Clean(r.Playlist)
 	if r.Name == "" || !relativeKey(playlist) || !strings.HasSuffix(playlist, ".m3u8") {
 		return fmt.Errorf("media: rendition %q has an invalid playlist %q", r.Name, r.Playlist)
@@ -154,7 +150,7 @@ func (s *Service) SaveImages(ctx context.Context, assetID string, poster string,
 // SaveSubtitles stores WebVTT tracks (File names relative to dir) under
 // the stream's subs/ folder, each with the one-segment playlist HLS players
 // need to offer it.
-func (s *Service) SaveSubtitles(ctx context.Context, assetID string, tracks []workflows.SubtitleResult, dir string) error {
+func (s *Service) SaveSubtitles(ctx context.Context, assetID string, tracks []SubtitleResult, dir string) error {
 	a, err := s.asset(ctx, assetID)
 	if err != nil {
 		return err
@@ -315,4 +311,14 @@ func (s *Service) moveDir(ctx context.Context, dir, prefix string) error {
 // relativeKey reports whether p is a plain relative slash path.
 func relativeKey(p string) bool {
 	return p != "" && p != "." && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "..") && !strings.Contains(p, "/../")
+}
+
+// demuxerOf is the ffmpeg demuxer of a video original, from the extension
+// its sniffed format gave its key.
+func demuxerOf(key string) string {
+	switch path.Ext(key) {
+	case ".webm", ".mkv":
+		return "matroska"
+	}
+	return "mov"
 }

@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -23,7 +25,9 @@ import (
 	expslog "golang.org/x/exp/slog"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/imaging"
 )
 
 // UploadsPath is where the tus endpoint is mounted.
@@ -74,21 +78,48 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 		return httpx.Encode(w, http.StatusOK, a)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.Method {
-		case http.MethodGet:
-			byUpload.ServeHTTP(w, r)
-			return
-		case http.MethodPatch:
+		uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath)
+		if r.Method == http.MethodPatch {
 			// Chunks and the abandoned-upload sweep never meet (uploadGate).
-			uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath)
 			if !s.gate.enter(uploadID) {
 				httpx.WriteError(w, r, s.log, core.Errorf(core.ELOCKED, "%s", MsgUploadExpiring))
 				return
 			}
 			defer s.gate.leave(uploadID)
 		}
+		// An upload belongs to whoever created it: anyone else meets no
+		// upload at all, whatever they know of its name.
+		if uploadID != "" && r.Method != http.MethodPost && r.Method != http.MethodOptions {
+			if err := s.ownUpload(r.Context(), uploadID); err != nil {
+				if core.ErrorCode(err) == core.ENOTFOUND && r.Method != http.MethodGet {
+					err = core.Errorf(core.ENOTFOUND, "%s", tusMessages["ERR_UPLOAD_NOT_FOUND"])
+				}
+				httpx.WriteError(w, r, s.log, err)
+				return
+			}
+		}
+		if r.Method == http.MethodGet {
+			byUpload.ServeHTTP(w, r)
+			return
+		}
 		tus.ServeHTTP(w, r)
 	}), nil
+}
+
+// ownUpload is nil when the signed-in caller created upload uploadID, and
+// ENOTFOUND otherwise (another staff member's upload, an unknown one).
+func (s *Service) ownUpload(ctx context.Context, uploadID string) error {
+	p := core.PrincipalFrom(ctx)
+	var mine bool
+	err := s.pool.QueryRow(ctx, `SELECT uploaded_by IS NOT DISTINCT FROM nullif($2, '')::uuid FROM media_assets WHERE upload_id = $1`,
+		uploadID, p.UserID).Scan(&mine)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (!mine || !p.Authenticated()) {
+		return core.Errorf(core.ENOTFOUND, MsgNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("media: owner of upload: %w", err)
+	}
+	return nil
 }
 
 // AssetOfUpload returns the asset of a tus upload id, with its usage.
@@ -274,12 +305,56 @@ func (s *Service) storeOriginal(ctx context.Context, id string, kind Kind, bin s
 	if err != nil {
 		return Format{}, "", &badBytes{msg: err.Error()}
 	}
+	if kind == KindImage {
+		return s.storeImage(ctx, id, bin, store)
+	}
 	key := originalKey(id, format.Ext)
 	if err := store.PutFile(ctx, key, format.MIME, bin); err != nil {
 		return Format{}, "", fmt.Errorf("media: store original of %s: %w", id, err)
 	}
 	return format, key, nil
 }
+
+// ImageMaxSide is the longest side a library image is kept at, as the
+// content platform's image fields keep theirs.
+const ImageMaxSide = content.ImageMaxSide
+
+// storeImage keeps an uploaded image as pixels only: it is checked against
+// the image limits from its header before anything is decoded (a few bytes
+// may declare 65535×65535), decoded in the shared bounded decoder, scaled
+// to ImageMaxSide and encoded again (JPEG, or PNG with transparency), so no
+// metadata, comment or payload appended to the file is ever served.
+func (s *Service) storeImage(ctx context.Context, id, bin string, store Storage) (Format, string, error) {
+	raw, err := os.ReadFile(bin)
+	if err != nil {
+		return Format{}, "", fmt.Errorf("media: read image upload: %w", err)
+	}
+	img, _, err := libraryImages().Thumbnail(ctx, raw, ImageMaxSide)
+	if err != nil {
+		if core.ErrorCode(err) == core.EINVALID {
+			return Format{}, "", &badBytes{msg: core.ErrorMessage(err)}
+		}
+		return Format{}, "", err
+	}
+	enc, err := imaging.Encode(img)
+	if err != nil {
+		return Format{}, "", fmt.Errorf("media: encode image %s: %w", id, err)
+	}
+	ext := strings.TrimPrefix(enc.Ext, ".")
+	key := originalKey(id, ext)
+	if err := store.Put(ctx, key, enc.ContentType, bytes.NewReader(enc.Data)); err != nil {
+		return Format{}, "", fmt.Errorf("media: store image of %s: %w", id, err)
+	}
+	return Format{Kind: KindImage, Ext: ext, MIME: enc.ContentType}, key, nil
+}
+
+// libraryImages decodes library images under the shared limits, GIF
+// included (kept as its first frame), in the process-wide slots.
+var libraryImages = sync.OnceValue(func() *imaging.Decoder {
+	lim := imaging.DefaultLimits
+	lim.AllowGIF = true
+	return imaging.Shared().WithLimits(lim)
+})
 
 func originalKey(id, ext string) string { return "media/" + id + "/original." + ext }
 

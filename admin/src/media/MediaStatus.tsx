@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Alert, Box, Button, Chip, LinearProgress, Link, Stack, Typography } from '@mui/material'
 import { useGetOne } from 'react-admin'
-import { retryAsset } from './api'
+import { cancelProcessing, retryAsset } from './api'
 import { STATE_COLOUR, formatBytes, formatDuration, kindLabel, percent, pollInterval, renditionRows, stateLabel } from './format'
 import type { MediaAsset } from './types'
 
@@ -28,6 +28,19 @@ export function MediaDetails({ asset, onRetried }: { asset: MediaAsset; onRetrie
       onRetried?.()
     } catch (e) {
       setRetryError(e instanceof Error ? e.message : 'Não foi possível tentar novamente.')
+    } finally {
+      setRetrying(false)
+    }
+  }
+  const cancel = async () => {
+    if (!window.confirm('Cancelar o processamento deste vídeo? Ele poderá ser processado de novo depois.')) return
+    setRetrying(true)
+    setRetryError('')
+    try {
+      await cancelProcessing(asset.id)
+      onRetried?.()
+    } catch (e) {
+      setRetryError(e instanceof Error ? e.message : 'Não foi possível cancelar o processamento.')
     } finally {
       setRetrying(false)
     }
@@ -63,6 +76,9 @@ export function MediaDetails({ asset, onRetried }: { asset: MediaAsset; onRetrie
               ))}
             </Box>
           )}
+          <Button size="small" color="warning" onClick={() => void cancel()} disabled={retrying} sx={{ mt: 0.5 }}>
+            Cancelar processamento
+          </Button>
         </Box>
       )}
       {asset.state === 'pronto' && (

@@ -18,6 +18,11 @@ export async function retryAsset(id: string): Promise<void> {
   await httpClient(`${one(id)}/retry`, { method: 'POST' })
 }
 
+/** Stops a video's processing: the asset ends in erro with the reason; 409 unless it is processando. */
+export async function cancelProcessing(id: string): Promise<void> {
+  await httpClient(`${one(id)}/cancel`, { method: 'POST' })
+}
+
 /** The asset a tus upload fills, when its creation answer was not seen (an upload resumed after a reload). */
 export async function assetOfUpload(uploadURL: string): Promise<MediaAsset | undefined> {
   const tusID = uploadURL.replace(/\/+$/, '').split('/').pop() ?? ''

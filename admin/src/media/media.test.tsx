@@ -104,6 +104,19 @@ describe('the status of one asset', () => {
     expect(calls[0].headers.get('X-CSRF-Token')).toBe('csrf1')
   })
 
+  it('cancels a processing video with POST /cancel once staff confirm', async () => {
+    const calls = scriptFetch((call) => (call.method === 'POST' && call.path.endsWith('/cancel') ? { status: 200, json: {} } : undefined))
+    const onRetried = vi.fn()
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true)
+    await render(<MediaDetails asset={asset({ state: 'processando' })} onRetried={onRetried} />)
+    await act(async () => button('Cancelar processamento')!.click())
+    await until(() => onRetried.mock.calls.length === 1)
+    expect(confirm).toHaveBeenCalledOnce()
+    expect(calls[0].path).toBe('/api/admin/media/0b7c2a64-7a1d-4a43-9a0e-6f1f7c2f8e11/cancel')
+    expect(calls[0].headers.get('X-CSRF-Token')).toBe('csrf1')
+    confirm.mockRestore()
+  })
+
   it("shows the server's pt-BR refusal of a retry", async () => {
     scriptFetch(() => ({ status: 409, json: { error: 'Só um arquivo com erro pode ser processado de novo.' } }))
     await render(<MediaDetails asset={asset({ state: 'erro', error: 'Falhou.' })} />)

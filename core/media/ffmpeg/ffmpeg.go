@@ -34,6 +34,10 @@ type Stream struct {
 	Language    string
 	Title       string
 	AttachedPic bool // a cover image stored as a video stream
+	// FrameRate is the stream's average frames per second as its
+	// container declares it (avg_frame_rate, else r_frame_rate; 0 when
+	// unknown).
+	FrameRate float64
 }
 
 // Info is what ffprobe found.
@@ -103,6 +107,8 @@ type probeJSON struct {
 		Width       int               `json:"width"`
 		Height      int               `json:"height"`
 		Duration    string            `json:"duration"`
+		FrameRate   string            `json:"r_frame_rate"`
+		AvgRate     string            `json:"avg_frame_rate"`
 		Tags        map[string]string `json:"tags"`
 		Disposition map[string]int    `json:"disposition"`
 		SideData    []struct {
@@ -111,14 +117,37 @@ type probeJSON struct {
 	} `json:"streams"`
 }
 
-// Probe runs ffprobe (bin) on path. A file ffprobe cannot read gives an
-// error wrapping ErrUnreadable with ffprobe's own words.
-func Probe(ctx context.Context, bin, path string) (Info, error) {
+// Demuxers are the containers an input may be read as: never guessed from
+// the bytes, which would let a playlist or manifest (HLS, DASH, concat)
+// dressed up as a video make ffmpeg open other files.
+var Demuxers = map[string]bool{"mov": true, "matroska": true}
+
+// ErrDemuxer is an input whose demuxer is not one of Demuxers.
+var ErrDemuxer = errors.New("ffmpeg: input demuxer must be mov or matroska")
+
+// Input is the argument list that opens path as an input: its demuxer
+// forced, and only the file protocol allowed, so the input can never pull
+// in a network address or another protocol's data.
+func Input(demuxer, path string) ([]string, error) {
+	if !Demuxers[demuxer] {
+		return nil, fmt.Errorf("%w (got %q)", ErrDemuxer, demuxer)
+	}
+	return []string{"-f", demuxer, "-protocol_whitelist", "file", "-i", "file:" + path}, nil
+}
+
+// Probe runs ffprobe (bin) on path read as demuxer (see Input). A file
+// ffprobe cannot read gives an error wrapping ErrUnreadable with ffprobe's
+// own words.
+func Probe(ctx context.Context, bin, demuxer, path string) (Info, error) {
 	if bin == "" {
 		bin = "ffprobe"
 	}
+	in, err := Input(demuxer, path)
+	if err != nil {
+		return Info{}, err
+	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin, "-v", "error", "-print_format", "json", "-show_format", "-show_streams", "--", path)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-v", "error", "-print_format", "json", "-show_format", "-show_streams"}, in...)...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	setPdeathsig(cmd)
 	if err := cmd.Run(); err != nil {
@@ -139,7 +168,11 @@ func Probe(ctx context.Context, bin, path string) (Info, error) {
 	info.DurationSeconds, _ = strconv.ParseFloat(raw.Format.Duration, 64)
 	for _, s := range raw.Streams {
 		st := Stream{Index: s.Index, CodecType: s.CodecType, CodecName: s.CodecName, Width: s.Width, Height: s.Height,
-			Language: s.Tags["language"], Title: s.Tags["title"], AttachedPic: s.Disposition["attached_pic"] == 1}
+			Language: s.Tags["language"], Title: s.Tags["title"], AttachedPic: s.Disposition["attached_pic"] == 1,
+			FrameRate: rational(s.AvgRate)}
+		if st.FrameRate == 0 {
+			st.FrameRate = rational(s.FrameRate)
+		}
 		for _, sd := range s.SideData {
 			if sd.Rotation != nil {
 				st.Rotation = int(*sd.Rotation)
@@ -255,4 +288,20 @@ func withoutPath(line string) string {
 		}
 	}
 	return line
+}
+
+// rational parses ffprobe's "num/den" rates ("30000/1001"); 0 when it is
+// not one.
+func rational(v string) float64 {
+	n, d, ok := strings.Cut(v, "/")
+	if !ok {
+		f, _ := strconv.ParseFloat(v, 64)
+		return f
+	}
+	num, err1 := strconv.ParseFloat(n, 64)
+	den, err2 := strconv.ParseFloat(d, 64)
+	if err1 != nil || err2 != nil || den == 0 {
+		return 0
+	}
+	return num / den
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func TestProbeRotatedPhoneVideo(t *testing.T) {
 		"-metadata:s:v:0", "rotate=90", rotated).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	info, err := ffmpeg.Probe(context.Background(), "ffprobe", rotated)
+	info, err := ffmpeg.Probe(context.Background(), "ffprobe", "mov", rotated)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestProbeUnreadable(t *testing.T) {
 	if err := os.WriteFile(junk, []byte("not a video at all"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ffmpeg.Probe(context.Background(), "ffprobe", junk); !errors.Is(err, ffmpeg.ErrUnreadable) {
+	if _, err := ffmpeg.Probe(context.Background(), "ffprobe", "mov", junk); !errors.Is(err, ffmpeg.ErrUnreadable) {
 		t.Errorf("err %v, want ErrUnreadable", err)
 	}
 }
@@ -93,4 +94,47 @@ func TestRunFailureCarriesFFmpegsReason(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	t.Logf("ffmpeg said: %s", fe.Message)
+}
+
+// A DASH manifest whose first bytes imitate an mp4's ftyp box, naming
+// another file as its media, is read as what its sniffed container says
+// (mov): ffprobe refuses it and never opens the other file, which a probe
+// that guessed the demuxer from the bytes would read and report.
+func TestProbeNeverFollowsAManifestToAnotherFile(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "segredo.mp4")
+	if out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10",
+		"-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", secret).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	manifest := filepath.Join(dir, "aula.mp4")
+	mpd := `<!--ftypjp2 -->
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT1S" minBufferTime="PT1S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">
+<Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="100000" width="160" height="120"><BaseURL>segredo.mp4</BaseURL></Representation></AdaptationSet></Period>
+</MPD>
+`
+	if err := os.WriteFile(manifest, []byte(mpd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The secret's access time tells whether anything read it; relatime
+	// updates it only when it is older than its modification, so it is set
+	// back first.
+	old := time.Now().Add(-48 * time.Hour)
+	if err := os.Chtimes(secret, old, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	info, err := ffmpeg.Probe(context.Background(), "ffprobe", "mov", manifest)
+	if !errors.Is(err, ffmpeg.ErrUnreadable) {
+		t.Fatalf("probe of the manifest: %+v, %v; want ErrUnreadable", info, err)
+	}
+	if st, err := os.Stat(secret); err != nil || accessTime(st).After(old.Add(time.Hour)) {
+		t.Errorf("the other file was read (atime %v)", accessTime(st))
+	}
+	if _, err := ffmpeg.Probe(context.Background(), "ffprobe", "dash", manifest); !errors.Is(err, ffmpeg.ErrDemuxer) {
+		t.Errorf("a demuxer other than mov or matroska: %v", err)
+	}
+	in, err := ffmpeg.Input("matroska", "/x/a.mkv")
+	if err != nil || strings.Join(in, " ") != "-f matroska -protocol_whitelist file -i file:/x/a.mkv" {
+		t.Errorf("input args %q %v", in, err)
+	}
 }
