@@ -24,7 +24,6 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
-	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/subscriptions"
 
 	"github.com/vetclube/vetclube/plugins/sdk/videourl"
@@ -52,7 +51,6 @@ const (
 
 // Messages users read (pt-BR).
 const (
-	MsgSignIn         = httpx.MsgSignIn
 	MsgNotFound       = "Vídeo não encontrado."
 	MsgPremium        = "Este vídeo é exclusivo para assinantes Premium. Assine para continuar."
 	MsgFavoriteOn     = "Vídeo adicionado aos favoritos"
