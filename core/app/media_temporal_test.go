@@ -22,7 +22,7 @@ import (
 // server, with real ffmpeg, through the app's own wiring, and its HLS
 // stream and poster are served.
 func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
 
@@ -102,7 +102,7 @@ func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
 // erro with a pt-BR reason; the original stays in the private store, and
 // 'Tentar novamente' starts a second attempt that fails the same way.
 func TestCorruptVideoEndsInErroWithTheOriginalKept(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
 

@@ -49,6 +49,10 @@ type Options struct {
 	// ContentTypes registers the types content plugins declare; nil
 	// refuses content plugins.
 	ContentTypes ContentTypes
+
+	// Now is the clock the key-value store's expiries are set and read
+	// against; time.Now when nil.
+	Now func() time.Time
 }
 
 // DefaultDailyVetCoins is the per-plugin, per-user daily award budget when
@@ -99,6 +103,9 @@ func New(opts Options, pool *pgxpool.Pool, ledger *points.Ledger, log *slog.Logg
 	}
 	if opts.DailyVetCoins <= 0 {
 		opts.DailyVetCoins = DefaultDailyVetCoins
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.Profiles == nil {
 		opts.Profiles = profiles.NewService(pool, nil, log)

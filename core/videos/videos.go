@@ -149,25 +149,6 @@ type Card struct {
 	Locked          bool       `json:"locked"`
 }
 
-// DurationText is what readers see: '45min', '1h05', '2h' (” unknown).
-func DurationText(seconds int) string {
-	if seconds <= 0 {
-		return ""
-	}
-	m := (seconds + 30) / 60
-	if m == 0 {
-		m = 1
-	}
-	switch {
-	case m < 60:
-		return fmt.Sprintf("%dmin", m)
-	case m%60 == 0:
-		return fmt.Sprintf("%dh", m/60)
-	default:
-		return fmt.Sprintf("%dh%02d", m/60, m%60)
-	}
-}
-
 // imageURL turns an image field's storage key into its public address; a
 // YouTube video without a thumbnail shows YouTube's own.
 func imageURL(key, youtubeURL string) *string {
