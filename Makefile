@@ -30,6 +30,8 @@ lint: lint-go lint-web
 lint-go:
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	# every table written only by its owner package (migrations/table_owners.txt)
+	$(GO) test -count=1 -run 'TestEveryTableHasAnOwner|TestTablesWrittenOnlyByOwner' ./migrations/
 lint-web: web/node_modules/.package-lock.json admin/node_modules/.package-lock.json
 	cd web && $(NPM) run lint
 	cd admin && $(NPM) run lint
