@@ -32,6 +32,8 @@ lint-go:
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 	GO=$(GO) ./scripts/check-core-imports.sh
+	# every table written only by its owner package (migrations/table_owners.txt)
+	$(GO) test -count=1 -run 'TestEveryTableHasAnOwner|TestTablesWrittenOnlyByOwner' ./migrations/
 lint-web: web/node_modules/.package-lock.json admin/node_modules/.package-lock.json
 	cd web && $(NPM) run lint
 	cd admin && $(NPM) run lint

@@ -43,6 +43,31 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrNotSignedIn is the cause of every "not signed in" answer. Callers
+// recognise that answer with errors.Is, never by its text.
+var ErrNotSignedIn = errors.New("not signed in")
+
+// MsgNotSignedIn answers a visitor on an action for members only.
+const MsgNotSignedIn = "Usuário não autenticado"
+
+// MsgNotSignedInWrite answers a visitor who tries to write (a comment, a
+// post, a report): it also says what to do.
+const MsgNotSignedInWrite = "Usuário não autenticado. Por favor, faça login."
+
+// NotSignedIn is the 401 for a visitor on an action for members only.
+func NotSignedIn() *Error {
+	return &Error{Code: EUNAUTHORIZED, Message: MsgNotSignedIn, Err: ErrNotSignedIn}
+}
+
+// NotSignedInToWrite is the 401 for a visitor who tries to write.
+func NotSignedInToWrite() *Error {
+	return &Error{Code: EUNAUTHORIZED, Message: MsgNotSignedInWrite, Err: ErrNotSignedIn}
+}
+
+// ErrEmptyBody is the cause of the 400 for a request body with nothing in
+// it, so a handler for which the body is optional can tell it apart.
+var ErrEmptyBody = errors.New("empty request body")
+
 // Errorf returns an *Error with a formatted user-facing message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

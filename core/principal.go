@@ -7,11 +7,18 @@ import (
 
 // Roles known to the authorisation policy (core/authz/policy.csv).
 const (
-	RoleVisitor    = "visitor"
-	RoleUser       = "user"
-	RoleTrial      = "trial"
-	RolePremium    = "premium"
-	RoleEditor     = "editor"
+	RoleVisitor = "visitor"
+	RoleUser    = "user"
+	RoleTrial   = "trial"
+	RolePremium = "premium"
+	// RoleEditor writes drafts and submits them for review (core/editorial).
+	RoleEditor = "editor"
+	// RoleRevisor reviews content: approves, requests changes, schedules,
+	// publishes, unpublishes and archives (core/editorial).
+	RoleRevisor = "revisor"
+	// RoleModerador moderates the community: hides, restores and removes
+	// reported posts and comments (core/moderation).
+	RoleModerador  = "moderador"
 	RoleSuperAdmin = "super_admin"
 )
 

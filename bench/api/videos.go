@@ -13,6 +13,7 @@ import (
 
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/core/text"
 	"github.com/vetclube/vetclube/core/videos"
 	"github.com/vetclube/vetclube/plugins/sdk/videourl"
 )
@@ -140,7 +141,7 @@ func (f *floor) videoList(w http.ResponseWriter, r *http.Request, userID string)
 		if c.Tags == nil {
 			c.Tags = []string{}
 		}
-		c.Duration = videos.DurationText(c.DurationSeconds)
+		c.Duration = text.Duration(c.DurationSeconds)
 		c.IsCompleted = c.CompletedAt != nil
 		c.Progress = int(math.Min(100, math.Floor(percent)))
 		c.Locked = !access

@@ -8,11 +8,12 @@ import (
 	"syscall"
 
 	"github.com/vetclube/vetclube/core/app"
+	"github.com/vetclube/vetclube/core/app/seed"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := app.Main(ctx)
+	code := app.Main(ctx, seed.Run)
 	stop()
 	os.Exit(code)
 }

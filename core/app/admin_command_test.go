@@ -27,7 +27,7 @@ func TestAdminGrantRevoke(t *testing.T) {
 	env := map[string]string{"DATABASE_URL": dbURL, "DATA_DIR": t.TempDir(), "LOG_LEVEL": "error"}
 	run := func(args ...string) (string, error) {
 		var out, errOut bytes.Buffer
-		err := app.Run(ctx, args, func(k string) string { return env[k] }, &out, &errOut)
+		err := app.Run(ctx, nil, args, func(k string) string { return env[k] }, &out, &errOut)
 		return out.String(), err
 	}
 	rolesOf := func() string {

@@ -2,46 +2,19 @@ package app_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
-	"github.com/vetclube/vetclube/workflows"
 )
-
-// temporalDev starts the embedded Temporal server (bin/temporal-dev, built
-// when missing).
-func temporalDev(t *testing.T) *workflows.DevServer {
-	t.Helper()
-	bin, err := filepath.Abs("../../bin/temporal-dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		cmd := exec.Command("go", "build", "-o", bin, ".")
-		cmd.Dir = "../../workflows/devserver"
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("build temporal-dev: %v\n%s", err, out)
-		}
-	}
-	s, err := workflows.StartDevServer(context.Background(), bin, filepath.Join(t.TempDir(), "temporal.sqlite"), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Stop() })
-	return s
-}
 
 // TestContentScheduleFiresThroughTheApp: an item approved and scheduled a
 // few seconds ahead through the backoffice API gets a Temporal timer (its
 // next firing is queryable) and appears in the public API when it fires.
 func TestContentScheduleFiresThroughTheApp(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	e := newContentEnvWith(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	if e.srv.App.Content.Timers == nil {
 		t.Fatal("no publication timers with TEMPORAL_ADDRESS set")

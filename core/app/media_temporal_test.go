@@ -24,7 +24,7 @@ import (
 // server, with real ffmpeg, through the app's own wiring, and its HLS
 // stream and poster are served.
 func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
 
@@ -104,7 +104,7 @@ func TestUploadedVideoBecomesAStreamThroughTemporal(t *testing.T) {
 // erro with a pt-BR reason; the original stays in the private store, and
 // 'Tentar novamente' starts a second attempt that fails the same way.
 func TestCorruptVideoEndsInErroWithTheOriginalKept(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
 
@@ -166,7 +166,7 @@ func TestCorruptVideoEndsInErroWithTheOriginalKept(t *testing.T) {
 // the workflow ends cancelled, the running transcode stops (its step
 // directory goes), and nothing makes the asset pronto afterwards.
 func TestStaffCancelStopsTheRunningTranscode(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"TEMPORAL_ADDRESS": dev.Addr})
 	staff, _ := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
 

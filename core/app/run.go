@@ -37,8 +37,12 @@ Commands:
 Configuration comes from environment variables (see README.md).
 `
 
+// Seeder fills a development database with demo content before the server
+// serves (package core/app/seed); nil seeds nothing.
+type Seeder func(ctx context.Context, a *App, stdout io.Writer) error
+
 // Run is the program. It returns when ctx is cancelled (Ctrl-C) or a command ends.
-func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func Run(ctx context.Context, seed Seeder, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		return err
@@ -50,7 +54,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch cmd {
 	case "serve":
-		return withTemporal(ctx, cfg, log, func(cfg config.Config) error { return serve(ctx, cfg, log, stdout) })
+		return withTemporal(ctx, cfg, log, func(cfg config.Config) error { return serve(ctx, cfg, log, seed, stdout) })
 	case "worker":
 		return runWorker(ctx, cfg, log)
 	case "migrate":
@@ -132,15 +136,15 @@ func refuseSuperuser(ctx context.Context, cfg config.Config, pool *pgxpool.Pool,
 	return nil
 }
 
-func serve(ctx context.Context, cfg config.Config, log *slog.Logger, stdout io.Writer) error {
+func serve(ctx context.Context, cfg config.Config, log *slog.Logger, seed Seeder, stdout io.Writer) error {
 	return withDatabase(ctx, cfg, log, func(pool *pgxpool.Pool) error {
 		a, err := Build(ctx, cfg, pool, log)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		if cfg.Development() {
-			if err := a.Seed(ctx, stdout); err != nil {
+		if cfg.Development() && seed != nil {
+			if err := seed(ctx, a, stdout); err != nil {
 				return fmt.Errorf("seed demo content: %w", err)
 			}
 		}
@@ -253,14 +257,14 @@ func devdbCommand(ctx context.Context, log *slog.Logger, args []string, stdout i
 }
 
 // Main is cmd/vetclube's main: it cancels Run's context on SIGINT/SIGTERM.
-func Main(ctx context.Context) int {
+func Main(ctx context.Context, seed Seeder) int {
 	// No process of the core's own user (a plugin sharing it, anything
 	// else) may read the core's memory, environment or descriptors.
 	if err := confine.MarkNonDumpable(); err != nil {
 		fmt.Fprintln(os.Stderr, "vetclube: mark the process non-dumpable:", err)
 		return 1
 	}
-	if err := Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil && !errors.Is(err, context.Canceled) {
+	if err := Run(ctx, seed, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "vetclube:", err)
 		return 1
 	}

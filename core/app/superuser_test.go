@@ -19,7 +19,7 @@ func TestProductionRefusesASuperuserDatabaseSession(t *testing.T) {
 	run := func(env map[string]string) (string, error) {
 		var out, errOut bytes.Buffer
 		env["DATA_DIR"] = t.TempDir()
-		err := app.Run(ctx, []string{"migrate"}, func(k string) string { return env[k] }, &out, &errOut)
+		err := app.Run(ctx, nil, []string{"migrate"}, func(k string) string { return env[k] }, &out, &errOut)
 		return errOut.String(), err
 	}
 

@@ -17,6 +17,7 @@ import (
 	"github.com/vetclube/vetclube/core/auth/password"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/ratelimit"
+	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/text"
 )
 
@@ -501,12 +502,7 @@ func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID st
 		if err != nil {
 			return fmt.Errorf("create account %s: %w", email, err)
 		}
-		for _, role := range u.Roles {
-			if _, err := tx.Exec(ctx, `INSERT INTO user_roles (user_id, role) VALUES ($1, $2) ON CONFLICT DO NOTHING`, userID, role); err != nil {
-				return fmt.Errorf("grant %s: %w", role, err)
-			}
-		}
-		return nil
+		return roles.GrantTx(ctx, tx, userID, u.Roles...)
 	})
 	return userID, created, err
 }

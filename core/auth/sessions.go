@@ -37,7 +37,7 @@ type Tokens struct {
 	CSRF string
 }
 
-var errNotAuthenticated = core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado")
+var errNotAuthenticated = core.NotSignedIn()
 
 // StartSession opens a new session for userID (a new refresh-token family).
 func (s *Service) StartSession(ctx context.Context, userID, userAgent string) (Tokens, error) {

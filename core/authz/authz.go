@@ -89,7 +89,7 @@ func (a *Authorizer) Require(method, pattern string, h http.Handler, deny func(w
 			return
 		}
 		if !p.Authenticated() {
-			deny(w, r, core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado"))
+			deny(w, r, core.NotSignedIn())
 			return
 		}
 		deny(w, r, core.Errorf(core.EFORBIDDEN, "Você não tem permissão para acessar este recurso."))

@@ -1,6 +1,7 @@
 package checkin
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -46,8 +47,7 @@ func HandleCheckIn(log *slog.Logger, s *Service) http.Handler {
 }
 
 func isEmptyBody(err error) bool {
-	e, ok := err.(*core.Error)
-	return ok && e.Message == "O corpo da requisição está vazio." || err == io.EOF
+	return errors.Is(err, core.ErrEmptyBody) || errors.Is(err, io.EOF)
 }
 
 // HandleReset serves POST /api/checkin/reset: resets a broken streak to 0.

@@ -38,7 +38,7 @@ type HTTP struct {
 func principal(r *http.Request) (core.Principal, error) {
 	p := core.PrincipalFrom(r.Context())
 	if !p.Authenticated() {
-		return p, core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado. Por favor, faça login.")
+		return p, core.NotSignedInToWrite()
 	}
 	return p, nil
 }

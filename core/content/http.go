@@ -48,7 +48,7 @@ func ParseListQuery(r *http.Request, typeID, readerID string) (ListQuery, error)
 	case "", "0", "false":
 	case "1", "true":
 		if readerID == "" {
-			return q, core.Errorf(core.EUNAUTHORIZED, "Entre na sua conta para ver os seus favoritos.")
+			return q, core.NotSignedIn()
 		}
 		q.OnlyFavorites = true
 	default:

@@ -27,7 +27,6 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
-	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/subscriptions"
@@ -55,7 +54,6 @@ const (
 
 // Messages users read (pt-BR).
 const (
-	MsgSignIn          = httpx.MsgSignIn
 	MsgCourseNotFound  = "Curso não encontrado."
 	MsgLessonNotFound  = "Aula não encontrada."
 	MsgCertNotFound    = "Certificado não encontrado."

@@ -2,7 +2,6 @@ package courses
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // curLesson is one lesson of a course's published curriculum with the
@@ -55,24 +55,6 @@ type Continue struct {
 	PositionSeconds float64 `json:"position_seconds"`
 }
 
-// LessonDuration shows a lesson's length: '12min', '1h05' (” unknown).
-func LessonDuration(seconds int) string {
-	if seconds <= 0 {
-		return ""
-	}
-	m := (seconds + 30) / 60
-	switch {
-	case m == 0:
-		return fmt.Sprintf("%ds", seconds)
-	case m < 60:
-		return fmt.Sprintf("%dmin", m)
-	case m%60 == 0:
-		return fmt.Sprintf("%dh", m/60)
-	default:
-		return fmt.Sprintf("%dh%02d", m/60, m%60)
-	}
-}
-
 // curriculum reads course courseID's published curriculum in order with
 // readerID's completions and saved positions. A lesson whose editor left the
 // duration blank shows its uploaded video's measured duration.
@@ -96,7 +78,7 @@ func (s *Service) curriculum(ctx context.Context, courseID, readerID string) ([]
 		var c curLesson
 		err := r.Scan(&c.moduleID, &c.moduleTitle, &c.moduleDesc, &c.modulePos, &c.ID, &c.Title, &c.Description, &c.Order,
 			&c.position, &c.DurationSeconds, &c.IsFree, &c.IsOptional, &c.VideoSource, &c.IsCompleted, &c.PositionSeconds)
-		c.Duration = LessonDuration(c.DurationSeconds)
+		c.Duration = text.Duration(c.DurationSeconds)
 		return c, err
 	})
 	return list, wrap("curriculum", err)
@@ -124,7 +106,7 @@ func modulesOf(cur []curLesson) []Module {
 		m.DurationSeconds += l.DurationSeconds
 	}
 	for i := range mods {
-		mods[i].Duration = LessonDuration(mods[i].DurationSeconds)
+		mods[i].Duration = text.Duration(mods[i].DurationSeconds)
 	}
 	return mods
 }

@@ -26,9 +26,9 @@ import (
 type Role string
 
 const (
-	RoleEditor     Role = "editor"      // writes drafts and submits them
-	RoleRevisor    Role = "revisor"     // reviews, schedules, publishes
-	RoleSuperAdmin Role = "super_admin" // may do everything
+	RoleEditor     Role = core.RoleEditor     // writes drafts and submits them
+	RoleRevisor    Role = core.RoleRevisor    // reviews, schedules, publishes
+	RoleSuperAdmin Role = core.RoleSuperAdmin // may do everything
 )
 
 // Roles lists the workflow roles.

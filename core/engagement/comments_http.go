@@ -41,14 +41,10 @@ func (h CommentsHTTP) item(r *http.Request) (string, error) {
 func signedIn(r *http.Request) (core.Principal, error) {
 	p := core.PrincipalFrom(r.Context())
 	if !p.Authenticated() {
-		return p, core.Errorf(core.EUNAUTHORIZED, MsgUnauthenticatedWrite)
+		return p, core.NotSignedInToWrite()
 	}
 	return p, nil
 }
-
-// MsgUnauthenticatedWrite is the answer to a comment write without a
-// session (the route policy answers most of them first).
-const MsgUnauthenticatedWrite = "Usuário não autenticado. Por favor, faça login."
 
 // CommentList is GET …/comments.
 type CommentList struct {
@@ -61,7 +57,7 @@ func (h CommentsHTTP) List() http.Handler {
 		// The community is for members: its comments stay so through the
 		// generic route, which visitors may call for public types.
 		if h.Type == "" && chi.URLParam(r, "type") == PostType && !core.PrincipalFrom(r.Context()).Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado")
+			return core.NotSignedIn()
 		}
 		itemID, err := h.item(r)
 		if err != nil {

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/engagement"
-	"github.com/vetclube/vetclube/core/roles"
 )
 
 // startCommunity starts a server whose content platform has the community's
@@ -57,7 +57,7 @@ func TestCommentsOverHTTP(t *testing.T) {
 	ana, anaID := srv.SignedIn(t, "ana@example.com")
 	bruno, _ := srv.SignedIn(t, "bruno@example.com")
 	carla, _ := srv.SignedIn(t, "carla@example.com")
-	mod, _ := srv.SignedIn(t, "moderadora@example.com", roles.RoleModerador)
+	mod, _ := srv.SignedIn(t, "moderadora@example.com", core.RoleModerador)
 	boss, _ := srv.SignedIn(t, "chefe@example.com", "super_admin")
 	post := publishPost(t, srv, anaID)
 

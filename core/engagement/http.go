@@ -25,14 +25,11 @@ type HTTP struct {
 	Log     *slog.Logger
 }
 
-// MsgSignIn asks a visitor to sign in before engaging with an item.
-const MsgSignIn = "Entre na sua conta para continuar."
-
 func (h HTTP) handle(fn func(r *http.Request, userID, itemID string) error) http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if !p.Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, MsgSignIn)
+			return core.NotSignedIn()
 		}
 		itemID, err := h.Resolve(r.Context(), chi.URLParam(r, "type"), chi.URLParam(r, "idOrSlug"))
 		if err != nil {

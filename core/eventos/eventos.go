@@ -53,7 +53,6 @@ const (
 	MsgNotFound     = "Evento não encontrado."
 	MsgCancelled    = "Este evento foi cancelado."
 	MsgClosed       = "As inscrições para este evento estão encerradas."
-	MsgSignIn       = "Entre na sua conta para participar."
 	MsgBadMonth     = "Informe o mês no formato AAAA-MM."
 	MsgBadWhen      = "Escolha próximos ou passados."
 	MsgNoOfferToUse = "Esta oferta de vaga não está mais disponível."

@@ -114,7 +114,7 @@ func (h HTTP) act(fn action) http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if !p.Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, MsgSignIn)
+			return core.NotSignedIn()
 		}
 		e, err := fn(h.Service, r, chi.URLParam(r, "idOrSlug"), p.UserID)
 		if err != nil {

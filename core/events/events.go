@@ -50,12 +50,21 @@ func NotifyExpr(alias string) string {
 		ELSE %[2]s.id::text || ':' || %[2]s.user_id::text END)::text`, Channel, alias, maxInlinePayload)
 }
 
+// InsertCTE is the common table expression named alias that stores the
+// events rows yields: a VALUES list or a SELECT of (user_id, type, data)
+// in that order. It returns the stored rows in the shape NotifyExpr reads,
+// so a publisher that must store many events, or store one inside a larger
+// statement, still writes user_events only through this package.
+func InsertCTE(alias, rows string) string {
+	return alias + ` AS (
+			INSERT INTO user_events (user_id, type, data) ` + rows + `
+			RETURNING id, user_id, type, data, created_at
+		)`
+}
+
 // publishSQL stores one event and announces it.
 var publishSQL = `
-		WITH e AS (
-			INSERT INTO user_events (user_id, type, data) VALUES ($1, $2, $3)
-			RETURNING id, user_id, type, data, created_at
-		)
+		WITH ` + InsertCTE("e", "VALUES ($1, $2, $3)") + `
 		SELECT e.id, ` + NotifyExpr("e") + `
 		FROM e`
 

@@ -13,23 +13,22 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/authz"
-	"github.com/vetclube/vetclube/core/roles"
 )
 
 // allRoles is every role the policy knows, from least to most privileged.
-var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, roles.RoleModerador, core.RoleSuperAdmin}
+var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
 
 // Who may call a route: the roles allowed for each minimum level.
 var (
 	everyone   = allRoles
-	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, roles.RoleRevisor, roles.RoleModerador, core.RoleSuperAdmin}
+	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
 	premiumUp  = []string{core.RolePremium, core.RoleSuperAdmin}
 	editorsUp  = []string{core.RoleEditor, core.RoleSuperAdmin}
 	superAdmin = []string{core.RoleSuperAdmin}
 	// backoffice are the content backoffice's roles.
-	backoffice = []string{core.RoleEditor, roles.RoleRevisor, core.RoleSuperAdmin}
+	backoffice = []string{core.RoleEditor, core.RoleRevisor, core.RoleSuperAdmin}
 	// moderators are the moderation queue's roles.
-	moderators = []string{roles.RoleModerador, core.RoleSuperAdmin}
+	moderators = []string{core.RoleModerador, core.RoleSuperAdmin}
 )
 
 var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}

@@ -98,7 +98,7 @@ func errTooLarge() error {
 
 func unmarshal(body []byte, v any, emptyMsg, syntaxMsg string) error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return core.Errorf(core.EINVALID, "%s", emptyMsg)
+		return &core.Error{Code: core.EINVALID, Message: emptyMsg, Err: core.ErrEmptyBody}
 	}
 	if !utf8.Valid(body) {
 		return core.Errorf(core.EINVALID, "%s", MsgInvalidUTF8)
@@ -211,17 +211,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	_ = Encode(w, Status(code), ErrorBody{Error: detail})
 }
 
-// MsgSignIn is the answer to a visitor on a route for members only.
-const MsgSignIn = "Usuário não autenticado"
-
 // SignedIn serves fn to signed-in members only (a visitor gets 401
-// MsgSignIn, as the route policy would say it) with their user id; answers
+// core.MsgNotSignedIn, as the route policy would say it) with their user id; answers
 // are a member's own, so they are never cached.
 func SignedIn(log *slog.Logger, fn func(w http.ResponseWriter, r *http.Request, userID string) error) http.Handler {
 	return Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if !p.Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, MsgSignIn)
+			return core.NotSignedIn()
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, p.UserID)

@@ -166,7 +166,16 @@ func (e *env) interruptedPatch(location string, offset int64, total, part []byte
 	if err := w.Flush(); err != nil {
 		e.t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond) // let the server read what was sent
+	// Half-close and wait for the server's end: it reads everything sent,
+	// meets the body's end early (as when the network drops) and answers or
+	// closes, so no byte is still in flight when the connection goes.
+	if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
+		e.t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		e.t.Fatalf("waiting for the server to end the interrupted PATCH: %v", err)
+	}
 	conn.Close()
 }
 

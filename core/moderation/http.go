@@ -27,7 +27,7 @@ func (h HTTP) Report() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
 		p := core.PrincipalFrom(r.Context())
 		if !p.Authenticated() {
-			return core.Errorf(core.EUNAUTHORIZED, "Usuário não autenticado. Por favor, faça login.")
+			return core.NotSignedInToWrite()
 		}
 		body, err := httpx.Decode[struct {
 			TargetType string `json:"target_type"`

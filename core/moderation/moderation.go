@@ -23,11 +23,10 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
-	"github.com/vetclube/vetclube/core/roles"
 )
 
 // RoleModerator is the role that moderates (super_admin inherits it).
-const RoleModerator = roles.RoleModerador
+const RoleModerator = core.RoleModerador
 
 // IsModerator says whether p may moderate: a moderator or a super admin.
 func IsModerator(p core.Principal) bool {

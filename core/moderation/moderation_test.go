@@ -10,12 +10,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
-	"github.com/vetclube/vetclube/core/roles"
 )
 
 var jsonUnmarshal = json.Unmarshal
@@ -215,7 +215,7 @@ func TestModeratorDecisions(t *testing.T) {
 	e := start(t)
 	anaC, ana := e.user("ana@example.com")
 	_, bruno := e.user("bruno@example.com")
-	mod, modID := e.user("moderadora@example.com", roles.RoleModerador)
+	mod, modID := e.user("moderadora@example.com", core.RoleModerador)
 	boss, _ := e.user("chefe@example.com", "super_admin")
 	editor, _ := e.user("editora@example.com", "editor")
 	post := e.post(ana, "Publicação polêmica")

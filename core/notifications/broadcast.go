@@ -129,8 +129,8 @@ func (s *Service) SendMany(ctx context.Context, in Notice, userIDs []string) (Br
 // publishCreated stores and announces one notification.created event per
 // notification in a single statement: events.Publish does one round trip
 // per event, which a 500-recipient batch cannot afford. It writes
-// user_events the way events.Publish does, through events.NotifyExpr, the
-// one place the NOTIFY payload format is defined.
+// user_events the way events.Publish does, through events.InsertCTE and
+// events.NotifyExpr, where the row and NOTIFY payload formats are defined.
 func publishCreated(ctx context.Context, tx pgx.Tx, list []Notification, actor *RelatedUser) error {
 	users := make([]string, len(list))
 	payloads := make([]string, len(list))
@@ -142,11 +142,8 @@ func publishCreated(ctx context.Context, tx pgx.Tx, list []Notification, actor *
 		}
 		users[i], payloads[i] = list[i].UserID, string(raw)
 	}
-	_, err := tx.Exec(ctx, `WITH e AS (
-			INSERT INTO user_events (user_id, type, data)
-			SELECT u, $3, d::jsonb FROM unnest($1::uuid[], $2::text[]) AS x(u, d)
-			RETURNING id, user_id, type, data, created_at
-		)
+	_, err := tx.Exec(ctx, `WITH `+events.InsertCTE("e",
+		`SELECT u, $3, d::jsonb FROM unnest($1::uuid[], $2::text[]) AS x(u, d)`)+`
 		SELECT count(`+events.NotifyExpr("e")+`) FROM e`, users, payloads, EventCreated)
 	if err != nil {
 		return fmt.Errorf("publish notification events: %w", err)

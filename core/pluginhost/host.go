@@ -58,6 +58,9 @@ type Options struct {
 	// mechanism is unavailable, unless Sandbox.Disabled says the operator
 	// chose to run plugins unconfined (production sets it).
 	RequireConfinement bool
+	// Now is the clock the key-value store's expiries are set and read
+	// against; time.Now when nil.
+	Now func() time.Time
 }
 
 // DefaultDailyVetCoins is the per-plugin, per-user daily award budget when
@@ -108,6 +111,9 @@ func New(opts Options, pool *pgxpool.Pool, ledger *points.Ledger, log *slog.Logg
 	}
 	if opts.DailyVetCoins <= 0 {
 		opts.DailyVetCoins = DefaultDailyVetCoins
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	if opts.Profiles == nil {
 		opts.Profiles = profiles.NewService(pool, nil, log)

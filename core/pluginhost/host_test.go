@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -154,7 +155,9 @@ func TestHungPluginTimesOutAndOthersDoNotNotice(t *testing.T) {
 }
 
 func TestKVCompareAndSetUnderConcurrentWriters(t *testing.T) {
-	h := start(t, install(t, "fixture"), pluginhost.Options{})
+	var clock atomic.Int64 // Unix nanoseconds
+	clock.Store(time.Now().UnixNano())
+	h := start(t, install(t, "fixture"), pluginhost.Options{Now: func() time.Time { return time.Unix(0, clock.Load()) }})
 	user := h.newUser(t)
 	const writers, each = 8, 10
 	var wg sync.WaitGroup
@@ -192,7 +195,12 @@ func TestKVCompareAndSetUnderConcurrentWriters(t *testing.T) {
 	if !got.Found {
 		t.Fatal("value missing before its TTL")
 	}
-	time.Sleep(1100 * time.Millisecond)
+	clock.Add(int64(999 * time.Millisecond))
+	h.call(user, "GET", "/api/tools/fixture/kv?key=efemero", nil).decode(t, &got)
+	if !got.Found {
+		t.Fatal("value missing 999 ms into its 1-second TTL")
+	}
+	clock.Add(int64(time.Millisecond))
 	h.call(user, "GET", "/api/tools/fixture/kv?key=efemero", nil).decode(t, &got)
 	if got.Found {
 		t.Fatal("value still readable after its TTL")

@@ -155,11 +155,14 @@ func (h *hostAPI) SendNotification(ctx context.Context, req *pluginpb.SendNotifi
 	return &pluginpb.SendNotificationResponse{NotificationId: n.ID, Duplicate: !created}, nil
 }
 
-func expiry(ttl int64) *time.Time {
+// expiry is when a value set now with ttl seconds stops being readable (nil:
+// never). Expiries are written and compared against the manager's clock,
+// never the database's, so one clock decides.
+func (h *hostAPI) expiry(ttl int64) *time.Time {
 	if ttl <= 0 {
 		return nil
 	}
-	t := time.Now().Add(time.Duration(ttl) * time.Second)
+	t := h.p.m.opts.Now().Add(time.Duration(ttl) * time.Second)
 	return &t
 }
 
@@ -167,7 +170,7 @@ func (h *hostAPI) KVGet(ctx context.Context, req *pluginpb.KVGetRequest) (*plugi
 	var v []byte
 	err := h.p.m.pool.QueryRow(ctx, `
 		SELECT value FROM plugin_kv
-		WHERE plugin_id = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > now())`, h.id(), req.Key).Scan(&v)
+		WHERE plugin_id = $1 AND key = $2 AND (expires_at IS NULL OR expires_at > $3)`, h.id(), req.Key, h.p.m.opts.Now()).Scan(&v)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return &pluginpb.KVGetResponse{}, nil
 	}
@@ -184,7 +187,7 @@ func (h *hostAPI) KVSet(ctx context.Context, req *pluginpb.KVSetRequest) (*plugi
 	_, err := h.p.m.pool.Exec(ctx, `
 		INSERT INTO plugin_kv (plugin_id, key, value, expires_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (plugin_id, key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, updated_at = now()`,
-		h.id(), req.Key, nonNil(req.Value), expiry(req.TtlSeconds))
+		h.id(), req.Key, nonNil(req.Value), h.expiry(req.TtlSeconds))
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -199,16 +202,16 @@ func (h *hostAPI) KVCompareAndSet(ctx context.Context, req *pluginpb.KVCompareAn
 		return nil, status.Error(codes.InvalidArgument, "key is required")
 	}
 	var sql string
-	args := []any{h.id(), req.Key, nonNil(req.NewValue), expiry(req.TtlSeconds)}
+	args := []any{h.id(), req.Key, nonNil(req.NewValue), h.expiry(req.TtlSeconds), h.p.m.opts.Now()}
 	if req.OldExists {
 		sql = `UPDATE plugin_kv SET value = $3, expires_at = $4, updated_at = now()
-			WHERE plugin_id = $1 AND key = $2 AND value = $5 AND (expires_at IS NULL OR expires_at > now())`
+			WHERE plugin_id = $1 AND key = $2 AND value = $6 AND (expires_at IS NULL OR expires_at > $5)`
 		args = append(args, nonNil(req.OldValue))
 	} else {
 		// "Only if absent": an expired row counts as absent and is replaced.
 		sql = `INSERT INTO plugin_kv (plugin_id, key, value, expires_at) VALUES ($1, $2, $3, $4)
 			ON CONFLICT (plugin_id, key) DO UPDATE SET value = EXCLUDED.value, expires_at = EXCLUDED.expires_at, updated_at = now()
-			WHERE plugin_kv.expires_at IS NOT NULL AND plugin_kv.expires_at <= now()`
+			WHERE plugin_kv.expires_at IS NOT NULL AND plugin_kv.expires_at <= $5`
 	}
 	tag, err := h.p.m.pool.Exec(ctx, sql, args...)
 	if err != nil {
@@ -231,8 +234,8 @@ func (h *hostAPI) KVList(ctx context.Context, req *pluginpb.KVListRequest) (*plu
 	}
 	rows, err := h.p.m.pool.Query(ctx, `
 		SELECT key FROM plugin_kv
-		WHERE plugin_id = $1 AND starts_with(key, $2) AND (expires_at IS NULL OR expires_at > now())
-		ORDER BY key LIMIT $3`, h.id(), req.Prefix, limit)
+		WHERE plugin_id = $1 AND starts_with(key, $2) AND (expires_at IS NULL OR expires_at > $4)
+		ORDER BY key LIMIT $3`, h.id(), req.Prefix, limit, h.p.m.opts.Now())
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -241,10 +244,11 @@ func (h *hostAPI) KVList(ctx context.Context, req *pluginpb.KVListRequest) (*plu
 		return nil, internal(err)
 	}
 	// Expired rows are purged lazily, off the caller's path.
+	now := h.p.m.opts.Now()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, _ = h.p.m.pool.Exec(ctx, `DELETE FROM plugin_kv WHERE plugin_id = $1 AND expires_at <= now()`, h.id())
+		_, _ = h.p.m.pool.Exec(ctx, `DELETE FROM plugin_kv WHERE plugin_id = $1 AND expires_at <= $2`, h.id(), now)
 	}()
 	return &pluginpb.KVListResponse{Keys: keys}, nil
 }

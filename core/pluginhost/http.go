@@ -257,7 +257,7 @@ func pluginErrorAnswer(w http.ResponseWriter, status int, hs []*pluginpb.Header)
 	case status == http.StatusRequestEntityTooLarge:
 		return core.Errorf(core.ETOOLARGE, msgTooLarge)
 	case status == http.StatusUnauthorized:
-		return core.Errorf(core.EUNAUTHORIZED, "Faça login para continuar.")
+		return core.NotSignedIn()
 	case status == http.StatusForbidden:
 		return core.Errorf(core.EFORBIDDEN, msgRefused)
 	case status == http.StatusTooManyRequests:

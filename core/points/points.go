@@ -233,17 +233,14 @@ WITH l AS (
 ), t AS (
 	` + totals + `
 	RETURNING challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points
-), e AS (
-	INSERT INTO user_events (user_id, type, data)
-	SELECT l.user_id, '` + EventBalance + `', json_build_object(
+), ` + events.InsertCTE("e", `
+	SELECT l.user_id, '`+EventBalance+`', json_build_object(
 		'balance', json_build_object('challenge_points', t.challenge_points, 'course_points', t.course_points,
 			'post_points', t.post_points, 'checkin_points', t.checkin_points, 'other_points', t.other_points,
 			'points_spent', t.points_spent, 'total_points', t.total_points),
 		'entry', json_build_object('id', l.id, 'user_id', l.user_id, 'amount', l.amount, 'kind', l.kind,
 			'metadata', l.metadata, 'created_at', l.created_at))
-	FROM l, t
-	RETURNING id, user_id, type, data, created_at
-)
+	FROM l, t`) + `
 SELECT l.id, l.metadata, l.created_at,
 	` + events.NotifyExpr("e") + `
 FROM l, t, e`

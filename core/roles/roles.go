@@ -11,22 +11,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
 )
 
-// RoleRevisor reviews content: approves, requests changes, schedules,
-// publishes, unpublishes and archives (core/editorial).
-const RoleRevisor = "revisor"
-
-// RoleModerador moderates the community: hides, restores and removes
-// reported posts and comments (core/moderation).
-const RoleModerador = "moderador"
-
 // Grantable are the roles an administrator may grant; the database's CHECK
 // on user_roles.role allows the same.
-var Grantable = []string{core.RoleEditor, RoleRevisor, RoleModerador, core.RoleSuperAdmin}
+var Grantable = []string{core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
 
 // ErrNoAccount is returned when no account has the given email.
 var ErrNoAccount = errors.New("no account with that email")
@@ -120,6 +113,20 @@ func (s *Service) Grant(ctx context.Context, email, role string) (bool, error) {
 		return false, fmt.Errorf("%w %s", ErrNoAccount, normaliseEmail(email))
 	}
 	return inserted, nil
+}
+
+// GrantTx gives userID each of roles inside the caller's transaction (an
+// account being created). Granting a role the account holds is harmless.
+func GrantTx(ctx context.Context, tx pgx.Tx, userID string, roles ...string) error {
+	for _, role := range roles {
+		if err := CheckGrantable(role); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO user_roles (user_id, role) VALUES ($1, $2) ON CONFLICT DO NOTHING`, userID, role); err != nil {
+			return fmt.Errorf("grant %s: %w", role, err)
+		}
+	}
+	return nil
 }
 
 // Revoke takes the role away from the account with email, reporting whether

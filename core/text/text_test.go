@@ -70,3 +70,17 @@ func FuzzCleanName(f *testing.F) {
 		}
 	})
 }
+
+func TestDuration(t *testing.T) {
+	for _, c := range []struct {
+		seconds int
+		want    string
+	}{
+		{0, ""}, {-5, ""}, {6, "6s"}, {25, "25s"}, {59, "59s"}, {60, "1min"}, {89, "1min"}, {90, "2min"},
+		{660, "11min"}, {1320, "22min"}, {3300, "55min"}, {3570, "1h"}, {3600, "1h"}, {3900, "1h05"}, {7200, "2h"}, {21600, "6h"},
+	} {
+		if got := text.Duration(c.seconds); got != c.want {
+			t.Errorf("Duration(%d) = %q, want %q", c.seconds, got, c.want)
+		}
+	}
+}

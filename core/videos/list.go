@@ -12,6 +12,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/search"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // Filter is one list request. Empty strings and false mean no filter.
@@ -135,7 +136,7 @@ func scanCard(row pgx.Row, extra ...any) (Card, error) {
 	if c.Tags == nil {
 		c.Tags = []string{}
 	}
-	c.Duration = DurationText(c.DurationSeconds)
+	c.Duration = text.Duration(c.DurationSeconds)
 	c.IsCompleted = c.CompletedAt != nil
 	c.Progress = int(math.Min(100, math.Floor(percent)))
 	return c, nil

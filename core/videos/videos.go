@@ -24,7 +24,6 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/engagement"
-	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/subscriptions"
 
 	"github.com/vetclube/vetclube/plugins/sdk/videourl"
@@ -52,7 +51,6 @@ const (
 
 // Messages users read (pt-BR).
 const (
-	MsgSignIn         = httpx.MsgSignIn
 	MsgNotFound       = "Vídeo não encontrado."
 	MsgPremium        = "Este vídeo é exclusivo para assinantes Premium. Assine para continuar."
 	MsgFavoriteOn     = "Vídeo adicionado aos favoritos"
@@ -149,25 +147,6 @@ type Card struct {
 	CompletedAt     *time.Time `json:"completed_at"`
 	Progress        int        `json:"progress"`
 	Locked          bool       `json:"locked"`
-}
-
-// DurationText is what readers see: '45min', '1h05', '2h' (” unknown).
-func DurationText(seconds int) string {
-	if seconds <= 0 {
-		return ""
-	}
-	m := (seconds + 30) / 60
-	if m == 0 {
-		m = 1
-	}
-	switch {
-	case m < 60:
-		return fmt.Sprintf("%dmin", m)
-	case m%60 == 0:
-		return fmt.Sprintf("%dh", m/60)
-	default:
-		return fmt.Sprintf("%dh%02d", m/60, m%60)
-	}
 }
 
 // imageURL turns an image field's storage key into its public address; a

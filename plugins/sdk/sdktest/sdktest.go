@@ -16,7 +16,7 @@
 //     core's daily VetCoins budget per user (WithDailyVetCoins);
 //   - SQL in a fresh PostgreSQL schema holding the plugin's migrations, when
 //     the test asks for it with WithSQL (TEST_DATABASE_URL, or the local
-//     server); without a reachable server only that test is skipped.
+//     server); without a reachable server that test fails, like the core's.
 //
 // Calls that act for a user need a request made with As, as the real host
 // refuses them outside a request; Fail makes a call answer an error (for
@@ -108,7 +108,7 @@ type config struct {
 // WithSQL gives the plugin a fresh PostgreSQL schema with migrations applied,
 // dropped when the test ends. The server is TEST_DATABASE_URL (default: the
 // local PostgreSQL on 127.0.0.1:5432, trust auth); when none answers, the
-// test is skipped, since it cannot run without one.
+// test fails: a test that asked for SQL proves nothing without it.
 func WithSQL(migrations []sdk.Migration) Option {
 	return func(c *config) { c.wantSQL, c.migrations = true, migrations }
 }

@@ -1,4 +1,4 @@
-package app_test
+package seed_test
 
 import (
 	"io"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 	"github.com/vetclube/vetclube/core/community"
 )
 
@@ -15,11 +16,11 @@ func TestSeedCommunity(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "comunidade")})
 	ctx := t.Context()
 	for range 2 {
-		if err := srv.App.Seed(ctx, io.Discard); err != nil {
+		if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ids, err := srv.App.DemoPostIDs(ctx)
+	ids, err := seed.DemoPostIDs(ctx, srv.App)
 	if err != nil || len(ids) < 20 {
 		t.Fatalf("demo posts: %d %v", len(ids), err)
 	}

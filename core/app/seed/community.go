@@ -1,8 +1,9 @@
-package app
+package seed
 
 import (
 	"context"
 	"fmt"
+	"github.com/vetclube/vetclube/core/app"
 	"io"
 	"time"
 
@@ -59,7 +60,7 @@ var demoPosts = []demoPost{
 // plugin is loaded, on the first run only: once any demo post exists, a
 // developer's deletions and edits are left alone. Posts are dated over the
 // last days.
-func (a *App) seedCommunity(ctx context.Context, demoUserID string, stdout io.Writer) error {
+func (a demo) seedCommunity(ctx context.Context, demoUserID string, stdout io.Writer) error {
 	if _, ok := a.Content.Registry.Get(community.TypeID); !ok || a.Community == nil {
 		return nil
 	}
@@ -95,10 +96,7 @@ func (a *App) seedCommunity(ctx context.Context, demoUserID string, stdout io.Wr
 		if isNew {
 			created++
 			at := now.Add(-time.Duration(p.hoursAgo) * time.Hour)
-			if _, err := a.Pool.Exec(ctx, `WITH i AS (
-					UPDATE content_items SET created_at = $2, updated_at = $2, published_at = $2 WHERE id = $1 RETURNING id)
-				UPDATE content_published SET published_at = $2, last_published_at = $2 WHERE item_id = (SELECT id FROM i)`,
-				post.ID, at); err != nil {
+			if err := a.Content.Store.Backdate(ctx, post.ID, at); err != nil {
 				return fmt.Errorf("date post %s: %w", p.slug, err)
 			}
 		}
@@ -120,7 +118,11 @@ func (a *App) seedCommunity(ctx context.Context, demoUserID string, stdout io.Wr
 
 // DemoPostIDs returns the ids of the demo posts by slug (the comments seed
 // finds the posts it comments on with it).
-func (a *App) DemoPostIDs(ctx context.Context) (map[string]string, error) {
+func DemoPostIDs(ctx context.Context, a *app.App) (map[string]string, error) {
+	return demo{a}.demoPostIDs(ctx)
+}
+
+func (a demo) demoPostIDs(ctx context.Context) (map[string]string, error) {
 	rows, err := a.Pool.Query(ctx, `SELECT slug, id::text FROM content_items WHERE type = $1 AND slug LIKE 'demo-%'`, community.TypeID)
 	if err != nil {
 		return nil, fmt.Errorf("demo posts: %w", err)

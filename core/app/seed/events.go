@@ -1,4 +1,4 @@
-package app
+package seed
 
 import (
 	"context"
@@ -65,7 +65,7 @@ var demoEvents = []struct {
 // seedEvents creates and publishes the demo events when the events plugin
 // is loaded (its type registered), and fills the almost-full one with the
 // demo team.
-func (a *App) seedEvents(ctx context.Context, ids map[string]string, stdout io.Writer) error {
+func (a demo) seedEvents(ctx context.Context, ids map[string]string, stdout io.Writer) error {
 	if _, ok := a.Content.Registry.Get("eventos"); !ok || a.Eventos == nil {
 		return nil
 	}

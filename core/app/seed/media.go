@@ -1,9 +1,10 @@
-package app
+package seed
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vetclube/vetclube/core/app"
 	"io"
 	"os"
 	"os/exec"
@@ -50,7 +51,7 @@ const demoMediaPoll = 2 * time.Second
 
 // mediaSeedReady says whether the demo clips can be made and processed
 // here, and why not in pt-BR when they cannot.
-func (a *App) mediaSeedReady() (bool, string) {
+func (a demo) mediaSeedReady() (bool, string) {
 	switch {
 	case a.Media == nil:
 		return false, "a biblioteca de mídia não está disponível"
@@ -66,7 +67,7 @@ func (a *App) mediaSeedReady() (bool, string) {
 // startMediaVideos seeds the library's demo videos in the background: making
 // and processing the clips takes a while, and the server serves meanwhile.
 // DEMO_MEDIA=false skips them (the browser tests' servers).
-func (a *App) startMediaVideos(ctx context.Context, cats map[string]string, ids map[string]string, stdout io.Writer) {
+func (a demo) startMediaVideos(ctx context.Context, cats map[string]string, ids map[string]string, stdout io.Writer) {
 	if !a.Config.DemoMedia {
 		return
 	}
@@ -85,13 +86,15 @@ func (a *App) startMediaVideos(ctx context.Context, cats map[string]string, ids 
 	}()
 }
 
-// SeedMediaVideos makes, uploads and publishes the media library's demo
+// MediaVideos makes, uploads and publishes the media library's demo
 // videos and returns once they are published (or demoMediaWait has passed),
 // with how many it published. The development seed runs it in the
 // background; it is idempotent: published videos are left alone, and a
 // video whose processing a stopped server left unfinished is waited for and
 // published, not made again.
-func (a *App) SeedMediaVideos(ctx context.Context) (int, error) {
+func MediaVideos(ctx context.Context, a *app.App) (int, error) { return demo{a}.mediaVideos(ctx) }
+
+func (a demo) mediaVideos(ctx context.Context) (int, error) {
 	if ok, why := a.mediaSeedReady(); !ok {
 		return 0, errors.New(why)
 	}
@@ -142,7 +145,7 @@ type demoMediaItem struct {
 	status    content.Status
 }
 
-func (a *App) seedMediaVideos(ctx context.Context, cats map[string]string, ids map[string]string) (int, error) {
+func (a demo) seedMediaVideos(ctx context.Context, cats map[string]string, ids map[string]string) (int, error) {
 	editor := content.Actor{UserID: ids["editora@vetclube.dev"], Channel: content.ChannelSystem}
 	revisor := content.Actor{UserID: ids["revisor@vetclube.dev"], Channel: content.ChannelSystem}
 	work, err := os.MkdirTemp("", "vetclube-demo-media-")
@@ -210,7 +213,7 @@ func (a *App) seedMediaVideos(ctx context.Context, cats map[string]string, ids m
 
 // demoMediaItem finds the demo video created under idempotency key key
 // (zero when there is none yet).
-func (a *App) demoMediaItem(ctx context.Context, key string) (demoMediaItem, error) {
+func (a demo) demoMediaItem(ctx context.Context, key string) (demoMediaItem, error) {
 	var it demoMediaItem
 	err := a.Pool.QueryRow(ctx, `SELECT id::text, status, coalesce(fields->>'video_asset', '') FROM content_items
 		WHERE type = $1 AND idempotency_key = $2`, videos.TypeVideo, key).Scan(&it.id, &it.status, &it.asset)
@@ -222,7 +225,7 @@ func (a *App) demoMediaItem(ctx context.Context, key string) (demoMediaItem, err
 
 // waitDemoAsset waits for an asset to be pronto; false when it failed or
 // the deadline passed (logged: the video stays a draft).
-func (a *App) waitDemoAsset(ctx context.Context, id string, deadline time.Time) (bool, error) {
+func (a demo) waitDemoAsset(ctx context.Context, id string, deadline time.Time) (bool, error) {
 	for {
 		as, err := a.Media.Get(ctx, id)
 		if err != nil {
@@ -248,7 +251,7 @@ func (a *App) waitDemoAsset(ctx context.Context, id string, deadline time.Time) 
 
 // publishDemoItem takes a demo video from wherever it stopped (draft, in
 // review, approved) to published, as the editor and the reviewer would.
-func (a *App) publishDemoItem(ctx context.Context, editor, revisor content.Actor, id string) error {
+func (a demo) publishDemoItem(ctx context.Context, editor, revisor content.Actor, id string) error {
 	it, err := a.Content.Store.Get(ctx, id)
 	if err != nil {
 		return err

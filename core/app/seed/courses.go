@@ -1,4 +1,4 @@
-package app
+package seed
 
 import (
 	"context"
@@ -8,15 +8,20 @@ import (
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // demoVideo is the video of every demo video lesson: a placeholder (Big
 // Buck Bunny, the Blender Foundation's open short film, on its official
 // channel: public and long-lived, so the embedded player always works)
-// until real lessons are uploaded. Its length is 10:35.
+// until real lessons are uploaded. The lessons declare whole minutes (the
+// clip runs 10:35), so a module's total reads as the sum of its lessons
+// ("2 aulas · 22min" from two of "11min") and a course's estimated duration
+// is the sum of its modules.
 const (
-	demoVideo         = "https://www.youtube.com/watch?v=aqz-KE-bpKQ"
-	demoVideoDuration = "10:35"
+	demoVideo              = "https://www.youtube.com/watch?v=aqz-KE-bpKQ"
+	demoVideoDuration      = "11:00"
+	demoVideoLessonSeconds = 11 * 60
 )
 
 type demoLesson struct {
@@ -33,7 +38,7 @@ type demoModule struct {
 type demoCourse struct {
 	key, title, summary, description string
 	category, instructor             string // keys of demoCategories / demoInstructors
-	level, duration                  string
+	level                            string
 	rating                           float64
 	ratings                          int
 	tags                             []string
@@ -63,7 +68,7 @@ var demoCourses = []demoCourse{
 	{key: "emergencias-pequenos-animais", title: "Atendimento Emergencial em Pequenos Animais",
 		summary:     "Triagem, estabilização e primeiras condutas nas emergências mais comuns em cães e gatos.",
 		description: "Aprenda a organizar a chegada do paciente crítico, fazer a triagem pelo **ABC**, estabilizar choque, dispneia e trauma, e decidir as primeiras condutas com segurança. Curso prático, com casos reais da rotina de um hospital 24 horas.",
-		category:    "emergencia", instructor: "camila-rocha", level: "Intermediário", duration: "8h", rating: 4.8, ratings: 126,
+		category:    "emergencia", instructor: "camila-rocha", level: "Intermediário", rating: 4.8, ratings: 126,
 		tags:         []string{"emergência", "UTI", "trauma", "choque"},
 		learn:        "Fazer a triagem do paciente crítico\nReconhecer e tratar os tipos de choque\nConduzir a dispneia aguda\nMontar o carrinho de emergência",
 		requirements: "Graduação em Medicina Veterinária (ou estar no último ano)\nNoções de fisiologia cardiovascular",
@@ -84,7 +89,7 @@ var demoCourses = []demoCourse{
 	{key: "dermatologia-veterinaria", title: "Dermatologia Veterinária na Rotina Clínica",
 		summary:     "Do exame dermatológico ao plano terapêutico: alergias, otites e dermatopatias infecciosas.",
 		description: "Um roteiro prático para os casos de pele que mais chegam ao consultório: abordagem do prurido, dermatite atópica canina, alergia alimentar, piodermites, dermatofitose e otite externa, com exames complementares e planos de tratamento.",
-		category:    "dermatologia", instructor: "rafael-mendes", level: "Iniciante", duration: "6h", rating: 4.7, ratings: 89,
+		category:    "dermatologia", instructor: "rafael-mendes", level: "Iniciante", rating: 4.7, ratings: 89,
 		tags:         []string{"dermatologia", "alergia", "otite", "prurido"},
 		learn:        "Conduzir o exame dermatológico completo\nDiferenciar as causas de prurido\nEscolher exames complementares\nTratar otite externa",
 		requirements: "Graduação em Medicina Veterinária (ou estar cursando)",
@@ -104,7 +109,7 @@ var demoCourses = []demoCourse{
 	{key: "gestao-clinica-veterinaria", title: "Gestão de Clínicas Veterinárias",
 		summary:     "Finanças, precificação, equipe e experiência do tutor para clínicas de pequeno porte.",
 		description: "Para quem é dono de clínica ou pensa em abrir a sua: fluxo de caixa, formação de preço dos serviços, indicadores, gestão de equipe e a jornada do tutor, com planilhas e exemplos de clínicas reais.",
-		category:    "gestao", instructor: "juliana-prado", level: "Iniciante", duration: "4h", rating: 4.6, ratings: 54,
+		category:    "gestao", instructor: "juliana-prado", level: "Iniciante", rating: 4.6, ratings: 54,
 		tags:         []string{"gestão", "finanças", "precificação", "equipe"},
 		learn:        "Montar o fluxo de caixa da clínica\nCalcular o preço de consultas e procedimentos\nAcompanhar indicadores mensais",
 		requirements: "Nenhum: o curso parte do zero",
@@ -126,7 +131,7 @@ var demoCourses = []demoCourse{
 // seedCourses creates and publishes the demo courses, with their
 // categories, instructors, modules and lessons, through the content store
 // when the cursos plugin is loaded; the read model fills from the publishes.
-func (a *App) seedCourses(ctx context.Context, ids map[string]string, stdout io.Writer) error {
+func (a demo) seedCourses(ctx context.Context, ids map[string]string, stdout io.Writer) error {
 	if _, ok := a.Content.Registry.Get(courses.TypeCourse); !ok || a.Courses == nil {
 		return nil
 	}
@@ -175,6 +180,7 @@ func (a *App) seedCourses(ctx context.Context, ids map[string]string, stdout io.
 	}
 	for _, c := range demoCourses {
 		var modules []string
+		seconds := 0
 		for _, m := range c.modules {
 			var lessons []string
 			for _, l := range m.lessons {
@@ -183,6 +189,7 @@ func (a *App) seedCourses(ctx context.Context, ids map[string]string, stdout io.
 					f["body"] = l.body
 				} else {
 					f["video_source"], f["youtube_url"], f["duration"] = "youtube", demoVideo, demoVideoDuration
+					seconds += demoVideoLessonSeconds
 				}
 				id, err := put(courses.TypeLesson, c.key+"-"+m.key+"-"+l.key, l.title, "", f)
 				if err != nil {
@@ -198,7 +205,7 @@ func (a *App) seedCourses(ctx context.Context, ids map[string]string, stdout io.
 		}
 		if _, err := put(courses.TypeCourse, c.key, c.title, c.summary, map[string]any{
 			"description": c.description, "category": cats[c.category], "instructor": teachers[c.instructor], "level": c.level,
-			"duration": c.duration, "rating": c.rating, "total_ratings": c.ratings, "tags": c.tags, "video_intro": demoVideo,
+			"duration": text.Duration(seconds), "rating": c.rating, "total_ratings": c.ratings, "tags": c.tags, "video_intro": demoVideo,
 			"what_you_will_learn": c.learn, "requirements": c.requirements, "objectives": c.objectives, "modules": modules,
 		}); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package app
+package seed
 
 import (
 	"context"
@@ -78,7 +78,7 @@ var demoNews = []struct {
 
 // seedNews creates the demo news when the news plugin is loaded (its type
 // registered); without it there is nothing to seed.
-func (a *App) seedNews(ctx context.Context, editorID, revisorID string, stdout io.Writer) error {
+func (a demo) seedNews(ctx context.Context, editorID, revisorID string, stdout io.Writer) error {
 	if _, ok := a.Content.Registry.Get("noticias"); !ok {
 		return nil
 	}

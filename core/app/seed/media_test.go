@@ -1,4 +1,4 @@
-package app_test
+package seed_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/videos"
 )
@@ -17,22 +18,22 @@ import (
 // library and processed by the real pipeline on Temporal, published in both
 // demo categories once ready, playable as HLS; a second run makes nothing.
 func TestSeedMediaVideos(t *testing.T) {
-	dev := temporalDev(t)
+	dev := apptest.TemporalDev(t)
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "videos"), "TEMPORAL_ADDRESS": dev.Addr,
 		"DEMO_MEDIA": "false"})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
 	defer cancel()
-	if err := srv.App.Seed(ctx, io.Discard); err != nil {
+	if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if _, total, err := srv.App.Media.List(ctx, media.Query{Limit: 10}); err != nil || total != 0 {
 		t.Fatalf("DEMO_MEDIA=false: the seed made %d assets (%v)", total, err)
 	}
-	n, err := srv.App.SeedMediaVideos(ctx)
+	n, err := seed.MediaVideos(ctx, srv.App)
 	if err != nil || n != 3 {
 		t.Fatalf("published %d demo media videos (%v), want 3", n, err)
 	}
-	if n, err := srv.App.SeedMediaVideos(ctx); err != nil || n != 0 {
+	if n, err := seed.MediaVideos(ctx, srv.App); err != nil || n != 0 {
 		t.Fatalf("second run published %d (%v)", n, err)
 	}
 	assets, total, err := srv.App.Media.List(ctx, media.Query{Limit: 10})

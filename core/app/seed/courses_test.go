@@ -1,11 +1,14 @@
-package app_test
+package seed_test
 
 import (
+	"fmt"
 	"io"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/text"
 )
 
 // With the cursos plugin loaded, the seed publishes three courses with their
@@ -14,7 +17,7 @@ import (
 func TestSeedCourses(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "cursos")})
 	for range 2 {
-		if err := srv.App.Seed(t.Context(), io.Discard); err != nil {
+		if err := seed.Run(t.Context(), srv.App, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,6 +42,28 @@ func TestSeedCourses(t *testing.T) {
 		}
 		if len(d.Modules) != 2 || d.RequiredLessons < 4 || d.Continue == nil || !d.Modules[0].Lessons[0].IsFree {
 			t.Errorf("course %s: %d modules, %d required lessons", c.Title, len(d.Modules), d.RequiredLessons)
+		}
+		// What the page shows adds up: each module's total is the sum of
+		// its lessons as shown, and the course claims the sum of its modules.
+		total := 0
+		for _, m := range d.Modules {
+			minutes := 0
+			for _, l := range m.Lessons {
+				if l.Duration != "" {
+					var n int
+					if _, err := fmt.Sscanf(l.Duration, "%dmin", &n); err != nil {
+						t.Fatalf("lesson %s duration %q", l.Title, l.Duration)
+					}
+					minutes += n
+				}
+			}
+			if want := text.Duration(minutes * 60); m.Duration != want {
+				t.Errorf("course %s module %s: total %q, lessons add up to %q", c.Title, m.Title, m.Duration, want)
+			}
+			total += minutes
+		}
+		if want := text.Duration(total * 60); c.Duration != want {
+			t.Errorf("course %s claims %q, its lessons add up to %q", c.Title, c.Duration, want)
 		}
 	}
 	f, err := srv.App.Courses.FilterOptions(t.Context())

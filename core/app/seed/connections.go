@@ -1,4 +1,4 @@
-package app
+package seed
 
 import (
 	"context"
@@ -59,7 +59,7 @@ var demoVets = []struct {
 
 // seedDemoVets creates the demo vets (once) and returns their ids in the
 // order of demoVets. Other demo seeds (the community feed) build on them.
-func (a *App) seedDemoVets(ctx context.Context) ([]string, error) {
+func (a demo) seedDemoVets(ctx context.Context) ([]string, error) {
 	ids := make([]string, len(demoVets))
 	for i, v := range demoVets {
 		id, created, err := a.Auth.CreateConfirmedUser(ctx, auth.NewUser{Email: v.email, Password: demoVetPassword, FirstName: v.p.FirstName, LastName: v.p.LastName})
@@ -81,7 +81,7 @@ func (a *App) seedDemoVets(ctx context.Context) ([]string, error) {
 // network among them through the real service (counts and notifications
 // included): the demo user has connections, two requests to answer, one
 // sent, and suggestions to follow.
-func (a *App) seedConnections(ctx context.Context, demoUserID string, stdout io.Writer) error {
+func (a demo) seedConnections(ctx context.Context, demoUserID string, stdout io.Writer) error {
 	vets, err := a.seedDemoVets(ctx)
 	if err != nil {
 		return err

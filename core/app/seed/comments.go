@@ -1,9 +1,10 @@
-package app
+package seed
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/vetclube/vetclube/core/engagement"
 )
@@ -76,11 +77,11 @@ var demoComments = map[string][]demoComment{
 // service (counters and notifications included) on the first run only: once
 // any demo post has a comment, a developer's edits are left alone. Comments
 // are dated after their post.
-func (a *App) seedComments(ctx context.Context, demoUserID string, stdout io.Writer) error {
+func (a demo) seedComments(ctx context.Context, demoUserID string, stdout io.Writer) error {
 	if a.Content.Engagement == nil {
 		return nil
 	}
-	posts, err := a.DemoPostIDs(ctx)
+	posts, err := a.demoPostIDs(ctx)
 	if err != nil || len(posts) == 0 {
 		return err
 	}
@@ -94,6 +95,18 @@ func (a *App) seedComments(ctx context.Context, demoUserID string, stdout io.Wri
 	}
 	if seeded {
 		return nil
+	}
+	// Comments are dated after their post was published.
+	posted := map[string]time.Time{}
+	for _, id := range posts {
+		it, err := a.Content.Store.Get(ctx, id)
+		if err != nil {
+			return fmt.Errorf("seed comments: %w", err)
+		}
+		posted[id] = it.CreatedAt
+		if it.PublishedAt != nil {
+			posted[id] = *it.PublishedAt
+		}
 	}
 	vetIDs, err := a.demoVetIDs(ctx)
 	if err != nil {
@@ -122,9 +135,7 @@ func (a *App) seedComments(ctx context.Context, demoUserID string, stdout io.Wri
 			return fmt.Errorf("seed comment on %s: %w", slug, err)
 		}
 		count++
-		if _, err := a.Pool.Exec(ctx, `UPDATE engagement_comments c SET created_at = p.published_at + $2 * interval '1 minute',
-				updated_at = p.published_at + $2 * interval '1 minute'
-			FROM content_published p WHERE c.id = $1 AND p.item_id = c.item_id`, made.ID, c.minutesAfter); err != nil {
+		if err := eng.BackdateComment(ctx, made.ID, posted[postID].Add(time.Duration(c.minutesAfter)*time.Minute)); err != nil {
 			return fmt.Errorf("date comment on %s: %w", slug, err)
 		}
 		for _, l := range c.likers {
@@ -159,7 +170,7 @@ func (a *App) seedComments(ctx context.Context, demoUserID string, stdout io.Wri
 }
 
 // demoVetIDs maps the demo vets' emails to their user ids.
-func (a *App) demoVetIDs(ctx context.Context) (map[string]string, error) {
+func (a demo) demoVetIDs(ctx context.Context) (map[string]string, error) {
 	emails := make([]string, len(demoVets))
 	for i, v := range demoVets {
 		emails[i] = v.email

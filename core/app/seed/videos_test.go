@@ -1,10 +1,11 @@
-package app_test
+package seed_test
 
 import (
 	"io"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -13,7 +14,7 @@ import (
 func TestSeedVideos(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "videos")})
 	for range 2 {
-		if err := srv.App.Seed(t.Context(), io.Discard); err != nil {
+		if err := seed.Run(t.Context(), srv.App, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	}

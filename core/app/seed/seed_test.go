@@ -1,4 +1,4 @@
-package app_test
+package seed_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 )
 
 func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
@@ -22,7 +23,7 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 	var out bytes.Buffer
 	for range 2 {
 		out.Reset()
-		if err := srv.App.Seed(t.Context(), &out); err != nil {
+		if err := seed.Run(t.Context(), srv.App, &out); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,7 +58,7 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 func TestSeedNewsInEveryState(t *testing.T) {
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": builtPlugin(t, "noticias")})
 	for range 2 {
-		if err := srv.App.Seed(t.Context(), io.Discard); err != nil {
+		if err := seed.Run(t.Context(), srv.App, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +92,7 @@ func builtPlugin(t *testing.T, id string) string {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, id)
-	cmd := exec.Command("go", "build", "-o", bin, "../../plugins/"+id)
+	cmd := exec.Command("go", "build", "-o", bin, "../../../plugins/"+id)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("build plugin %s: %v", id, err)

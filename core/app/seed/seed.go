@@ -1,8 +1,13 @@
-package app
+// Package seed fills a development database with demo content (accounts,
+// connections, events, courses, videos, posts, comments and news) through
+// the same services the API uses, so the demo obeys every rule real data
+// does. The server runs it when APP_ENV=development.
+package seed
 
 import (
 	"context"
 	"fmt"
+	"github.com/vetclube/vetclube/core/app"
 	"io"
 
 	"github.com/vetclube/vetclube/core"
@@ -34,9 +39,15 @@ var demoAccounts = []struct {
 		Roles: []string{string(editorial.RoleRevisor)}}, nil},
 }
 
-// Seed creates the development demo content on first run and prints the
+// demo seeds through the running application's services, the way a member,
+// an editor or a reviewer would.
+type demo struct{ *app.App }
+
+// Run creates the development demo content on first run and prints the
 // demo credentials. It is idempotent: later runs change nothing.
-func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
+func Run(ctx context.Context, a *app.App, stdout io.Writer) error { return demo{a}.seed(ctx, stdout) }
+
+func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "Contas de desenvolvimento:")
 	ids := map[string]string{}
 	for _, d := range demoAccounts {
@@ -79,7 +90,7 @@ func (a *App) Seed(ctx context.Context, stdout io.Writer) error {
 
 // seedProfile fills the profile through the normal validation, only while it
 // is incomplete, so a developer's own edits survive later runs.
-func (a *App) seedProfile(ctx context.Context, userID string, u profiles.Update) error {
+func (a demo) seedProfile(ctx context.Context, userID string, u profiles.Update) error {
 	current, err := a.Profiles.Get(ctx, userID)
 	if err != nil {
 		return err

@@ -1,16 +1,17 @@
-package app_test
+package seed_test
 
 import (
 	"io"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 )
 
 func TestSeedGivesTheDemoUserACompleteProfileOnce(t *testing.T) {
 	srv := apptest.Start(t, nil)
 	ctx := t.Context()
-	if err := srv.App.Seed(ctx, io.Discard); err != nil {
+	if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var demoID string
@@ -31,7 +32,7 @@ func TestSeedGivesTheDemoUserACompleteProfileOnce(t *testing.T) {
 	if _, err := srv.App.Pool.Exec(ctx, `UPDATE profiles SET title = $2 WHERE user_id = $1`, demoID, edited); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.App.Seed(ctx, io.Discard); err != nil {
+	if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ = srv.App.Profiles.Get(ctx, demoID); p.Title != edited || p.Biography != u.Biography {

@@ -1,10 +1,11 @@
-package app_test
+package seed_test
 
 import (
 	"io"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/app/seed"
 )
 
 // The demo vets and their network are seeded once, through the real
@@ -13,7 +14,7 @@ import (
 func TestSeedConnectionsOnce(t *testing.T) {
 	srv := apptest.Start(t, nil)
 	ctx := t.Context()
-	if err := srv.App.Seed(ctx, io.Discard); err != nil {
+	if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var demoID string
@@ -47,7 +48,7 @@ func TestSeedConnectionsOnce(t *testing.T) {
 		}
 	}
 	count(&before)
-	if err := srv.App.Seed(ctx, io.Discard); err != nil {
+	if err := seed.Run(ctx, srv.App, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	count(&after)

@@ -1,4 +1,4 @@
-package app
+package seed
 
 import (
 	"context"
@@ -48,7 +48,7 @@ var demoExclusiveVideos = []struct {
 
 // seedVideos creates and publishes the demo exclusive videos and their
 // categories when the videos plugin is loaded (idempotent by key).
-func (a *App) seedVideos(ctx context.Context, ids map[string]string, stdout io.Writer) error {
+func (a demo) seedVideos(ctx context.Context, ids map[string]string, stdout io.Writer) error {
 	if _, ok := a.Content.Registry.Get(videos.TypeVideo); !ok || a.Videos == nil {
 		return nil
 	}
