@@ -1,6 +1,7 @@
 package editorial
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -31,6 +32,9 @@ type HTTP struct {
 	Log      *slog.Logger
 	// Now is the clock of the agenda's overdue list (time.Now when nil).
 	Now func() time.Time
+	// IsStaff says whether a user holds an editorial role: only they may be
+	// made co-editors (nil refuses every share).
+	IsStaff func(ctx context.Context, userID string) (bool, error)
 }
 
 // LockHeader carries the edit lock token of the backoffice editor on saves
@@ -415,6 +419,7 @@ func (h HTTP) Timeline() http.Handler {
 		if err != nil {
 			return err
 		}
+		hideIPs(events, roles(r))
 		contentRange(w, "events", lq.Offset, len(events), total)
 		return httpx.Encode(w, http.StatusOK, events)
 	})
@@ -451,13 +456,29 @@ func (h HTTP) AuditList() http.Handler {
 		if f.Until != nil {
 			q.Until = *f.Until
 		}
+		if seesOwnOnly(roles(r)) {
+			q.VisibleTo = core.PrincipalFrom(r.Context()).UserID
+		}
 		events, total, err := h.Audit.List(r.Context(), q)
 		if err != nil {
 			return err
 		}
+		hideIPs(events, roles(r))
 		contentRange(w, "events", lq.Offset, len(events), total)
 		return httpx.Encode(w, http.StatusOK, events)
 	})
+}
+
+// hideIPs blanks the staff IPs of events for anyone but a super admin: an
+// IP locates a colleague, and only the person answerable for the platform's
+// security needs it.
+func hideIPs(events []Event, rs []Role) {
+	if slices.Contains(rs, RoleSuperAdmin) {
+		return
+	}
+	for i := range events {
+		events[i].IP = ""
+	}
 }
 
 // LockAction is one of the lock routes' verbs.
@@ -556,15 +577,21 @@ func (h HTTP) Agenda() http.Handler {
 		if !to.After(from) {
 			return core.Invalid(MsgBadTime, map[string]string{"to": "O fim deve ser depois do início."})
 		}
-		publish, err := h.Store.Scheduled(r.Context(), from, to)
+		// An editor's agenda holds only the items they may open (their own
+		// and those shared with them), as their lists do.
+		visibleTo := ""
+		if seesOwnOnly(roles(r)) {
+			visibleTo = core.PrincipalFrom(r.Context()).UserID
+		}
+		publish, err := h.Store.ScheduledVisibleTo(r.Context(), false, from, to, visibleTo)
 		if err != nil {
 			return err
 		}
-		unpublish, err := h.Store.ScheduledUnpublish(r.Context(), from, to)
+		unpublish, err := h.Store.ScheduledVisibleTo(r.Context(), true, from, to, visibleTo)
 		if err != nil {
 			return err
 		}
-		overdue, err := h.Store.Scheduled(r.Context(), time.Time{}, now.Add(-OverdueAfter))
+		overdue, err := h.Store.ScheduledVisibleTo(r.Context(), false, time.Time{}, now.Add(-OverdueAfter), visibleTo)
 		if err != nil {
 			return err
 		}
@@ -683,6 +710,9 @@ func (h HTTP) SetUnpublishAt() http.Handler {
 // revisor or a super admin decides who else edits an item.
 const MsgShareNotAllowed = "Só a autoria, a revisão ou a administração podem compartilhar este conteúdo."
 
+// MsgShareNotStaff refuses a co-editor outside the editorial team.
+const MsgShareNotStaff = "Só é possível compartilhar com pessoas da equipe editorial."
+
 // Editors serves GET …/{id}/editors: the co-editors the item is shared with.
 func (h HTTP) Editors() http.Handler {
 	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
@@ -711,6 +741,18 @@ func (h HTTP) Share(add bool) http.Handler {
 		}
 		userID := chi.URLParam(r, "userId")
 		if add {
+			// Only the editorial team may co-edit: sharing with a member
+			// would hand a working copy to someone outside the team. A
+			// member's id gets the same answer as an unknown one.
+			staff := false
+			if h.IsStaff != nil {
+				if staff, err = h.IsStaff(r.Context(), userID); err != nil {
+					return err
+				}
+			}
+			if !staff {
+				return core.Errorf(core.ENOTFOUND, MsgShareNotStaff)
+			}
 			err = h.Store.Share(r.Context(), actor(r), it.ID, userID)
 		} else {
 			err = h.Store.Unshare(r.Context(), actor(r), it.ID, userID)
