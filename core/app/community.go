@@ -34,8 +34,10 @@ func (a *App) buildCommunity(ctx context.Context, pool *pgxpool.Pool, uploads st
 		return err
 	}
 	a.Community = svc
-	// Posts are read through the feed only (blocks and moderation apply).
-	a.Content.Registry.ServeOwnAPI(community.TypeID)
+	// Posts are read through the feed only (blocks and moderation apply)
+	// and written by members through /api/community only (its limits
+	// apply); the backoffice moderates them through core/moderation.
+	a.Content.Registry.ServeMembersWrites(community.TypeID)
 	keep, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); svc.KeepPruned(keep, pruneCommunityPicturesEvery) }()

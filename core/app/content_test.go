@@ -945,3 +945,54 @@ func TestContentAgendaAndAuditFollowVisibilityOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// A member's community post is written through /api/community only: the
+// backoffice's generic writes (edit, workflow actions, archive, bulk,
+// restore, create) refuse the type, whoever asks, and change nothing.
+func TestContentMembersPostsRefuseBackofficeWritesOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	if _, ok := e.srv.App.Content.Registry.Get("posts"); !ok {
+		// The comunidade plugin's declaration, without starting the plugin.
+		if err := e.srv.App.Content.Registry.Register(content.Type{ID: "posts", Singular: "Publicação", Plural: "Publicações",
+			Workflow: content.WorkflowPublishOnCreate, Fields: []content.Field{
+				{Name: "content", Label: "Texto", Kind: content.KindLongText, Searchable: true},
+				{Name: "media", Label: "Imagens", Kind: content.KindTags}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := e.member.do("POST", "/api/community/posts", map[string]any{"content": "Caso clínico de um membro"})
+	if res.status != http.StatusCreated {
+		t.Fatalf("member post: %d %s", res.status, res.body)
+	}
+	var post struct {
+		ID string `json:"id"`
+	}
+	res.json(t, &post)
+	base := "/api/admin/content/posts/" + post.ID
+	var before adminItem
+	if res := e.revisor.do("GET", base, nil); res.status != http.StatusOK {
+		t.Fatalf("a revisor reads the post: %d %s", res.status, res.body)
+	} else {
+		res.json(t, &before)
+	}
+	body := map[string]any{"version": before.Version, "title": "Reescrito", "summary": "", "fields": map[string]any{}, "reason": "x",
+		"items": []map[string]any{{"id": post.ID, "version": before.Version}}, "reviewer_id": e.revisor.id, "body": "Comentário"}
+	writes := []struct{ method, path string }{
+		{"PUT", base}, {"POST", base + "/actions/archive"}, {"POST", base + "/actions/unpublish"}, {"POST", base + "/actions/submit"},
+		{"POST", "/api/admin/content/posts/bulk/archive"}, {"POST", base + "/revisions/1/restore"}, {"POST", "/api/admin/content/posts"},
+		{"PUT", base + "/unpublish_at"}, {"PUT", base + "/editors/" + e.editor2.id}, {"POST", base + "/lock"},
+	}
+	for _, c := range []bearer{e.revisor, e.admin, e.editor} {
+		for _, w := range writes {
+			res := c.do(w.method, w.path, body)
+			if res.status != http.StatusForbidden || res.message() != editorial.MsgMembersWrite {
+				t.Errorf("%s %s: %d %s", w.method, w.path, res.status, res.body)
+			}
+		}
+	}
+	var after adminItem
+	e.admin.do("GET", base, nil).json(t, &after)
+	if after.Version != before.Version || after.Title != before.Title || after.Status != before.Status {
+		t.Errorf("the post changed: %+v, was %+v", after.Item, before.Item)
+	}
+}

@@ -66,6 +66,24 @@ func (h HTTP) handle(fn httpx.HandlerFunc) http.Handler {
 	})
 }
 
+// MsgMembersWrite refuses a backoffice write to a type whose items members
+// write through the feature's own API (community posts).
+const MsgMembersWrite = "Este conteúdo é escrito pelos membros e não pode ser alterado pelo painel. Para ocultar ou remover, use a moderação."
+
+// write is handle for the routes that change items: a type members write
+// through its own API (Registry.WriteOwnAPI) is refused before anything
+// else, so a member's post is never rewritten, moved through the workflow
+// or created under the community's limits from the backoffice; moderation
+// acts on it through core/moderation, with its record and notice.
+func (h HTTP) write(fn httpx.HandlerFunc) http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		if h.Store.Types().WriteOwnAPI(chi.URLParam(r, "type")) {
+			return core.Errorf(core.EFORBIDDEN, MsgMembersWrite)
+		}
+		return fn(w, r)
+	})
+}
+
 // actor is the signed-in backoffice user writing through the backoffice.
 func actor(r *http.Request) content.Actor {
 	ip := r.RemoteAddr
@@ -234,7 +252,7 @@ const IdempotencyHeader = "Idempotency-Key"
 
 // Create serves POST /api/admin/content/{type}: a new rascunho.
 func (h HTTP) Create() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		t, err := h.typeParam(r)
 		if err != nil {
 			return err
@@ -267,7 +285,7 @@ type updateBody struct {
 // Update serves PUT /api/admin/content/{type}/{id} with the version the
 // editor opened: 409 when someone saved since.
 func (h HTTP) Update() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -293,7 +311,7 @@ type actionBody struct {
 // Act serves POST /api/admin/content/{type}/{id}/actions/{action}; schedule
 // needs publish_at, request_changes a reason.
 func (h HTTP) Act() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -381,7 +399,7 @@ func (h HTTP) Diff() http.Handler {
 // Restore serves POST …/revisions/{rev}/restore {"version"}: the revision
 // becomes a new revision of the working copy.
 func (h HTTP) Restore() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -495,7 +513,7 @@ const (
 // it), POST …/lock/heartbeat and DELETE …/lock with the token in
 // X-Lock-Token, POST …/lock/takeover.
 func (h HTTP) Lock(what LockAction) http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -604,7 +622,7 @@ func (h HTTP) Agenda() http.Handler {
 // AssignReviewer serves PUT …/reviewer {"reviewer_id"}: the revisor (or
 // super admin) in charge of the item, told on submit and publish.
 func (h HTTP) AssignReviewer() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -664,7 +682,7 @@ func (h HTTP) Comments() http.Handler {
 // AddComment serves POST …/comments {"body"}: a review comment on the
 // item's current revision.
 func (h HTTP) AddComment() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -686,7 +704,7 @@ func (h HTTP) AddComment() http.Handler {
 // SetUnpublishAt serves PUT …/unpublish_at {"version","unpublish_at"}: the
 // moment a published or scheduled item goes offline; null cancels it.
 func (h HTTP) SetUnpublishAt() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -731,7 +749,7 @@ func (h HTTP) Editors() http.Handler {
 // Share serves PUT (add) and DELETE (remove) …/{id}/editors/{userId}; both
 // are idempotent and answer the co-editors after the change.
 func (h HTTP) Share(add bool) http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -803,7 +821,7 @@ type BulkResult struct {
 // {"items":[{"id","version"}]}: each item is moved on its own (one refusal
 // does not undo the others) and the answer lists every outcome.
 func (h HTTP) Bulk() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		t, err := h.typeParam(r)
 		if err != nil {
 			return err
