@@ -29,6 +29,9 @@ func (a *App) buildCommunity(ctx context.Context, pool *pgxpool.Pool, uploads st
 		Visible: func(idColumn string) string {
 			return moderation.VisibleSQL(moderation.TargetPost, idColumn)
 		},
+		ReportedBy: func(idColumn, readerExpr string) string {
+			return moderation.ReportedBySQL(moderation.TargetPost, idColumn, readerExpr)
+		},
 	})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -509,4 +510,18 @@ func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID st
 		return nil
 	})
 	return userID, created, err
+}
+
+// AccountFacts tells when userID's account was made and whether its e-mail
+// is confirmed: what moderation weighs a report by. An unknown id is
+// ENOTFOUND.
+func (s *Service) AccountFacts(ctx context.Context, userID string) (createdAt time.Time, confirmed bool, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT created_at, email_confirmed_at IS NOT NULL FROM users WHERE id = $1::uuid`, userID).Scan(&createdAt, &confirmed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, false, core.Errorf(core.ENOTFOUND, "Conta não encontrada.")
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("account facts: %w", err)
+	}
+	return createdAt, confirmed, nil
 }
