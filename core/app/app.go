@@ -181,6 +181,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 				Previews: a.Content.Previews, Log: log, Now: a.Content.Now, IsStaff: rolesSvc.IsEditorialStaff},
 			Previews: a.Content.Previews,
 			Uploads:  content.NewUploads(uploads, contentLibrary{a.Media}),
+			Access:   a.engagementAccess(),
 		},
 	})
 	return a, nil
