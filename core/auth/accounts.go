@@ -41,6 +41,8 @@ const (
 	msgEmailInvalid    = "Informe um email válido."
 	msgFirstNameNeeded = "Informe seu nome."
 	msgLastNameNeeded  = "Informe seu sobrenome."
+	// MsgNameNoLinks refuses a name carrying a link, an address or markup.
+	MsgNameNoLinks = "O nome não pode conter links, endereços de email ou marcação."
 )
 
 var saoPaulo = mustLoadLocation("America/Sao_Paulo")
@@ -121,9 +123,13 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	last, lastOK := text.CleanName(in.LastName)
 	if !firstOK || utf8.RuneCountInString(first) > 100 {
 		fields["first_name"] = msgFirstNameNeeded
+	} else if text.HasLinkOrMarkup(first) {
+		fields["first_name"] = MsgNameNoLinks
 	}
 	if !lastOK || utf8.RuneCountInString(last) > 100 {
 		fields["last_name"] = msgLastNameNeeded
+	} else if text.HasLinkOrMarkup(last) {
+		fields["last_name"] = MsgNameNoLinks
 	}
 	referral := strings.TrimSpace(in.ReferralCode)
 	if len(referral) > 64 {
