@@ -996,3 +996,27 @@ func TestContentMembersPostsRefuseBackofficeWritesOverHTTP(t *testing.T) {
 		t.Errorf("the post changed: %+v, was %+v", after.Item, before.Item)
 	}
 }
+
+// A workflow action must say which version it acts on: without it the
+// staleness check cannot run, so it is refused and nothing moves.
+func TestContentActionsRequireVersionOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.to(t, content.StatusApproved)
+	for _, body := range []map[string]any{{}, {"version": 0}, {"version": -1}} {
+		res := e.admin.do("POST", "/api/admin/content/noticias/"+it.ID+"/actions/publish", body)
+		if res.status != http.StatusUnprocessableEntity || res.message() != content.MsgVersionRequired {
+			t.Errorf("publish with %v: %d %s", body, res.status, res.body)
+		}
+	}
+	res := e.admin.do("POST", "/api/admin/content/noticias/bulk/publish", map[string]any{"items": []map[string]any{{"id": it.ID}}})
+	var results []editorial.BulkResult
+	res.json(t, &results)
+	if len(results) != 1 || results[0].OK || results[0].Error != content.MsgVersionRequired {
+		t.Errorf("bulk without a version: %d %s", res.status, res.body)
+	}
+	var now adminItem
+	e.admin.do("GET", "/api/admin/content/noticias/"+it.ID, nil).json(t, &now)
+	if now.Status != content.StatusApproved || now.Version != it.Version {
+		t.Errorf("the item moved: %s v%d", now.Status, now.Version)
+	}
+}

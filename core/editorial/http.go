@@ -324,6 +324,12 @@ func (h HTTP) Act() http.Handler {
 		if err != nil {
 			return err
 		}
+		// The version the caller saw is required: without it the
+		// staleness check cannot run, and an action could apply to a
+		// working copy someone changed since.
+		if body.Version <= 0 {
+			return core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
+		}
 		var next content.Item
 		if action == ActionSchedule {
 			if body.PublishAt == nil {
@@ -716,6 +722,9 @@ func (h HTTP) SetUnpublishAt() http.Handler {
 		if err != nil {
 			return err
 		}
+		if body.Version <= 0 {
+			return core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
+		}
 		next, err := h.Workflow.ScheduleUnpublish(r.Context(), actor(r), roles(r), it.ID, body.Version, body.UnpublishAt)
 		if err != nil {
 			return err
@@ -852,6 +861,9 @@ func (h HTTP) Bulk() http.Handler {
 				if ok, err = h.Store.EditorMaySee(r.Context(), it, core.PrincipalFrom(r.Context()).UserID); err == nil && !ok {
 					err = core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
 				}
+			}
+			if err == nil && ref.Version <= 0 {
+				err = core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
 			}
 			if err == nil {
 				it, err = h.Workflow.Act(r.Context(), actor(r), roles(r), it.ID, ref.Version, action, "")
