@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
-	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/engagement"
 )
 
 // pluginDir holds the real cursos plugin, built once for the package.
