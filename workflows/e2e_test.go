@@ -71,7 +71,7 @@ func runWorkerProcess() error {
 	// With VAPID keys, the process also sends Web Push (the kill -9 fan-out test).
 	if pub := os.Getenv("E2E_VAPID_PUBLIC"); pub != "" {
 		pushSvc := push.New(pool, push.Options{Keys: &push.Keys{Public: pub, Private: os.Getenv("E2E_VAPID_PRIVATE")},
-			AllowInsecureEndpoints: true, Concurrency: 8, BaseBackoff: 300 * time.Millisecond, ClaimTTL: 3 * time.Second,
+			AllowLocalServices: true, Concurrency: 8, BaseBackoff: 300 * time.Millisecond, ClaimTTL: 3 * time.Second,
 			Starter: engine})
 		pw := workflows.NewPushWorker(c, &workflows.PushActivities{Push: pushSvc, BatchSize: 100})
 		if err := pw.Start(); err != nil {

@@ -41,7 +41,7 @@ func TestPushFanOutSurvivesAWorkerStopWithoutDuplicates(t *testing.T) {
 	defer ps.Close()
 	ps.VAPIDPublicKey = keys.Public
 	ps.Delay = 5 * time.Millisecond
-	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowInsecureEndpoints: true, Concurrency: 8,
+	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowLocalServices: true, Concurrency: 8,
 		BaseBackoff: 300 * time.Millisecond, ClaimTTL: 5 * time.Second, Starter: workflows.Engine{Client: c}})
 	notes := notifications.NewService(pool, notifications.Options{Push: pushSvc})
 
@@ -153,7 +153,7 @@ func TestPushHeldByQuietHoursWaitsOnATimer(t *testing.T) {
 	keys, _ := push.GenerateKeys()
 	ps := pushtest.NewServer()
 	defer ps.Close()
-	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowInsecureEndpoints: true, Starter: workflows.Engine{Client: c}})
+	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowLocalServices: true, Starter: workflows.Engine{Client: c}})
 	w := workflows.NewPushWorker(c, &workflows.PushActivities{Push: pushSvc})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestPushFanOutSurvivesAWorkerKilledMidSend(t *testing.T) {
 	ps.VAPIDPublicKey = keys.Public
 	ps.Delay = 10 * time.Millisecond
 	// This process only enqueues; the worker processes send.
-	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowInsecureEndpoints: true, Starter: workflows.Engine{Client: c}})
+	pushSvc := push.New(pool, push.Options{Keys: &keys, AllowLocalServices: true, Starter: workflows.Engine{Client: c}})
 	notes := notifications.NewService(pool, notifications.Options{Push: pushSvc})
 	const members, concurrency = 300, 8
 	var users []string

@@ -106,8 +106,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 func BenchmarkFanOut(b *testing.B) {
 	n := fanoutUsers()
 	dev := devServer(b)
-	a := apptest.Start(b, map[string]string{"TEMPORAL_ADDRESS": dev.Addr, "LOG_LEVEL": "error"})
-	other := apptest.StartOn(b, a.DBURL, map[string]string{"LOG_LEVEL": "error"})
+	a := apptest.Start(b, map[string]string{"TEMPORAL_ADDRESS": dev.Addr, "LOG_LEVEL": "error", "PUSH_ALLOW_LOCAL_SERVICES": "true"})
+	other := apptest.StartOn(b, a.DBURL, map[string]string{"LOG_LEVEL": "error", "PUSH_ALLOW_LOCAL_SERVICES": "true"})
 	ctx := context.Background()
 	pool := a.App.Pool
 	ps := pushtest.NewServer()

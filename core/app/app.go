@@ -188,9 +188,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,
 			Editorial: editorial.HTTP{Store: a.Content.Store, Workflow: a.Content.Workflow, Audit: a.Content.Audit, Reviews: a.Content.Reviews,
-				Previews: a.Content.Previews, Log: log, Now: a.Content.Now},
+				Previews: a.Content.Previews, Log: log, Now: a.Content.Now, IsStaff: rolesSvc.IsEditorialStaff},
 			Previews: a.Content.Previews,
 			Uploads:  content.NewUploads(uploads, contentLibrary{a.Media}),
+			Access:   a.engagementAccess(),
 		},
 	})
 	return a, nil

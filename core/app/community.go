@@ -29,13 +29,18 @@ func (a *App) buildCommunity(ctx context.Context, pool *pgxpool.Pool, uploads st
 		Visible: func(idColumn string) string {
 			return moderation.VisibleSQL(moderation.TargetPost, idColumn)
 		},
+		ReportedBy: func(idColumn, readerExpr string) string {
+			return moderation.ReportedBySQL(moderation.TargetPost, idColumn, readerExpr)
+		},
 	})
 	if err != nil {
 		return err
 	}
 	a.Community = svc
-	// Posts are read through the feed only (blocks and moderation apply).
-	a.Content.Registry.ServeOwnAPI(community.TypeID)
+	// Posts are read through the feed only (blocks and moderation apply)
+	// and written by members through /api/community only (its limits
+	// apply); the backoffice moderates them through core/moderation.
+	a.Content.Registry.ServeMembersWrites(community.TypeID)
 	keep, stop := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); svc.KeepPruned(keep, pruneCommunityPicturesEvery) }()

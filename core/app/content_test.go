@@ -770,7 +770,7 @@ func TestContentEditorsSeeOwnAndSharedOverHTTP(t *testing.T) {
 	e.share(t, it.ID, e.editor2) // idempotent
 	var editors []content.CoEditor
 	e.editor.do("GET", base+"/editors", nil).json(t, &editors)
-	if len(editors) != 1 || editors[0].UserID != e.editor2.id || editors[0].Email != "editor2@example.com" {
+	if len(editors) != 1 || editors[0].UserID != e.editor2.id {
 		t.Fatalf("co-editors: %+v", editors)
 	}
 	if res := e.editor2.do("GET", base, nil); res.status != http.StatusOK || count(e.editor2) != 1 {
@@ -834,5 +834,189 @@ func TestContentReviewerAssignmentOverHTTP(t *testing.T) {
 	}
 	if res := e.member.do("GET", "/api/admin/team", nil); res.status != http.StatusForbidden {
 		t.Fatalf("a reader sees the team: %d", res.status)
+	}
+}
+
+// A co-editor is a member of the editorial team: a member's (or an
+// unknown) id is refused alike, and the answers carry names, never e-mails.
+func TestContentCoEditorsAreStaffAndNamedOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.create(t, "Pauta compartilhada")
+	base := "/api/admin/content/noticias/" + it.ID
+	for _, id := range []string{e.member.id, "00000000-0000-4000-8000-000000000000"} {
+		res := e.editor.do("PUT", base+"/editors/"+id, nil)
+		if res.status != http.StatusNotFound || res.message() != editorial.MsgShareNotStaff || strings.Contains(string(res.body), "@") {
+			t.Errorf("shared with a non-staff id %s: %d %s", id, res.status, res.body)
+		}
+	}
+	if _, err := e.srv.App.Pool.Exec(context.Background(), `INSERT INTO profiles (user_id, first_name, last_name) VALUES ($1, 'Edna', 'Souza')
+		ON CONFLICT (user_id) DO UPDATE SET first_name = 'Edna', last_name = 'Souza'`, e.revisor.id); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []bearer{e.editor2, e.revisor} {
+		res := e.editor.do("PUT", base+"/editors/"+c.id, nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("share with staff: %d %s", res.status, res.body)
+		}
+		if strings.Contains(string(res.body), "@") || strings.Contains(string(res.body), "email") {
+			t.Errorf("share answer names an e-mail: %s", res.body)
+		}
+	}
+	res := e.editor.do("GET", base+"/editors", nil)
+	var editors []map[string]any
+	res.json(t, &editors)
+	if len(editors) != 2 || strings.Contains(string(res.body), "@") {
+		t.Fatalf("co-editors: %s", res.body)
+	}
+	if editors[1]["user_id"] != e.revisor.id || editors[1]["name"] != "Edna Souza" {
+		t.Errorf("co-editor by name: %+v", editors[1])
+	}
+	if _, ok := editors[0]["email"]; ok {
+		t.Errorf("co-editor carries an email field: %+v", editors[0])
+	}
+}
+
+// The agenda and the audit log follow the lists' rule: an editor sees only
+// the items they wrote or had shared with them (and their events); staff
+// IPs are for super admins only.
+func TestContentAgendaAndAuditFollowVisibilityOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.to(t, content.StatusScheduled) // written by e.editor
+	type agenda struct{ Publish, Unpublish, Overdue []content.Item }
+	seen := func(c bearer) (int, int) {
+		var a agenda
+		if res := c.do("GET", "/api/admin/agenda", nil); res.status != http.StatusOK {
+			t.Fatalf("agenda: %d %s", res.status, res.body)
+		} else {
+			res.json(t, &a)
+		}
+		var events []editorial.Event
+		if res := c.do("GET", "/api/admin/audit", nil); res.status != http.StatusOK {
+			t.Fatalf("audit: %d %s", res.status, res.body)
+		} else {
+			res.json(t, &events)
+		}
+		n := 0
+		for _, ev := range events {
+			if ev.ItemID == it.ID {
+				n++
+			}
+		}
+		return len(a.Publish), n
+	}
+	if agendaN, auditN := seen(e.editor2); agendaN != 0 || auditN != 0 {
+		t.Fatalf("another editor sees the item: agenda %d, audit %d events", agendaN, auditN)
+	}
+	filter := url.QueryEscape(`{"item_id":"` + it.ID + `"}`)
+	var events []editorial.Event
+	e.editor2.do("GET", "/api/admin/audit?filter="+filter, nil).json(t, &events)
+	if len(events) != 0 {
+		t.Fatalf("another editor reads the item's events by id: %d", len(events))
+	}
+	if agendaN, auditN := seen(e.editor); agendaN != 1 || auditN != 4 {
+		t.Fatalf("the author: agenda %d, audit %d events", agendaN, auditN)
+	}
+	if agendaN, auditN := seen(e.revisor); agendaN != 1 || auditN != 4 {
+		t.Fatalf("a revisor: agenda %d, audit %d events", agendaN, auditN)
+	}
+	e.share(t, it.ID, e.editor2)
+	if agendaN, auditN := seen(e.editor2); agendaN != 1 || auditN != 5 {
+		t.Fatalf("a co-editor: agenda %d, audit %d events", agendaN, auditN)
+	}
+
+	ips := func(c bearer, path string) int {
+		var events []editorial.Event
+		c.do("GET", path, nil).json(t, &events)
+		n := 0
+		for _, ev := range events {
+			if ev.IP != "" {
+				n++
+			}
+		}
+		return n
+	}
+	timeline := "/api/admin/content/noticias/" + it.ID + "/timeline"
+	if n := ips(e.admin, "/api/admin/audit?filter="+filter); n == 0 {
+		t.Fatal("a super admin sees no IPs (the test would prove nothing)")
+	}
+	for name, c := range map[string]bearer{"editor": e.editor, "revisor": e.revisor} {
+		if n := ips(c, "/api/admin/audit?filter="+filter) + ips(c, timeline); n != 0 {
+			t.Errorf("%s sees %d staff IPs", name, n)
+		}
+	}
+}
+
+// A member's community post is written through /api/community only: the
+// backoffice's generic writes (edit, workflow actions, archive, bulk,
+// restore, create) refuse the type, whoever asks, and change nothing.
+func TestContentMembersPostsRefuseBackofficeWritesOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	if _, ok := e.srv.App.Content.Registry.Get("posts"); !ok {
+		// The comunidade plugin's declaration, without starting the plugin.
+		if err := e.srv.App.Content.Registry.Register(content.Type{ID: "posts", Singular: "Publicação", Plural: "Publicações",
+			Workflow: content.WorkflowPublishOnCreate, Fields: []content.Field{
+				{Name: "content", Label: "Texto", Kind: content.KindLongText, Searchable: true},
+				{Name: "media", Label: "Imagens", Kind: content.KindTags}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := e.member.do("POST", "/api/community/posts", map[string]any{"content": "Caso clínico de um membro"})
+	if res.status != http.StatusCreated {
+		t.Fatalf("member post: %d %s", res.status, res.body)
+	}
+	var post struct {
+		ID string `json:"id"`
+	}
+	res.json(t, &post)
+	base := "/api/admin/content/posts/" + post.ID
+	var before adminItem
+	if res := e.revisor.do("GET", base, nil); res.status != http.StatusOK {
+		t.Fatalf("a revisor reads the post: %d %s", res.status, res.body)
+	} else {
+		res.json(t, &before)
+	}
+	body := map[string]any{"version": before.Version, "title": "Reescrito", "summary": "", "fields": map[string]any{}, "reason": "x",
+		"items": []map[string]any{{"id": post.ID, "version": before.Version}}, "reviewer_id": e.revisor.id, "body": "Comentário"}
+	writes := []struct{ method, path string }{
+		{"PUT", base}, {"POST", base + "/actions/archive"}, {"POST", base + "/actions/unpublish"}, {"POST", base + "/actions/submit"},
+		{"POST", "/api/admin/content/posts/bulk/archive"}, {"POST", base + "/revisions/1/restore"}, {"POST", "/api/admin/content/posts"},
+		{"PUT", base + "/unpublish_at"}, {"PUT", base + "/editors/" + e.editor2.id}, {"POST", base + "/lock"},
+	}
+	for _, c := range []bearer{e.revisor, e.admin, e.editor} {
+		for _, w := range writes {
+			res := c.do(w.method, w.path, body)
+			if res.status != http.StatusForbidden || res.message() != editorial.MsgMembersWrite {
+				t.Errorf("%s %s: %d %s", w.method, w.path, res.status, res.body)
+			}
+		}
+	}
+	var after adminItem
+	e.admin.do("GET", base, nil).json(t, &after)
+	if after.Version != before.Version || after.Title != before.Title || after.Status != before.Status {
+		t.Errorf("the post changed: %+v, was %+v", after.Item, before.Item)
+	}
+}
+
+// A workflow action must say which version it acts on: without it the
+// staleness check cannot run, so it is refused and nothing moves.
+func TestContentActionsRequireVersionOverHTTP(t *testing.T) {
+	e := newContentEnv(t)
+	it := e.to(t, content.StatusApproved)
+	for _, body := range []map[string]any{{}, {"version": 0}, {"version": -1}} {
+		res := e.admin.do("POST", "/api/admin/content/noticias/"+it.ID+"/actions/publish", body)
+		if res.status != http.StatusUnprocessableEntity || res.message() != content.MsgVersionRequired {
+			t.Errorf("publish with %v: %d %s", body, res.status, res.body)
+		}
+	}
+	res := e.admin.do("POST", "/api/admin/content/noticias/bulk/publish", map[string]any{"items": []map[string]any{{"id": it.ID}}})
+	var results []editorial.BulkResult
+	res.json(t, &results)
+	if len(results) != 1 || results[0].OK || results[0].Error != content.MsgVersionRequired {
+		t.Errorf("bulk without a version: %d %s", res.status, res.body)
+	}
+	var now adminItem
+	e.admin.do("GET", "/api/admin/content/noticias/"+it.ID, nil).json(t, &now)
+	if now.Status != content.StatusApproved || now.Version != it.Version {
+		t.Errorf("the item moved: %s v%d", now.Status, now.Version)
 	}
 }

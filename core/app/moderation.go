@@ -54,6 +54,10 @@ func (a *App) buildModeration(pool *pgxpool.Pool) {
 			}
 			return a.Content.Engagement.DeleteComment(ctx, "", targetID, true)
 		},
+		Reporter: func(ctx context.Context, userID string) (moderation.Reporter, error) {
+			created, confirmed, err := a.Auth.AccountFacts(ctx, userID)
+			return moderation.Reporter{CreatedAt: created, Confirmed: confirmed}, err
+		},
 		Now: a.Content.Now,
 		Log: a.Log.With("component", "moderation"),
 	})

@@ -51,10 +51,10 @@ func (a *App) buildNotifications(cfg config.Config, pool *pgxpool.Pool, log *slo
 		return fmt.Errorf("web push: %w", err)
 	}
 	a.Engagement.Push = push.New(pool, push.Options{
-		Keys:                   keys,
-		Subject:                cfg.VAPIDSubject,
-		AllowInsecureEndpoints: cfg.Development(),
-		Log:                    log.With("component", "push"),
+		Keys:               keys,
+		Subject:            cfg.VAPIDSubject,
+		AllowLocalServices: cfg.PushAllowLocalServices,
+		Log:                log.With("component", "push"),
 	})
 	a.Engagement.Notifications = notifications.NewService(pool, notifications.Options{
 		Push:     a.Engagement.Push,

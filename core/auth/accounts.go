@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -41,6 +42,8 @@ const (
 	msgEmailInvalid    = "Informe um email válido."
 	msgFirstNameNeeded = "Informe seu nome."
 	msgLastNameNeeded  = "Informe seu sobrenome."
+	// MsgNameNoLinks refuses a name carrying a link, an address or markup.
+	MsgNameNoLinks = "O nome não pode conter links, endereços de email ou marcação."
 )
 
 var saoPaulo = mustLoadLocation("America/Sao_Paulo")
@@ -121,9 +124,13 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	last, lastOK := text.CleanName(in.LastName)
 	if !firstOK || utf8.RuneCountInString(first) > 100 {
 		fields["first_name"] = msgFirstNameNeeded
+	} else if text.HasLinkOrMarkup(first) {
+		fields["first_name"] = MsgNameNoLinks
 	}
 	if !lastOK || utf8.RuneCountInString(last) > 100 {
 		fields["last_name"] = msgLastNameNeeded
+	} else if text.HasLinkOrMarkup(last) {
+		fields["last_name"] = MsgNameNoLinks
 	}
 	referral := strings.TrimSpace(in.ReferralCode)
 	if len(referral) > 64 {
@@ -505,4 +512,18 @@ func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID st
 		return roles.GrantTx(ctx, tx, userID, u.Roles...)
 	})
 	return userID, created, err
+}
+
+// AccountFacts tells when userID's account was made and whether its e-mail
+// is confirmed: what moderation weighs a report by. An unknown id is
+// ENOTFOUND.
+func (s *Service) AccountFacts(ctx context.Context, userID string) (createdAt time.Time, confirmed bool, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT created_at, email_confirmed_at IS NOT NULL FROM users WHERE id = $1::uuid`, userID).Scan(&createdAt, &confirmed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, false, core.Errorf(core.ENOTFOUND, "Conta não encontrada.")
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("account facts: %w", err)
+	}
+	return createdAt, confirmed, nil
 }

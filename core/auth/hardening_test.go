@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -365,4 +366,41 @@ func fieldsOf(err error) map[string]string {
 		return e.Fields
 	}
 	return nil
+}
+
+// Names carry no links, addresses or markup (they land in e-mails and
+// pages others read), and an unconfirmed account is not greeted by name:
+// whatever was typed with someone's address never reaches its owner.
+func TestSignupNamesWithoutLinksAndNoGreetingBeforeConfirmation(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	for i, name := range []string{"Ganhe dinheiro em https://golpe.example", "www.golpe.com", "visite golpe.com.br", "<b>Ana</b>",
+		"ana@golpe.com", "Clique [aqui]", "golpe.xyz/premio"} {
+		err := f.svc.Signup(ctx, auth.SignupInput{FirstName: name, LastName: "Souza", Email: fmt.Sprintf("n%d@example.com", i), Password: goodPass}, "ip")
+		var e *core.Error
+		if !errors.As(err, &e) || e.Code != core.EINVALID || e.Fields["first_name"] != auth.MsgNameNoLinks {
+			t.Errorf("first name %q: %v", name, err)
+		}
+		err = f.svc.Signup(ctx, auth.SignupInput{FirstName: "Ana", LastName: name, Email: fmt.Sprintf("s%d@example.com", i), Password: goodPass}, "ip")
+		if !errors.As(err, &e) || e.Fields["last_name"] != auth.MsgNameNoLinks {
+			t.Errorf("last name %q: %v", name, err)
+		}
+	}
+	for i, name := range []string{"J. R. R.", "Maria-José", "D'Ávila", "Ana Paula"} {
+		if err := f.svc.Signup(ctx, auth.SignupInput{FirstName: name, LastName: "Souza Jr.", Email: fmt.Sprintf("ok%d@example.com", i),
+			Password: goodPass}, "ip"); err != nil && core.ErrorCode(err) == core.EINVALID {
+			t.Errorf("real name %q refused: %v", name, err)
+		}
+	}
+	if err := f.svc.Signup(ctx, auth.SignupInput{FirstName: "Renata", LastName: "Lima", Email: "vitima@example.com", Password: goodPass}, "ip"); err != nil {
+		t.Fatal(err)
+	}
+	f.drain(t)
+	msgs, err := f.box.List(ctx, "vitima@example.com", 10)
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("confirmation mail: %d %v", len(msgs), err)
+	}
+	if strings.Contains(msgs[0].Text, "Renata") || strings.Contains(msgs[0].HTML, "Renata") || !strings.Contains(msgs[0].Text, "Olá!") {
+		t.Errorf("the unconfirmed account was greeted by name:\n%s", msgs[0].Text)
+	}
 }

@@ -87,7 +87,12 @@ func (s *Service) processMailRequest(ctx context.Context) (done bool, err error)
 		if err != nil {
 			return fmt.Errorf("find account: %w", err)
 		}
-		name = firstNameOf(meta)
+		// Only a confirmed account is greeted by name: an unconfirmed one's
+		// name is whatever someone typed into the sign-up form with this
+		// address, and the e-mail must not carry it to the address's owner.
+		if confirmed != nil {
+			name = firstNameOf(meta)
+		}
 		switch kind {
 		case mailConfirm:
 			if confirmed != nil {

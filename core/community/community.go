@@ -133,6 +133,10 @@ type Options struct {
 	// id is idColumn may be shown (core/moderation's condition); nil: every
 	// published post.
 	Visible func(idColumn string) string
+	// ReportedBy returns a SQL boolean that is true when the reader whose id
+	// is readerExpr reported the post whose item id is idColumn: the feed
+	// leaves such posts out for that reader (nil: none).
+	ReportedBy func(idColumn, readerExpr string) string
 	// PostRule and UploadRule are the rate limits; the defaults when zero.
 	PostRule, UploadRule ratelimit.Rule
 }

@@ -270,9 +270,25 @@ func FeedSQL(fq FeedQuery, visible func(idColumn string) string) (FeedStatement,
 	return FeedStatement{SQL: q.sql(limit + 1), Args: q.args, Limit: limit}, nil
 }
 
+// feedVisible is the moderation condition of the feed: Options.Visible, and
+// a post its reader reported is gone from their feed (they said they do not
+// want to see it). FeedSQL's $1 is the reader.
+func (s *Service) feedVisible() func(idColumn string) string {
+	if s.o.ReportedBy == nil {
+		return s.o.Visible
+	}
+	return func(idColumn string) string {
+		not := "NOT " + s.o.ReportedBy(idColumn, "$1::uuid")
+		if v := visibleSQL(s.o.Visible, idColumn); v != "" {
+			return "(" + v + " AND " + not + ")"
+		}
+		return not
+	}
+}
+
 // Feed returns one page of the feed as q.Reader sees it.
 func (s *Service) Feed(ctx context.Context, fq FeedQuery) (FeedPage, error) {
-	st, err := FeedSQL(fq, s.o.Visible)
+	st, err := FeedSQL(fq, s.feedVisible())
 	if err != nil {
 		return FeedPage{}, err
 	}

@@ -75,6 +75,11 @@ type Config struct {
 	VAPIDPublicKey  string // VAPID_PUBLIC_KEY
 	VAPIDPrivateKey string // VAPID_PRIVATE_KEY
 	VAPIDSubject    string // VAPID_SUBJECT
+	// PushAllowLocalServices (PUSH_ALLOW_LOCAL_SERVICES=true) lets Web Push
+	// reach push services on loopback and private addresses: only for tests
+	// and benchmarks running a local push service. Never on by default, in
+	// development neither.
+	PushAllowLocalServices bool
 
 	// EventSeatOfferHold is EVENT_SEAT_OFFER_HOLD: how long a freed event
 	// seat is kept for the first person on the waiting list (12h).
@@ -118,26 +123,27 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Env:                get("APP_ENV", "production"),
-		HTTPAddr:           get("HTTP_ADDR", "127.0.0.1:8080"),
-		DataDir:            get("DATA_DIR", ".data"),
-		DatabaseURL:        getenv("DATABASE_URL"),
-		SMTPURL:            getenv("SMTP_URL"),
-		MailFrom:           get("MAIL_FROM", "VetClube <nao-responda@vetclube.com.br>"),
-		GoogleClientID:     getenv("GOOGLE_CLIENT_ID"),
-		GoogleClientSecret: getenv("GOOGLE_CLIENT_SECRET"),
-		GoogleIssuer:       get("GOOGLE_ISSUER", "https://accounts.google.com"),
-		TemporalAddress:    getenv("TEMPORAL_ADDRESS"),
-		TemporalNamespace:  get("TEMPORAL_NAMESPACE", "default"),
-		TemporalWorker:     get("TEMPORAL_WORKER", "true") != "false",
-		TemporalDevBin:     get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
-		DemoMedia:          get("DEMO_MEDIA", "true") != "false",
-		PluginsDir:         get("PLUGINS_DIR", "bin/plugins"),
-		WebDist:            get("WEB_DIST", "web/dist"),
-		AdminDist:          get("ADMIN_DIST", "admin/dist"),
-		VAPIDPublicKey:     getenv("VAPID_PUBLIC_KEY"),
-		VAPIDPrivateKey:    getenv("VAPID_PRIVATE_KEY"),
-		VAPIDSubject:       get("VAPID_SUBJECT", "mailto:nao-responda@vetclube.com.br"),
+		Env:                    get("APP_ENV", "production"),
+		HTTPAddr:               get("HTTP_ADDR", "127.0.0.1:8080"),
+		DataDir:                get("DATA_DIR", ".data"),
+		DatabaseURL:            getenv("DATABASE_URL"),
+		SMTPURL:                getenv("SMTP_URL"),
+		MailFrom:               get("MAIL_FROM", "VetClube <nao-responda@vetclube.com.br>"),
+		GoogleClientID:         getenv("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret:     getenv("GOOGLE_CLIENT_SECRET"),
+		GoogleIssuer:           get("GOOGLE_ISSUER", "https://accounts.google.com"),
+		TemporalAddress:        getenv("TEMPORAL_ADDRESS"),
+		TemporalNamespace:      get("TEMPORAL_NAMESPACE", "default"),
+		TemporalWorker:         get("TEMPORAL_WORKER", "true") != "false",
+		TemporalDevBin:         get("TEMPORAL_DEV_BIN", "bin/temporal-dev"),
+		DemoMedia:              get("DEMO_MEDIA", "true") != "false",
+		PluginsDir:             get("PLUGINS_DIR", "bin/plugins"),
+		WebDist:                get("WEB_DIST", "web/dist"),
+		AdminDist:              get("ADMIN_DIST", "admin/dist"),
+		VAPIDPublicKey:         getenv("VAPID_PUBLIC_KEY"),
+		VAPIDPrivateKey:        getenv("VAPID_PRIVATE_KEY"),
+		VAPIDSubject:           get("VAPID_SUBJECT", "mailto:nao-responda@vetclube.com.br"),
+		PushAllowLocalServices: getenv("PUSH_ALLOW_LOCAL_SERVICES") == "true",
 	}
 	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
 

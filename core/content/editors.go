@@ -23,18 +23,18 @@ const (
 	MsgShareWithAuthor  = "A autoria já dá acesso a este conteúdo."
 )
 
-// CoEditor is an editor an item is shared with.
+// CoEditor is an editor an item is shared with: an id and the name the
+// team knows them by, never an e-mail address.
 type CoEditor struct {
 	UserID string `json:"user_id"`
-	Email  string `json:"email"`
 	Name   string `json:"name"`
 }
 
 // SharedWith returns the item's co-editors, in the order they were added.
 func (s *Store) SharedWith(ctx context.Context, id string) ([]CoEditor, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT e.user_id::text, u.email, trim(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, ''))
-		FROM content_item_editors e JOIN users u ON u.id = e.user_id LEFT JOIN profiles p ON p.user_id = e.user_id
+		SELECT e.user_id::text, trim(coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, ''))
+		FROM content_item_editors e LEFT JOIN profiles p ON p.user_id = e.user_id
 		WHERE e.item_id = $1 ORDER BY e.added_at, e.user_id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("co-editors: %w", err)
@@ -114,6 +114,11 @@ func (s *Store) changeShare(ctx context.Context, a Actor, id, userID string, add
 func editorSeesItem(who string) string {
 	return "(i.author_id = " + who + "::uuid OR EXISTS (SELECT 1 FROM content_item_editors e WHERE e.item_id = i.id AND e.user_id = " + who + "::uuid))"
 }
+
+// EditorSeesItemSQL is editorSeesItem for other packages' queries over
+// content_items aliased i (the audit log, the agenda), so that every list
+// of items or of their events applies the one rule.
+func EditorSeesItemSQL(who string) string { return editorSeesItem(who) }
 
 // EditorMaySee reports whether the editor userID wrote the item or had it
 // shared with them.

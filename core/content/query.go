@@ -529,22 +529,37 @@ func (s *Store) AdminList(ctx context.Context, q AdminQuery) ([]Item, int64, err
 // (zero from, until now) and the overdue list (until two minutes ago). A zero
 // from means no lower bound.
 func (s *Store) Scheduled(ctx context.Context, from, until time.Time) ([]Item, error) {
-	return s.scheduled(ctx, "publish_at", from, until)
+	return s.scheduled(ctx, "publish_at", from, until, "")
 }
 
 // ScheduledUnpublish is Scheduled for the moments items go offline.
 func (s *Store) ScheduledUnpublish(ctx context.Context, from, until time.Time) ([]Item, error) {
-	return s.scheduled(ctx, "unpublish_at", from, until)
+	return s.scheduled(ctx, "unpublish_at", from, until, "")
 }
 
-func (s *Store) scheduled(ctx context.Context, column string, from, until time.Time) ([]Item, error) {
+// ScheduledVisibleTo is Scheduled (unpublish false) or ScheduledUnpublish
+// limited to the items editorID wrote or had shared with them: an editor's
+// agenda. An empty editorID does not filter.
+func (s *Store) ScheduledVisibleTo(ctx context.Context, unpublish bool, from, until time.Time, editorID string) ([]Item, error) {
+	if editorID != "" && uuid.Validate(editorID) != nil {
+		return []Item{}, nil
+	}
+	column := "publish_at"
+	if unpublish {
+		column = "unpublish_at"
+	}
+	return s.scheduled(ctx, column, from, until, editorID)
+}
+
+func (s *Store) scheduled(ctx context.Context, column string, from, until time.Time, visibleTo string) ([]Item, error) {
 	var lower any
 	if !from.IsZero() {
 		lower = from
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+itemColumns+itemFrom+`
 		WHERE i.`+column+` IS NOT NULL AND ($1::timestamptz IS NULL OR i.`+column+` >= $1) AND i.`+column+` < $2
-		ORDER BY i.`+column+`, i.id`, lower, until)
+		  AND ($3 = '' OR `+editorSeesItem("nullif($3, '')")+`)
+		ORDER BY i.`+column+`, i.id`, lower, until, visibleTo)
 	if err != nil {
 		return nil, fmt.Errorf("scheduled items: %w", err)
 	}

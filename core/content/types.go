@@ -298,11 +298,12 @@ type Registry struct {
 	types  map[string]*Type
 	owners map[string]string // type id → the plugin that declared it ("" for the core's tests)
 	own    map[string]bool   // type ids a feature serves through its own API only
+	writes map[string]bool   // type ids members write through the feature's API only
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{types: map[string]*Type{}, owners: map[string]string{}, own: map[string]bool{}}
+	return &Registry{types: map[string]*Type{}, owners: map[string]string{}, own: map[string]bool{}, writes: map[string]bool{}}
 }
 
 // ServeOwnAPI marks the type id (registered now or later) as read only
@@ -321,6 +322,25 @@ func (r *Registry) OwnAPI(id string) bool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.own[id]
+}
+
+// ServeMembersWrites marks the type id as written only through its
+// feature's own API, by members (community posts): the backoffice's generic
+// writes (create, edit, workflow actions, restore, bulk) refuse it, and
+// moderation goes through core/moderation. It implies ServeOwnAPI.
+func (r *Registry) ServeMembersWrites(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.own[id] = true
+	r.writes[id] = true
+}
+
+// WriteOwnAPI reports whether the type id is written only through its
+// feature's API (ServeMembersWrites).
+func (r *Registry) WriteOwnAPI(id string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.writes[id]
 }
 
 // Register validates t and adds it. A type id may be registered once.

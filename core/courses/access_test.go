@@ -185,7 +185,8 @@ func TestPointsExactlyOnceUnderConcurrency(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				statuses <- cl.Do("POST", "/api/cursos/"+c+"/aulas/"+ls[0]+"/concluir", nil).Status
+				statuses <- cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+ls[0]+"/progresso", map[string]any{"position_seconds": 600,
+					"duration_seconds": 600, "watched": [][2]float64{{0, 600}}}).Status
 			}()
 		}
 		wg.Wait()
@@ -248,8 +249,10 @@ func TestCertificatesStatisticsAndHomeCard(t *testing.T) {
 	if lc.Course == nil || lc.Course.ID != c || lc.Course.Continue == nil || lc.Course.Continue.PositionSeconds != 120 {
 		t.Fatalf("home card: %+v", lc.Course)
 	}
-	cl.Do("POST", "/api/cursos/"+c+"/aulas/"+l1+"/concluir", nil)
-	cl.Do("POST", "/api/cursos/"+c+"/aulas/"+l2+"/concluir", nil).JSON(t, &a)
+	cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+l1+"/progresso", map[string]any{"position_seconds": 3000, "duration_seconds": 3000,
+		"watched": [][2]float64{{120, 3000}}})
+	cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+l2+"/progresso", map[string]any{"position_seconds": 4200, "duration_seconds": 4200,
+		"watched": [][2]float64{{0, 4200}}}).JSON(t, &a)
 	cert := a.Course.Certificate
 	if !a.Course.JustCompleted || cert == nil || len(cert.Code) != 26 || cert.Hours != 2 || cert.LearnerName == "" || cert.CourseTitle != "Emergências" {
 		t.Fatalf("completion: %+v %+v", a.Course, cert)
@@ -346,7 +349,7 @@ func TestBackofficeCourseStats(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range ls[:n] {
-			if _, err := e.svc.MarkComplete(ctx, c, l, u); err != nil {
+			if _, err := e.finish(ctx, c, l, u); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -418,5 +421,57 @@ func TestLessonPage(t *testing.T) {
 	// Bad progress: 422.
 	if r := cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+b+"/progresso", map[string]any{"position_seconds": -1}); r.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("bad progress: %d", r.Status)
+	}
+}
+
+// A video lesson completes only from its watched ranges: 'concluir' on a
+// video not (fully) watched is refused and grants nothing — no completion,
+// certificate or VetCoins — however fast it is called on every lesson; a
+// text lesson is still marked by hand.
+func TestConcluirNeedsTheVideoWatched(t *testing.T) {
+	e := newEnv(t)
+	v1, v2 := e.lesson(t, "Vídeo 1", nil), e.lesson(t, "Vídeo 2", nil)
+	txt := e.lesson(t, "Leitura", map[string]any{"video_source": nil, "youtube_url": nil, "duration": nil, "body": "Texto"})
+	c := e.course(t, "Atalhos", nil, e.module(t, "M", v1, v2, txt))
+	cl, u := e.user(t, true)
+	if res := cl.Do("POST", "/api/cursos/"+c+"/matricula", nil); res.Status != http.StatusOK && res.Status != http.StatusCreated {
+		t.Fatalf("enrol: %d %s", res.Status, res.Body)
+	}
+	start := e.balance(t, u)
+	for _, l := range []string{v1, v2} {
+		res := cl.Do("POST", "/api/cursos/"+c+"/aulas/"+l+"/concluir", nil)
+		if res.Status != http.StatusConflict || res.ErrorMessage() != courses.MsgWatchFirst {
+			t.Fatalf("concluir an unwatched video: %d %s", res.Status, res.Body)
+		}
+	}
+	// Seeking to the end plays nothing; a third of it is not enough.
+	cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+v1+"/progresso", map[string]any{"position_seconds": 600, "duration_seconds": 600,
+		"watched": [][2]float64{{0, 200}}})
+	if res := cl.Do("POST", "/api/cursos/"+c+"/aulas/"+v1+"/concluir", nil); res.Status != http.StatusConflict {
+		t.Fatalf("concluir a third-watched video: %d %s", res.Status, res.Body)
+	}
+	if res := cl.Do("POST", "/api/cursos/"+c+"/aulas/"+txt+"/concluir", nil); res.Status != http.StatusOK {
+		t.Fatalf("concluir a text lesson: %d %s", res.Status, res.Body)
+	}
+	var n int
+	if err := e.srv.App.Pool.QueryRow(context.Background(), `SELECT
+		(SELECT count(*) FROM course_lesson_completions WHERE user_id = $1 AND lesson_id <> $2) +
+		(SELECT count(*) FROM course_certificates WHERE user_id = $1)`, u, txt).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 || e.balance(t, u) != start {
+		t.Fatalf("shortcut granted %d completions/certificates and %d VetCoins", n, e.balance(t, u)-start)
+	}
+	// Watching the rest completes both videos and the course.
+	cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+v1+"/progresso", map[string]any{"position_seconds": 600, "duration_seconds": 600,
+		"watched": [][2]float64{{200, 600}}})
+	var a courses.ProgressAnswer
+	cl.Do("PUT", "/api/cursos/"+c+"/aulas/"+v2+"/progresso", map[string]any{"position_seconds": 600, "duration_seconds": 600,
+		"watched": [][2]float64{{0, 600}}}).JSON(t, &a)
+	if !a.Course.IsCompleted || a.Course.Certificate == nil {
+		t.Fatalf("after watching: %+v", a.Course)
+	}
+	if res := cl.Do("POST", "/api/cursos/"+c+"/aulas/"+v1+"/concluir", nil); res.Status != http.StatusOK {
+		t.Fatalf("concluir a watched video: %d %s", res.Status, res.Body)
 	}
 }

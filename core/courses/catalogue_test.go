@@ -87,7 +87,7 @@ func TestCatalogueFiltersSortsAndPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range d.Modules[0].Lessons {
-		if _, err := e.svc.MarkComplete(ctx, ids[1], l.ID, meID); err != nil {
+		if _, err := e.finish(ctx, ids[1], l.ID, meID); err != nil {
 			t.Fatal(err)
 		}
 	}

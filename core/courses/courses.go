@@ -56,6 +56,7 @@ const (
 const (
 	MsgCourseNotFound  = "Curso não encontrado."
 	MsgLessonNotFound  = "Aula não encontrada."
+	MsgWatchFirst      = "Assista ao vídeo da aula para concluí-la."
 	MsgCertNotFound    = "Certificado não encontrado."
 	MsgEnrolled        = "Matrícula realizada com sucesso!"
 	MsgAlreadyEnrolled = "Você já está matriculado neste curso."

@@ -407,3 +407,34 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 	}
 	return d, nil
 }
+
+// LessonEngageable resolves lesson lessonID for someone who wants to read
+// or add its comments or react to it through the generic content routes:
+// they must be able to open it in one of the courses it belongs to (the
+// rule of the lesson page: enrolment, free lessons, premium). It answers
+// the lesson id, or the refusal of the last course tried.
+func (s *Service) LessonEngageable(ctx context.Context, lessonID, userID string) (string, error) {
+	if !validUUID(lessonID) {
+		return "", core.Errorf(core.ENOTFOUND, MsgLessonNotFound)
+	}
+	rows, err := s.pool.Query(ctx, `SELECT DISTINCT course_id::text FROM course_curriculum WHERE lesson_id = $1`, lessonID)
+	if err != nil {
+		return "", wrap("lesson courses", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return "", wrap("lesson courses", err)
+	}
+	last := error(core.Errorf(core.ENOTFOUND, MsgLessonNotFound))
+	for _, id := range ids {
+		_, cur, i, err := s.openLesson(ctx, id, lessonID, userID)
+		if err == nil {
+			return cur[i].ID, nil
+		}
+		if core.ErrorCode(err) == core.EINTERNAL {
+			return "", err
+		}
+		last = err
+	}
+	return "", last
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/engagement"
 )
 
 // pluginDir holds the real cursos plugin, built once for the package.
@@ -215,4 +216,22 @@ func (e *env) balance(t *testing.T, userID string) int {
 		t.Fatal(err)
 	}
 	return b.CoursePoints
+}
+
+// finish completes a lesson the way a learner does: a video lesson by
+// playing all of it (the player's report), a text lesson by marking it.
+func (e *env) finish(ctx context.Context, course, lesson, user string) (courses.ProgressAnswer, error) {
+	d, err := e.svc.Lesson(ctx, course, lesson, user)
+	if err != nil {
+		return courses.ProgressAnswer{}, err
+	}
+	if d.Video == nil {
+		return e.svc.MarkComplete(ctx, course, lesson, user)
+	}
+	dur := float64(d.DurationSeconds)
+	if dur <= 0 {
+		dur = 600
+	}
+	return e.svc.RecordProgress(ctx, course, lesson, user,
+		engagement.ProgressUpdate{PositionSeconds: dur, DurationSeconds: dur, Watched: []engagement.Range{{Start: 0, End: dur}}})
 }

@@ -179,7 +179,11 @@ func (s *Service) RecordProgress(ctx context.Context, idOrSlug, lessonID, userID
 	return s.afterLesson(ctx, c, cur[i].ID, userID, how, p)
 }
 
-// MarkComplete marks the lesson done by hand and settles the course.
+// MarkComplete marks the lesson done by hand and settles the course. A
+// lesson with a playable video completes only from its watched ranges (the
+// rule of RecordProgress): marking it by hand before that is refused, so
+// completions, the certificate and the course's VetCoins cannot be had by
+// calling this on every lesson. Text lessons are marked freely.
 func (s *Service) MarkComplete(ctx context.Context, idOrSlug, lessonID, userID string) (ProgressAnswer, error) {
 	c, cur, i, err := s.openLesson(ctx, idOrSlug, lessonID, userID)
 	if err != nil {
@@ -189,7 +193,27 @@ func (s *Service) MarkComplete(ctx context.Context, idOrSlug, lessonID, userID s
 	if err != nil {
 		return ProgressAnswer{}, err
 	}
-	return s.afterLesson(ctx, c, cur[i].ID, userID, "marked", p)
+	how := "marked"
+	l, err := s.lessonRow(ctx, cur[i].ID)
+	if err != nil {
+		return ProgressAnswer{}, err
+	}
+	if playable(l) {
+		var done bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM course_lesson_completions WHERE user_id = $1 AND lesson_id = $2)`,
+			userID, cur[i].ID).Scan(&done); err != nil {
+			return ProgressAnswer{}, wrap("lesson state", err)
+		}
+		switch {
+		case done:
+			how = "" // already complete: answer its state, change nothing
+		case p.CompletedAt != nil && p.DurationSeconds > 0:
+			how = "watched"
+		default:
+			return ProgressAnswer{}, core.Errorf(core.ECONFLICT, MsgWatchFirst)
+		}
+	}
+	return s.afterLesson(ctx, c, cur[i].ID, userID, how, p)
 }
 
 func (s *Service) afterLesson(ctx context.Context, c course, lessonID, userID, how string, p engagement.Progress) (ProgressAnswer, error) {

@@ -72,6 +72,9 @@ type AuditQuery struct {
 	Offset   int
 	// Oldest first instead of the default newest first.
 	Ascending bool
+	// VisibleTo, when set, keeps the events of the items this editor wrote
+	// or had shared with them (the rule of the content lists).
+	VisibleTo string
 }
 
 // List returns events matching q, newest first, with the total number of
@@ -88,6 +91,13 @@ func (a *Audit) List(ctx context.Context, q AuditQuery) ([]Event, int64, error) 
 			return nil, 0, core.Invalid("Filtro inválido.", map[string]string{id.col: "Identificador inválido."})
 		}
 		where = append(where, id.col+" = "+arg(id.v)+"::uuid")
+	}
+	if q.VisibleTo != "" {
+		if uuid.Validate(q.VisibleTo) != nil {
+			return []Event{}, 0, nil
+		}
+		where = append(where, "EXISTS (SELECT 1 FROM content_items i WHERE i.id = editorial_events.item_id AND "+
+			content.EditorSeesItemSQL(arg(q.VisibleTo))+")")
 	}
 	if q.ItemType != "" {
 		where = append(where, "item_type = "+arg(q.ItemType))

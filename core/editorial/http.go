@@ -1,6 +1,7 @@
 package editorial
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -31,6 +32,9 @@ type HTTP struct {
 	Log      *slog.Logger
 	// Now is the clock of the agenda's overdue list (time.Now when nil).
 	Now func() time.Time
+	// IsStaff says whether a user holds an editorial role: only they may be
+	// made co-editors (nil refuses every share).
+	IsStaff func(ctx context.Context, userID string) (bool, error)
 }
 
 // LockHeader carries the edit lock token of the backoffice editor on saves
@@ -58,6 +62,24 @@ func (h HTTP) now() time.Time {
 func (h HTTP) handle(fn httpx.HandlerFunc) http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "no-store")
+		return fn(w, r)
+	})
+}
+
+// MsgMembersWrite refuses a backoffice write to a type whose items members
+// write through the feature's own API (community posts).
+const MsgMembersWrite = "Este conteúdo é escrito pelos membros e não pode ser alterado pelo painel. Para ocultar ou remover, use a moderação."
+
+// write is handle for the routes that change items: a type members write
+// through its own API (Registry.WriteOwnAPI) is refused before anything
+// else, so a member's post is never rewritten, moved through the workflow
+// or created under the community's limits from the backoffice; moderation
+// acts on it through core/moderation, with its record and notice.
+func (h HTTP) write(fn httpx.HandlerFunc) http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		if h.Store.Types().WriteOwnAPI(chi.URLParam(r, "type")) {
+			return core.Errorf(core.EFORBIDDEN, MsgMembersWrite)
+		}
 		return fn(w, r)
 	})
 }
@@ -257,7 +279,7 @@ const IdempotencyHeader = "Idempotency-Key"
 
 // Create serves POST /api/admin/content/{type}: a new rascunho.
 func (h HTTP) Create() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		t, err := h.typeParam(r)
 		if err != nil {
 			return err
@@ -290,7 +312,7 @@ type updateBody struct {
 // Update serves PUT /api/admin/content/{type}/{id} with the version the
 // editor opened: 409 when someone saved since.
 func (h HTTP) Update() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -316,7 +338,7 @@ type actionBody struct {
 // Act serves POST /api/admin/content/{type}/{id}/actions/{action}; schedule
 // needs publish_at, request_changes a reason.
 func (h HTTP) Act() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -328,6 +350,12 @@ func (h HTTP) Act() http.Handler {
 		body, err := httpx.Decode[actionBody](r)
 		if err != nil {
 			return err
+		}
+		// The version the caller saw is required: without it the
+		// staleness check cannot run, and an action could apply to a
+		// working copy someone changed since.
+		if body.Version <= 0 {
+			return core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
 		}
 		var next content.Item
 		if action == ActionSchedule {
@@ -411,7 +439,7 @@ func (h HTTP) Diff() http.Handler {
 // Restore serves POST …/revisions/{rev}/restore {"version"}: the revision
 // becomes a new revision of the working copy.
 func (h HTTP) Restore() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -449,6 +477,7 @@ func (h HTTP) Timeline() http.Handler {
 		if err != nil {
 			return err
 		}
+		hideIPs(events, roles(r))
 		contentRange(w, "events", lq.Offset, len(events), total)
 		return httpx.Encode(w, http.StatusOK, events)
 	})
@@ -485,13 +514,29 @@ func (h HTTP) AuditList() http.Handler {
 		if f.Until != nil {
 			q.Until = *f.Until
 		}
+		if seesOwnOnly(roles(r)) {
+			q.VisibleTo = core.PrincipalFrom(r.Context()).UserID
+		}
 		events, total, err := h.Audit.List(r.Context(), q)
 		if err != nil {
 			return err
 		}
+		hideIPs(events, roles(r))
 		contentRange(w, "events", lq.Offset, len(events), total)
 		return httpx.Encode(w, http.StatusOK, events)
 	})
+}
+
+// hideIPs blanks the staff IPs of events for anyone but a super admin: an
+// IP locates a colleague, and only the person answerable for the platform's
+// security needs it.
+func hideIPs(events []Event, rs []Role) {
+	if slices.Contains(rs, RoleSuperAdmin) {
+		return
+	}
+	for i := range events {
+		events[i].IP = ""
+	}
 }
 
 // LockAction is one of the lock routes' verbs.
@@ -508,7 +553,7 @@ const (
 // it), POST …/lock/heartbeat and DELETE …/lock with the token in
 // X-Lock-Token, POST …/lock/takeover.
 func (h HTTP) Lock(what LockAction) http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -590,15 +635,21 @@ func (h HTTP) Agenda() http.Handler {
 		if !to.After(from) {
 			return core.Invalid(MsgBadTime, map[string]string{"to": "O fim deve ser depois do início."})
 		}
-		publish, err := h.Store.Scheduled(r.Context(), from, to)
+		// An editor's agenda holds only the items they may open (their own
+		// and those shared with them), as their lists do.
+		visibleTo := ""
+		if seesOwnOnly(roles(r)) {
+			visibleTo = core.PrincipalFrom(r.Context()).UserID
+		}
+		publish, err := h.Store.ScheduledVisibleTo(r.Context(), false, from, to, visibleTo)
 		if err != nil {
 			return err
 		}
-		unpublish, err := h.Store.ScheduledUnpublish(r.Context(), from, to)
+		unpublish, err := h.Store.ScheduledVisibleTo(r.Context(), true, from, to, visibleTo)
 		if err != nil {
 			return err
 		}
-		overdue, err := h.Store.Scheduled(r.Context(), time.Time{}, now.Add(-OverdueAfter))
+		overdue, err := h.Store.ScheduledVisibleTo(r.Context(), false, time.Time{}, now.Add(-OverdueAfter), visibleTo)
 		if err != nil {
 			return err
 		}
@@ -611,7 +662,7 @@ func (h HTTP) Agenda() http.Handler {
 // AssignReviewer serves PUT …/reviewer {"reviewer_id"}: the revisor (or
 // super admin) in charge of the item, told on submit and publish.
 func (h HTTP) AssignReviewer() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -671,7 +722,7 @@ func (h HTTP) Comments() http.Handler {
 // AddComment serves POST …/comments {"body"}: a review comment on the
 // item's current revision.
 func (h HTTP) AddComment() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -693,7 +744,7 @@ func (h HTTP) AddComment() http.Handler {
 // SetUnpublishAt serves PUT …/unpublish_at {"version","unpublish_at"}: the
 // moment a published or scheduled item goes offline; null cancels it.
 func (h HTTP) SetUnpublishAt() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -704,6 +755,9 @@ func (h HTTP) SetUnpublishAt() http.Handler {
 		}](r)
 		if err != nil {
 			return err
+		}
+		if body.Version <= 0 {
+			return core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
 		}
 		next, err := h.Workflow.ScheduleUnpublish(r.Context(), actor(r), roles(r), it.ID, body.Version, body.UnpublishAt)
 		if err != nil {
@@ -716,6 +770,9 @@ func (h HTTP) SetUnpublishAt() http.Handler {
 // MsgShareNotAllowed refuses sharing by a co-editor: only the author, a
 // revisor or a super admin decides who else edits an item.
 const MsgShareNotAllowed = "Só a autoria, a revisão ou a administração podem compartilhar este conteúdo."
+
+// MsgShareNotStaff refuses a co-editor outside the editorial team.
+const MsgShareNotStaff = "Só é possível compartilhar com pessoas da equipe editorial."
 
 // Editors serves GET …/{id}/editors: the co-editors the item is shared with.
 func (h HTTP) Editors() http.Handler {
@@ -735,7 +792,7 @@ func (h HTTP) Editors() http.Handler {
 // Share serves PUT (add) and DELETE (remove) …/{id}/editors/{userId}; both
 // are idempotent and answer the co-editors after the change.
 func (h HTTP) Share(add bool) http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		it, err := h.item(r)
 		if err != nil {
 			return err
@@ -745,6 +802,18 @@ func (h HTTP) Share(add bool) http.Handler {
 		}
 		userID := chi.URLParam(r, "userId")
 		if add {
+			// Only the editorial team may co-edit: sharing with a member
+			// would hand a working copy to someone outside the team. A
+			// member's id gets the same answer as an unknown one.
+			staff := false
+			if h.IsStaff != nil {
+				if staff, err = h.IsStaff(r.Context(), userID); err != nil {
+					return err
+				}
+			}
+			if !staff {
+				return core.Errorf(core.ENOTFOUND, MsgShareNotStaff)
+			}
 			err = h.Store.Share(r.Context(), actor(r), it.ID, userID)
 		} else {
 			err = h.Store.Unshare(r.Context(), actor(r), it.ID, userID)
@@ -795,7 +864,7 @@ type BulkResult struct {
 // {"items":[{"id","version"}]}: each item is moved on its own (one refusal
 // does not undo the others) and the answer lists every outcome.
 func (h HTTP) Bulk() http.Handler {
-	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+	return h.write(func(w http.ResponseWriter, r *http.Request) error {
 		t, err := h.typeParam(r)
 		if err != nil {
 			return err
@@ -826,6 +895,9 @@ func (h HTTP) Bulk() http.Handler {
 				if ok, err = h.Store.EditorMaySee(r.Context(), it, core.PrincipalFrom(r.Context()).UserID); err == nil && !ok {
 					err = core.Errorf(core.ENOTFOUND, content.MsgItemNotFound)
 				}
+			}
+			if err == nil && ref.Version <= 0 {
+				err = core.Invalid(content.MsgVersionRequired, map[string]string{"version": content.MsgVersionRequired})
 			}
 			if err == nil {
 				it, err = h.Workflow.Act(r.Context(), actor(r), roles(r), it.ID, ref.Version, action, "")

@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"context"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
@@ -15,6 +18,7 @@ import (
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/events"
+	"github.com/vetclube/vetclube/core/httpx"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
@@ -31,6 +35,12 @@ type ContentDeps struct {
 	Editorial  editorial.HTTP
 	Previews   *content.Previews
 	Uploads    *content.Uploads
+	// Access decides, per type served through its own API (videos, course
+	// lessons), whether userID ("" for a visitor) may read and engage with
+	// item idOrSlug through the generic engagement and comment routes, by
+	// the owning feature's own rule; it answers the item id or the refusal.
+	// An own-API type without an entry is not reachable through them.
+	Access map[string]func(ctx context.Context, idOrSlug, userID string) (string, error)
 }
 
 // addRoutes lists every route of the API. Each one passes through its casbin
@@ -236,10 +246,21 @@ func addContentRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/content/{type}/{idOrSlug}", content.HandleGet(d.Log, c.Store))
 	rt.handle("GET", "/api/preview/{token}", content.HandlePreview(d.Log, c.Store, c.Previews))
 
-	eng := engagement.HTTP{Service: c.Engagement, Log: d.Log, Resolve: func(ctx context.Context, typeID, id string) (string, error) {
+	// The generic routes reach an item of a type served through its own API
+	// only through that feature's access rule (a premium video's comments
+	// and reactions are for members with access); other types are public.
+	engageable := func(ctx context.Context, typeID, id string) (string, error) {
+		if c.Store.Types().OwnAPI(typeID) {
+			check, ok := c.Access[typeID]
+			if !ok {
+				return "", core.Errorf(core.ENOTFOUND, engagement.MsgItemNotFound)
+			}
+			return check(ctx, id, core.PrincipalFrom(ctx).UserID)
+		}
 		it, err := c.Store.GetPublished(ctx, typeID, id, "")
 		return it.ID, err
-	}}
+	}
+	eng := engagement.HTTP{Service: c.Engagement, Log: d.Log, Resolve: engageable}
 	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/favorite", eng.Favorite(true))
 	rt.handle("DELETE", "/api/content/{type}/{idOrSlug}/favorite", eng.Favorite(false))
 	rt.handle("PUT", "/api/content/{type}/{idOrSlug}/reaction", eng.Reaction())
@@ -266,14 +287,37 @@ func addContentRoutes(rt *router, d Deps) {
 	}
 	moderates := func(p core.Principal) bool { return d.Authz.Allowed(p.Roles, "community:comments", "moderate") }
 	postComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, Type: engagement.PostType, IsModerator: moderates, Log: d.Log}
-	anyComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, IsModerator: moderates, Log: d.Log}
+	anyComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: engageable, IsModerator: moderates, Log: d.Log}
+	// A reaction names only the comment: the item it belongs to passes the
+	// same access rule first (community posts' comments are the feed's).
+	commentAccess := func(next http.Handler) http.Handler {
+		return httpx.Handle(d.Log, func(w http.ResponseWriter, r *http.Request) error {
+			itemID, err := c.Engagement.CommentItem(r.Context(), chi.URLParam(r, "id"))
+			if err != nil {
+				return err
+			}
+			if itemID != "" {
+				it, err := c.Store.Get(r.Context(), itemID)
+				if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
+					return err
+				}
+				if err == nil && it.Type != engagement.PostType {
+					if _, err := engageable(r.Context(), it.Type, itemID); err != nil {
+						return err
+					}
+				}
+			}
+			next.ServeHTTP(w, r)
+			return nil
+		})
+	}
 	rt.handle("GET", "/api/community/posts/{id}/comments", postComments.List())
 	rt.handle("POST", "/api/community/posts/{id}/comments", postComments.Create())
 	rt.handle("GET", "/api/content/{type}/{idOrSlug}/comments", anyComments.List())
 	rt.handle("POST", "/api/content/{type}/{idOrSlug}/comments", anyComments.Create())
 	rt.handle("PUT", "/api/comments/{id}", anyComments.Edit())
 	rt.handle("DELETE", "/api/comments/{id}", anyComments.Delete())
-	rt.handle("PUT", "/api/comments/{id}/reaction", anyComments.Reaction())
+	rt.handle("PUT", "/api/comments/{id}/reaction", commentAccess(anyComments.Reaction()))
 
 	ed := c.Editorial
 	rt.handle("GET", "/api/admin/content/types", ed.Types())

@@ -21,7 +21,7 @@ type HTTP struct {
 	Log     *slog.Logger
 }
 
-// Report serves POST /api/reports {target_type, target_id, reason} →
+// Report serves POST /api/reports {target_type, target_id, category, reason} →
 // 201 {hidden} (200 when this member had already reported the target).
 func (h HTTP) Report() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
@@ -32,12 +32,13 @@ func (h HTTP) Report() http.Handler {
 		body, err := httpx.Decode[struct {
 			TargetType string `json:"target_type"`
 			TargetID   string `json:"target_id"`
+			Category   string `json:"category"`
 			Reason     string `json:"reason"`
 		}](r)
 		if err != nil {
 			return err
 		}
-		res, err := h.Service.Report(r.Context(), p.UserID, body.TargetType, body.TargetID, body.Reason)
+		res, err := h.Service.Report(r.Context(), p.UserID, body.TargetType, body.TargetID, body.Category, body.Reason)
 		if err != nil {
 			return err
 		}

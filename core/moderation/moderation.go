@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,6 +24,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 // RoleModerator is the role that moderates (super_admin inherits it).
@@ -51,9 +53,41 @@ const (
 	ActionRemove  Action = "remove"
 )
 
-// HideThreshold is how many distinct reporters since the last decision hide
-// a published target pending review.
+// HideThreshold is the weight the reports made since the last decision must
+// add up to, from at least as many distinct reporters, to hide a published
+// target pending review. A report weighs at most 1 (ReportWeight).
 const HideThreshold = 3
+
+// Categories of a report; "outro" needs the free text.
+var Categories = []string{"spam", "ofensivo", "desinformacao", "improprio", "outro"}
+
+// DefaultReportRule caps the reports one member makes: enough for anyone
+// who meets a few bad posts, too few to sweep the community.
+var DefaultReportRule = ratelimit.Rule{Max: 10, Window: time.Hour}
+
+// Reporter is what moderation weighs a reporter by, from their account.
+type Reporter struct {
+	CreatedAt time.Time
+	Confirmed bool
+}
+
+// ReportWeight is how much one report counts towards hiding (0..1): an
+// unconfirmed account or one less than a day old counts nothing (accounts
+// made for the purpose), one less than a week old half; past accuracy then
+// scales it, (upheld+1)/(upheld+rejected+1), where upheld and rejected are
+// the reporter's earlier reports a moderator decided against or for the
+// target.
+func ReportWeight(r Reporter, now time.Time, upheld, rejected int) float64 {
+	age := now.Sub(r.CreatedAt)
+	w := 1.0
+	switch {
+	case !r.Confirmed || r.CreatedAt.IsZero() || age < 24*time.Hour:
+		return 0
+	case age < 7*24*time.Hour:
+		w = 0.5
+	}
+	return w * float64(upheld+1) / float64(upheld+rejected+1)
+}
 
 // Limits of the texts people type.
 const (
@@ -70,6 +104,8 @@ const (
 	MsgBadAction       = "Ação inválida. Use hide, restore ou remove."
 	MsgBadTransition   = "Esta ação não é possível: o conteúdo já foi removido."
 	MsgReasonThreshold = "Ocultado automaticamente após denúncias de 3 pessoas."
+	MsgBadCategory     = "Motivo de denúncia inválido."
+	MsgReportRate      = "Você enviou muitas denúncias em pouco tempo. Tente novamente mais tarde."
 )
 
 // Target is what moderation records about a post or a comment when it first
@@ -93,14 +129,21 @@ type Options struct {
 	// repeated): comments are deleted there so the post's comment count
 	// follows. nil: nothing.
 	OnRemoved func(ctx context.Context, targetType, targetID string) error
-	Now       func() time.Time
-	Log       *slog.Logger
+	// Reporter tells the reporter's account age and whether its e-mail is
+	// confirmed (nil: every report weighs nothing, so reports never hide
+	// by themselves).
+	Reporter func(ctx context.Context, userID string) (Reporter, error)
+	// ReportRule caps each member's reports (DefaultReportRule).
+	ReportRule ratelimit.Rule
+	Now        func() time.Time
+	Log        *slog.Logger
 }
 
 // Service records reports and decisions.
 type Service struct {
-	pool *pgxpool.Pool
-	opts Options
+	pool    *pgxpool.Pool
+	opts    Options
+	limiter *ratelimit.Limiter
 }
 
 // New returns the service on pool.
@@ -111,7 +154,10 @@ func New(pool *pgxpool.Pool, opts Options) *Service {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	return &Service{pool: pool, opts: opts}
+	if opts.ReportRule.Max <= 0 || opts.ReportRule.Window <= 0 {
+		opts.ReportRule = DefaultReportRule
+	}
+	return &Service{pool: pool, opts: opts, limiter: ratelimit.New(pool, opts.Now)}
 }
 
 func targetNotFound() error { return core.Errorf(core.ENOTFOUND, MsgTargetNotFound) }
@@ -124,6 +170,16 @@ func checkTarget(targetType, targetID string) error {
 		return targetNotFound()
 	}
 	return nil
+}
+
+// cleanCategory checks a report's category ("" for none); the free text is
+// required without one and for "outro".
+func cleanCategory(category string) (string, error) {
+	category = strings.TrimSpace(category)
+	if category == "" || slices.Contains(Categories, category) {
+		return category, nil
+	}
+	return "", core.Invalid(MsgBadCategory, map[string]string{"category": MsgBadCategory})
 }
 
 func cleanReason(reason string, required bool) (string, error) {
@@ -190,8 +246,11 @@ func (s *Service) ensureRow(ctx context.Context, tx pgx.Tx, targetType, targetID
 // returns the line's id.
 func (s *Service) change(ctx context.Context, tx pgx.Tx, targetType, targetID string, from, to State, action Action, actorID, reason string) (int64, error) {
 	now := s.opts.Now()
-	if _, err := tx.Exec(ctx, `UPDATE moderation_targets SET state = $3, open_reports = 0, updated_at = $4
-		WHERE target_type = $1 AND target_id = $2`, targetType, targetID, to, now); err != nil {
+	// A moderator's restore is final for reports: from then on only a
+	// moderator hides the target (auto_hide false).
+	if _, err := tx.Exec(ctx, `UPDATE moderation_targets SET state = $3, open_reports = 0, open_weight = 0, updated_at = $4,
+			auto_hide = auto_hide AND NOT ($5 AND $6)
+		WHERE target_type = $1 AND target_id = $2`, targetType, targetID, to, now, action == ActionRestore, actorID != ""); err != nil {
 		return 0, fmt.Errorf("moderation state: %w", err)
 	}
 	var actor any
@@ -215,14 +274,22 @@ type ReportResult struct {
 	Created bool `json:"-"`
 }
 
-// Report records reporterID's report of a target. A second report by the
-// same member changes nothing. The HideThreshold-th distinct reporter since
-// the last decision hides a published target and tells its author.
-func (s *Service) Report(ctx context.Context, reporterID, targetType, targetID, reason string) (ReportResult, error) {
+// Report records reporterID's report of a target, with a category ("" for
+// none: then, and for "outro", the reason is required). A second report by
+// the same member changes nothing. Reports are rate limited per member and
+// weigh by reporter (ReportWeight); when the open reports of a published
+// target weigh HideThreshold, from at least HideThreshold reporters, it is
+// hidden and its author told, unless a moderator restored it before: then
+// only a moderator hides it.
+func (s *Service) Report(ctx context.Context, reporterID, targetType, targetID, category, reason string) (ReportResult, error) {
 	if err := checkTarget(targetType, targetID); err != nil {
 		return ReportResult{}, err
 	}
-	reason, err := cleanReason(reason, true)
+	category, err := cleanCategory(category)
+	if err != nil {
+		return ReportResult{}, err
+	}
+	reason, err = cleanReason(reason, category == "" || category == "outro")
 	if err != nil {
 		return ReportResult{}, err
 	}
@@ -233,28 +300,44 @@ func (s *Service) Report(ctx context.Context, reporterID, targetType, targetID, 
 	if err != nil {
 		return ReportResult{}, err
 	}
+	weight, err := s.weigh(ctx, reporterID)
+	if err != nil {
+		return ReportResult{}, err
+	}
 	var res ReportResult
 	var hiddenBy int64
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		ok, err := s.limiter.AllowTx(ctx, tx, "report:"+reporterID, s.opts.ReportRule)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return core.Errorf(core.ERATELIMITED, MsgReportRate)
+		}
 		state, err := s.ensureRow(ctx, tx, targetType, targetID, t)
 		if err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO moderation_reports (target_type, target_id, reporter_id, reason, created_at)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT ON CONSTRAINT moderation_reports_once DO NOTHING`,
-			targetType, targetID, reporterID, reason, s.opts.Now())
+		tag, err := tx.Exec(ctx, `INSERT INTO moderation_reports (target_type, target_id, reporter_id, reason, category, weight, created_at)
+			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7) ON CONFLICT ON CONSTRAINT moderation_reports_once DO NOTHING`,
+			targetType, targetID, reporterID, reason, category, weight, s.opts.Now())
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		res.Created = tag.RowsAffected() == 1
 		if res.Created {
 			var open int
-			err := tx.QueryRow(ctx, `UPDATE moderation_targets SET report_count = report_count + 1, open_reports = open_reports + 1
-				WHERE target_type = $1 AND target_id = $2 RETURNING open_reports`, targetType, targetID).Scan(&open)
+			var openWeight float64
+			var autoHide bool
+			err := tx.QueryRow(ctx, `UPDATE moderation_targets SET report_count = report_count + 1, open_reports = open_reports + 1,
+					open_weight = open_weight + $3
+				WHERE target_type = $1 AND target_id = $2 RETURNING open_reports, open_weight, auto_hide`,
+				targetType, targetID, weight).Scan(&open, &openWeight, &autoHide)
 			if err != nil {
 				return fmt.Errorf("report count: %w", err)
 			}
-			if state == StatePublished && open >= HideThreshold {
+			// A small tolerance: weights are stored as real.
+			if state == StatePublished && autoHide && open >= HideThreshold && openWeight >= HideThreshold-1e-3 {
 				if hiddenBy, err = s.change(ctx, tx, targetType, targetID, state, StateHidden, ActionHide, "", MsgReasonThreshold); err != nil {
 					return err
 				}
@@ -271,6 +354,30 @@ func (s *Service) Report(ctx context.Context, reporterID, targetType, targetID, 
 		s.notifyAuthor(ctx, targetType, targetID, ActionHide, hiddenBy, "")
 	}
 	return res, nil
+}
+
+// weigh is ReportWeight for reporterID now, with their record: earlier
+// reports whose target a moderator then hid or removed (upheld) or restored
+// (rejected), by the moderator's latest decision.
+func (s *Service) weigh(ctx context.Context, reporterID string) (float64, error) {
+	if s.opts.Reporter == nil {
+		return 0, nil
+	}
+	r, err := s.opts.Reporter(ctx, reporterID)
+	if err != nil {
+		return 0, fmt.Errorf("reporter: %w", err)
+	}
+	var upheld, rejected int
+	err = s.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE d.action IN ('hide', 'remove')), count(*) FILTER (WHERE d.action = 'restore')
+		FROM moderation_reports r
+		JOIN LATERAL (SELECT a.action FROM moderation_actions a
+			WHERE a.target_type = r.target_type AND a.target_id = r.target_id AND a.actor_id IS NOT NULL AND a.created_at >= r.created_at
+			ORDER BY a.id DESC LIMIT 1) d ON true
+		WHERE r.reporter_id = $1`, reporterID).Scan(&upheld, &rejected)
+	if err != nil {
+		return 0, fmt.Errorf("reporter record: %w", err)
+	}
+	return ReportWeight(r, s.opts.Now(), upheld, rejected), nil
 }
 
 // Act applies a moderator's decision and returns the target's row. Asking

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
@@ -40,6 +41,18 @@ func start(t *testing.T) *env {
 
 func (e *env) user(email string, roles ...string) (*apptest.Client, string) {
 	return e.srv.SignedIn(e.t, email, roles...)
+}
+
+// veteran is a member whose account is a month old with a confirmed
+// e-mail: their reports weigh fully.
+func (e *env) veteran(email string) (*apptest.Client, string) {
+	e.t.Helper()
+	c, id := e.user(email)
+	if _, err := e.srv.App.Pool.Exec(e.ctx, `UPDATE users SET created_at = now() - interval '30 days', email_confirmed_at = now() - interval '30 days'
+		WHERE id = $1`, id); err != nil {
+		e.t.Fatal(err)
+	}
+	return c, id
 }
 
 func (e *env) post(author, text string) string {
@@ -95,10 +108,10 @@ func TestThreeDistinctReportersHideATarget(t *testing.T) {
 	e := start(t)
 	_, ana := e.user("ana@example.com")
 	_, bruno := e.user("bruno@example.com")
-	r1, _ := e.user("r1@example.com")
-	r2, _ := e.user("r2@example.com")
-	r3, _ := e.user("r3@example.com")
-	r4, _ := e.user("r4@example.com")
+	r1, _ := e.veteran("r1@example.com")
+	r2, _ := e.veteran("r2@example.com")
+	r3, _ := e.veteran("r3@example.com")
+	r4, _ := e.veteran("r4@example.com")
 	post := e.post(ana, "Caso clínico")
 	comment := e.comment(bruno, post, "Comentário ofensivo")
 
@@ -172,7 +185,7 @@ func TestConcurrentReportsHideOnce(t *testing.T) {
 	post := e.post(ana, "Caso")
 	var reporters []*apptest.Client
 	for i := range 8 {
-		c, _ := e.user(fmt.Sprintf("r%d@example.com", i))
+		c, _ := e.veteran(fmt.Sprintf("r%d@example.com", i))
 		reporters = append(reporters, c)
 	}
 	var wg sync.WaitGroup
@@ -263,9 +276,9 @@ func TestModeratorDecisions(t *testing.T) {
 	if !e.visible("post", post) {
 		t.Fatal("restored post hidden")
 	}
-	// A restored target needs three new reporters.
+	// After a moderator's restore, reports no longer hide it.
 	for i := range 2 {
-		c, _ := e.user(fmt.Sprintf("r%d@example.com", i))
+		c, _ := e.veteran(fmt.Sprintf("r%d@example.com", i))
 		report(c, "post", post, "Spam")
 	}
 	if !e.visible("post", post) {
@@ -352,6 +365,159 @@ func TestModeratorDecisions(t *testing.T) {
 	}
 	if n := e.count(`SELECT count(*) FROM moderation_actions WHERE actor_id IS NULL`); n != 3 {
 		t.Fatalf("%d anonymous log lines", n)
+	}
+}
+
+// TestFreshAccountsCannotHide: accounts made a moment ago (or unconfirmed)
+// weigh nothing, however many; reports then stay in the queue.
+func TestFreshAccountsCannotHide(t *testing.T) {
+	e := start(t)
+	_, ana := e.user("ana@example.com")
+	post := e.post(ana, "Caso clínico")
+	for i := range 3 {
+		c, _ := e.user(fmt.Sprintf("novo%d@example.com", i))
+		if st, hidden, msg := report(c, "post", post, "Spam"); st != http.StatusCreated || hidden {
+			t.Fatalf("fresh report %d: %d %v %s", i, st, hidden, msg)
+		}
+	}
+	if !e.visible("post", post) {
+		t.Fatal("3 accounts made in a second hid a post")
+	}
+	// Old but unconfirmed accounts neither.
+	for i := range 3 {
+		_, id := e.veteran(fmt.Sprintf("antigo%d@example.com", i))
+		if _, err := e.srv.App.Pool.Exec(e.ctx, `UPDATE users SET email_confirmed_at = NULL WHERE id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+		c, _ := e.srv.SignedIn(t, fmt.Sprintf("antigo%d@example.com", i))
+		report(c, "post", post, "Spam")
+	}
+	if !e.visible("post", post) {
+		t.Fatal("unconfirmed accounts hid a post")
+	}
+	if n := e.count(`SELECT open_reports FROM moderation_targets WHERE target_id = $1`, post); n < 3 {
+		t.Fatalf("reports not kept for the queue: %d", n)
+	}
+}
+
+// TestRestoredStaysUpUntilAModeratorHides: after a moderator restores a
+// target, any number of reports leave it up; a moderator still hides it.
+func TestRestoredStaysUpUntilAModeratorHides(t *testing.T) {
+	e := start(t)
+	_, ana := e.user("ana@example.com")
+	mod, _ := e.user("moderadora@example.com", core.RoleModerador)
+	post := e.post(ana, "Caso")
+	for i := range 3 {
+		c, _ := e.veteran(fmt.Sprintf("a%d@example.com", i))
+		report(c, "post", post, "Spam")
+	}
+	if e.visible("post", post) {
+		t.Fatal("3 weighty reporters did not hide the post")
+	}
+	if st, _, msg := act(mod, "post", post, "restore", nil); st != http.StatusOK {
+		t.Fatalf("restore: %d %s", st, msg)
+	}
+	for i := range 4 {
+		c, _ := e.veteran(fmt.Sprintf("b%d@example.com", i))
+		if st, hidden, _ := report(c, "post", post, "Spam"); st != http.StatusCreated || hidden {
+			t.Fatalf("report after restore %d: %d %v", i, st, hidden)
+		}
+	}
+	if !e.visible("post", post) {
+		t.Fatal("reports hid a post a moderator restored")
+	}
+	if st, row, _ := act(mod, "post", post, "hide", nil); st != http.StatusOK || row.State != moderation.StateHidden {
+		t.Fatalf("a moderator hides it: %d %+v", st, row)
+	}
+}
+
+// TestReporterAccuracyAndRateLimit: reporters whose reports moderators
+// rejected weigh less, so three of them no longer hide; and a member's
+// reports are rate limited with a pt-BR 429.
+func TestReporterAccuracyAndRateLimit(t *testing.T) {
+	e := start(t)
+	_, ana := e.user("ana@example.com")
+	mod, _ := e.user("moderadora@example.com", core.RoleModerador)
+	var crowd []*apptest.Client
+	for i := range 3 {
+		c, _ := e.veteran(fmt.Sprintf("c%d@example.com", i))
+		crowd = append(crowd, c)
+	}
+	first := e.post(ana, "Primeira")
+	for _, c := range crowd {
+		report(c, "post", first, "Spam")
+	}
+	if _, _, msg := act(mod, "post", first, "restore", map[string]string{"reason": "Denúncia sem fundamento"}); msg != "" {
+		t.Fatalf("restore: %s", msg)
+	}
+	second := e.post(ana, "Segunda")
+	for _, c := range crowd {
+		report(c, "post", second, "Spam")
+	}
+	if !e.visible("post", second) {
+		t.Fatal("reporters whose last reports were rejected still hide at full weight")
+	}
+	if w := moderation.ReportWeight(moderation.Reporter{CreatedAt: time.Now().Add(-30 * 24 * time.Hour), Confirmed: true}, time.Now(), 0, 1); w != 0.5 {
+		t.Errorf("weight after one rejected report: %v", w)
+	}
+	if w := moderation.ReportWeight(moderation.Reporter{CreatedAt: time.Now().Add(-3 * 24 * time.Hour), Confirmed: true}, time.Now(), 0, 0); w != 0.5 {
+		t.Errorf("weight of a 3-day-old account: %v", w)
+	}
+
+	spammer, _ := e.veteran("spammer@example.com")
+	var last int
+	var msg string
+	for i := range moderation.DefaultReportRule.Max + 1 {
+		last, _, msg = report(spammer, "post", e.post(ana, fmt.Sprintf("Post %d", i)), "Spam")
+	}
+	if last != http.StatusTooManyRequests || msg != moderation.MsgReportRate {
+		t.Fatalf("report %d: %d %q, want 429", moderation.DefaultReportRule.Max+1, last, msg)
+	}
+}
+
+// TestReportCategoriesAndReporterFeed: a category replaces the free text
+// (required only for "outro"), the queue shows it, and the reported post
+// leaves the reporter's own feed only.
+func TestReportCategoriesAndReporterFeed(t *testing.T) {
+	e := start(t)
+	anaC, ana := e.user("ana@example.com")
+	bia, _ := e.user("bia@example.com")
+	mod, _ := e.user("moderadora@example.com", core.RoleModerador)
+	post := e.post(ana, "Caso com foto")
+	do := func(category, reason string) (int, string) {
+		res := bia.Do("POST", "/api/reports", map[string]string{"target_type": "post", "target_id": post, "category": category, "reason": reason})
+		return res.Status, res.ErrorMessage()
+	}
+	if st, msg := do("bobagem", ""); st != http.StatusUnprocessableEntity || msg != moderation.MsgBadCategory {
+		t.Fatalf("unknown category: %d %q", st, msg)
+	}
+	if st, msg := do("outro", " "); st != http.StatusUnprocessableEntity || msg != moderation.MsgReasonRequired {
+		t.Fatalf("'outro' without text: %d %q", st, msg)
+	}
+	feedHas := func(c *apptest.Client) bool {
+		res := c.Do("GET", "/api/community/feed", nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("feed: %d %s", res.Status, res.Body)
+		}
+		return strings.Contains(string(res.Body), post)
+	}
+	if !feedHas(bia) {
+		t.Fatal("the post is not in the feed before the report (the test would prove nothing)")
+	}
+	if st, msg := do("desinformacao", ""); st != http.StatusCreated {
+		t.Fatalf("category only: %d %q", st, msg)
+	}
+	if feedHas(bia) {
+		t.Error("the reported post is still in the reporter's feed")
+	}
+	if !feedHas(anaC) {
+		t.Error("the post left another member's feed")
+	}
+	res := mod.Do("GET", "/api/admin/moderation/post:"+post, nil)
+	var row moderation.Row
+	_ = jsonUnmarshal(res.Body, &row)
+	if len(row.Reports) != 1 || row.Reports[0].Category != "desinformacao" || row.Reports[0].Reason != "" {
+		t.Fatalf("queue row: %d %s", res.Status, res.Body)
 	}
 }
 

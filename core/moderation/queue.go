@@ -22,6 +22,7 @@ type Person struct {
 // ReportEntry is one report of a target.
 type ReportEntry struct {
 	Reporter  *Person   `json:"reporter"`
+	Category  string    `json:"category"`
 	Reason    string    `json:"reason"`
 	CreatedAt time.Time `json:"created_at"`
 }
@@ -219,7 +220,7 @@ func (s *Service) details(ctx context.Context, list []Row) error {
 			authors = append(authors, r.authorID)
 		}
 	}
-	rows, err := s.pool.Query(ctx, `SELECT mr.target_type || ':' || mr.target_id, mr.reason, mr.created_at, `+personColumns+`
+	rows, err := s.pool.Query(ctx, `SELECT mr.target_type || ':' || mr.target_id, coalesce(mr.category, ''), mr.reason, mr.created_at, `+personColumns+`
 		FROM moderation_reports mr
 		JOIN unnest($1::text[], $2::uuid[]) AS t(tt, ti) ON mr.target_type = t.tt AND mr.target_id = t.ti
 		`+personJoin("mr.reporter_id")+`
@@ -232,7 +233,7 @@ func (s *Service) details(ctx context.Context, list []Row) error {
 		var e ReportEntry
 		var pid *string
 		var p Person
-		if err := rows.Scan(&key, &e.Reason, &e.CreatedAt, &pid, &p.FirstName, &p.LastName, &p.AvatarURL, &p.Title, &p.Verified); err != nil {
+		if err := rows.Scan(&key, &e.Category, &e.Reason, &e.CreatedAt, &pid, &p.FirstName, &p.LastName, &p.AvatarURL, &p.Title, &p.Verified); err != nil {
 			rows.Close()
 			return fmt.Errorf("moderation reports: %w", err)
 		}

@@ -23,3 +23,14 @@ func VisibleSQL(targetType, idColumn string) string {
 	return `NOT EXISTS (SELECT 1 FROM moderation_targets mod_vis WHERE mod_vis.target_type = '` + targetType +
 		`' AND mod_vis.target_id = ` + idColumn + ` AND mod_vis.state <> 'publicado')`
 }
+
+// ReportedBySQL returns a SQL boolean that is true when the member whose id
+// is the SQL expression readerExpr reported the target of targetType whose
+// id is idColumn: a reporter's own feed leaves what they reported out.
+func ReportedBySQL(targetType, idColumn, readerExpr string) string {
+	if targetType != TargetPost && targetType != TargetComment {
+		panic(fmt.Sprintf("moderation: unknown target type %q", targetType))
+	}
+	return `EXISTS (SELECT 1 FROM moderation_reports mod_rep WHERE mod_rep.target_type = '` + targetType +
+		`' AND mod_rep.target_id = ` + idColumn + ` AND mod_rep.reporter_id = ` + readerExpr + `)`
+}

@@ -179,7 +179,7 @@ func TestNotificationsAcrossTwoInstances(t *testing.T) {
 }
 
 func TestPreferencesAndPushOverHTTP(t *testing.T) {
-	srv := apptest.Start(t, nil)
+	srv := apptest.Start(t, map[string]string{"PUSH_ALLOW_LOCAL_SERVICES": "true"})
 	ana, _ := srv.SignedIn(t, "ana@example.com")
 
 	res := ana.Do("GET", "/api/notifications/preferences", nil)

@@ -38,7 +38,7 @@ func newEnv(t *testing.T, commentPost notifications.CommentPostFunc) *env {
 	ps := pushtest.NewServer()
 	t.Cleanup(ps.Close)
 	e := &env{pool: pool, ps: ps, now: time.Now()}
-	e.push = push.New(pool, push.Options{Keys: &keys, AllowInsecureEndpoints: true})
+	e.push = push.New(pool, push.Options{Keys: &keys, AllowLocalServices: true})
 	e.svc = notifications.NewService(pool, notifications.Options{
 		Push:        e.push,
 		Profiles:    profiles.NewService(pool, nil, slog.New(slog.DiscardHandler)),

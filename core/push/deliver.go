@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -294,6 +295,12 @@ func (s *Service) sendAll(ctx context.Context, rows []claimed, p *Progress) {
 	wg.Wait()
 }
 
+// Fixed reasons recorded for sends that got no answer from a push service.
+const (
+	ReasonNetwork        = "Falha de conexão com o serviço de notificações."
+	ReasonBlockedAddress = "Endereço do serviço de notificações não permitido."
+)
+
 const (
 	statusPending = "pending"
 	statusSent    = "sent"
@@ -333,7 +340,16 @@ func (s *Service) deliverOne(ctx context.Context, c claimed) string {
 		VAPIDPrivateKey: s.opts.Keys.Private,
 	})
 	if err != nil {
-		return s.retryOrFail(ctx, c, fmt.Sprintf("erro de rede: %v", err), 0)
+		// The member reads last_error in /api/push/deliveries: a raw network
+		// error (refused, reset, TLS timeout) would tell ports and hosts
+		// apart, so they get fixed texts and the cause goes to the log.
+		if errors.Is(err, errBlockedAddress) {
+			s.log.Warn("push endpoint resolves to a non-public address", "subscription_id", c.subscriptionID, "err", err)
+			s.record(ctx, c, statusFailed, ReasonBlockedAddress, 0)
+			return statusFailed
+		}
+		s.log.Info("push send failed", "subscription_id", c.subscriptionID, "attempt", c.attempts, "err", err)
+		return s.retryOrFail(ctx, c, ReasonNetwork, 0)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
 	res.Body.Close()

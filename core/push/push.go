@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 // Starter starts the delivery workflow of one message; workflows.Engine
@@ -30,13 +32,18 @@ type Options struct {
 	Keys *Keys
 	// Subject is the VAPID "sub": a mailto: address or an https URL.
 	Subject string
-	// AllowInsecureEndpoints accepts http://127.0.0.1 and http://localhost
-	// endpoints (development and tests, where the push service is local).
-	AllowInsecureEndpoints bool
+	// AllowLocalServices lets deliveries reach push services on loopback and
+	// private addresses and accepts http://127.0.0.1 and http://localhost
+	// endpoints: only for tests and benchmarks that run their own push
+	// service. Off, the dialer refuses every non-public address after name
+	// resolution, so a member cannot point the server at the internal
+	// network.
+	AllowLocalServices bool
 	// Starter starts delivery workflows; nil leaves messages pending until
 	// a worker's Resume starts them.
 	Starter Starter
-	// HTTPClient talks to push services (default: 30 s timeout).
+	// HTTPClient talks to push services (default: 30 s timeout, the
+	// address check of AllowLocalServices, no redirects).
 	HTTPClient *http.Client
 	Log        *slog.Logger
 
@@ -49,6 +56,11 @@ type Options struct {
 	// header longer than that wins.
 	BaseBackoff time.Duration
 	MaxBackoff  time.Duration
+	// TestRule caps the test pushes a member may send (5 a minute): each
+	// one makes the server POST to every device of theirs.
+	TestRule ratelimit.Rule
+	// Now is the clock of the rate limit (time.Now).
+	Now func() time.Time
 	// ClaimTTL is how long a claimed delivery stays reserved for the worker
 	// sending it (1 min); a worker that died mid-send frees it after that.
 	ClaimTTL time.Duration
@@ -56,9 +68,10 @@ type Options struct {
 
 // Service is Web Push over PostgreSQL.
 type Service struct {
-	pool *pgxpool.Pool
-	opts Options
-	log  *slog.Logger
+	pool    *pgxpool.Pool
+	opts    Options
+	log     *slog.Logger
+	limiter *ratelimit.Limiter
 }
 
 // pushLanesHint is how many DeliverDue calls one worker runs at once on a
@@ -78,9 +91,7 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 		// Apple) from many goroutines at once; the default transport keeps
 		// only two idle connections per host, so most sends would open (and
 		// then drop) a new TLS connection. Keep one per send in flight.
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = pushLanesHint * o.Concurrency
-		o.HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: t}
+		o.HTTPClient = newHTTPClient(o.AllowLocalServices, pushLanesHint*o.Concurrency)
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 8
@@ -99,7 +110,10 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	if o.Subject == "" {
 		o.Subject = "nao-responda@vetclube.com.br"
 	}
-	return &Service{pool: pool, opts: o, log: o.Log}
+	if o.TestRule.Max <= 0 || o.TestRule.Window <= 0 {
+		o.TestRule = ratelimit.Rule{Max: 5, Window: time.Minute}
+	}
+	return &Service{pool: pool, opts: o, log: o.Log, limiter: ratelimit.New(pool, o.Now)}
 }
 
 // SetStarter sets the workflow starter once the Temporal client exists.

@@ -2,8 +2,12 @@ package push_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +19,7 @@ import (
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
 	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/push/pushtest"
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 func TestKeysFromConfigAndGeneratedOnce(t *testing.T) {
@@ -88,7 +93,7 @@ func newEnv(t *testing.T, o push.Options) *env {
 	t.Cleanup(ps.Close)
 	ps.VAPIDPublicKey = keys.Public
 	o.Keys = &keys
-	o.AllowInsecureEndpoints = true
+	o.AllowLocalServices = true
 	o.Subject = "mailto:teste@vetclube.com.br"
 	return &env{pool: pool, svc: push.New(pool, o), ps: ps, keys: keys}
 }
@@ -156,12 +161,26 @@ func TestSubscribeValidatesAndUpsertsByEndpoint(t *testing.T) {
 	if len(list) != 2 {
 		t.Fatalf("ana has %d devices, want 2", len(list))
 	}
-	// The browser now signed in as Bia: the endpoint moves to her.
-	if _, _, err := e.svc.Subscribe(ctx, bia, phone.Subscription(), "Chrome Android"); err != nil {
+	// The browser now signed in as Bia (or Bia learnt the endpoint): the
+	// endpoint stays Ana's; the browser must make a new subscription.
+	if _, _, err := e.svc.Subscribe(ctx, bia, phone.Subscription(), "Chrome Android"); core.ErrorCode(err) != core.ECONFLICT || core.ErrorMessage(err) != push.MsgEndpointTaken {
+		t.Fatalf("bia registered ana's endpoint: %v, want a 409", err)
+	}
+	if list, _ := e.svc.Subscriptions(ctx, ana); len(list) != 2 {
+		t.Errorf("ana has %d devices after bia's attempt, want 2", len(list))
+	}
+	if list, _ := e.svc.Subscriptions(ctx, bia); len(list) != 0 {
+		t.Errorf("bia got %d devices, want 0", len(list))
+	}
+	// Not even once Ana unsubscribed it.
+	if err := e.svc.Unsubscribe(ctx, ana, phone.Subscription().Endpoint); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := e.svc.Subscriptions(ctx, ana); len(list) != 1 {
-		t.Errorf("ana kept %d devices after the phone moved, want 1", len(list))
+	if _, _, err := e.svc.Subscribe(ctx, bia, phone.Subscription(), ""); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("bia took ana's inactive endpoint: %v", err)
+	}
+	if _, _, err := e.svc.Subscribe(ctx, ana, phone.Subscription(), ""); err != nil {
+		t.Fatal(err)
 	}
 	// Bia cannot unsubscribe Ana's laptop.
 	if err := e.svc.Unsubscribe(ctx, bia, laptop.Subscription().Endpoint); err != nil {
@@ -175,6 +194,7 @@ func TestSubscribeValidatesAndUpsertsByEndpoint(t *testing.T) {
 		func(b *push.BrowserSubscription) { b.Endpoint = "http://push.example.com/x" },
 		func(b *push.BrowserSubscription) { b.Endpoint = "ftp://127.0.0.1/x" },
 		func(b *push.BrowserSubscription) { b.Keys.P256dh = b.Keys.Auth },
+		func(b *push.BrowserSubscription) { b.Endpoint = "https://user:pw@push.example.com/x" },
 		func(b *push.BrowserSubscription) { b.Keys.Auth = "c2hvcnQ" },
 		func(b *push.BrowserSubscription) {
 			b.Keys.P256dh = "BAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
@@ -189,7 +209,15 @@ func TestSubscribeValidatesAndUpsertsByEndpoint(t *testing.T) {
 	}
 	strict := push.New(e.pool, push.Options{Keys: &e.keys})
 	if _, _, err := strict.Subscribe(ctx, ana, e.ps.NewDevice("dev").Subscription(), ""); core.ErrorCode(err) != core.EINVALID {
-		t.Errorf("an http endpoint was accepted outside development: %v", err)
+		t.Errorf("an http endpoint was accepted without AllowLocalServices: %v", err)
+	}
+	for _, ep := range []string{"https://127.0.0.1/x", "https://localhost:8443/x", "https://[::1]/x", "https://10.0.0.5/x", "https://192.168.1.1:5432/x",
+		"https://169.254.169.254/latest", "https://[fd00::1]/x", "https://[::ffff:127.0.0.1]/x", "https://db.internal/x", "https://postgres/x"} {
+		b := e.ps.NewDevice("internal").Subscription()
+		b.Endpoint = ep
+		if _, _, err := strict.Subscribe(ctx, ana, b, ""); core.ErrorCode(err) != core.EINVALID {
+			t.Errorf("internal endpoint %s accepted: %v", ep, err)
+		}
 	}
 }
 
@@ -357,5 +385,159 @@ func TestSendTestNeedsASubscription(t *testing.T) {
 	if _, err := unconfigured.SendTest(ctx, ana); core.ErrorCode(err) != core.EUNAVAILABLE ||
 		core.ErrorMessage(err) != "Serviço de notificações temporariamente indisponível. Tente novamente em alguns minutos." {
 		t.Errorf("test without keys: %v", err)
+	}
+}
+
+func TestPublicAddress(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"8.8.8.8": true, "142.250.0.1": true, "2607:f8b0::1": true,
+		"127.0.0.1": false, "127.8.9.1": false, "::1": false, "10.1.2.3": false, "172.16.0.1": false, "192.168.0.1": false,
+		"169.254.169.254": false, "fe80::1": false, "fd12:3456::1": false, "fc00::1": false, "0.0.0.0": false, "::": false,
+		"100.64.0.1": false, "224.0.0.1": false, "255.255.255.255": false, "::ffff:10.0.0.1": false, "::ffff:127.0.0.1": false,
+		"64:ff9b::7f00:1": false,
+	} {
+		if got := push.PublicAddress(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("PublicAddress(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// rawSubscription stores a device without Subscribe's checks, as an endpoint
+// whose host name resolves to an internal address would pass them.
+func (e *env) rawSubscription(t *testing.T, userID, endpoint string, d *pushtest.Device) {
+	t.Helper()
+	sub := d.Subscription()
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)`,
+		userID, endpoint, sub.Keys.P256dh, sub.Keys.Auth); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) delivery(t *testing.T, messageID string) (status, lastErr string) {
+	t.Helper()
+	if err := e.pool.QueryRow(context.Background(), `SELECT status, last_error FROM push_deliveries WHERE message_id = $1`, messageID).Scan(&status, &lastErr); err != nil {
+		t.Fatal(err)
+	}
+	return status, lastErr
+}
+
+// TestDeliveryReachesNoInternalAddress: without AllowLocalServices the
+// dialer refuses, after name resolution, every endpoint on an internal
+// address (here "localhost" and the loopback push service), nothing reaches
+// it, and the member reads a fixed reason, not the network error.
+func TestDeliveryReachesNoInternalAddress(t *testing.T) {
+	e := newEnv(t, push.Options{})
+	ctx := context.Background()
+	strict := push.New(e.pool, push.Options{Keys: &e.keys, Subject: "mailto:teste@vetclube.com.br"})
+	ana := e.user(t, "ana@example.com")
+	d := e.ps.NewDevice("phone")
+	local := strings.Replace(d.Subscription().Endpoint, "127.0.0.1", "localhost", 1)
+	e.rawSubscription(t, ana, local, d)
+
+	var id string
+	err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		var err error
+		id, err = strict.Enqueue(ctx, tx, push.Message{Kind: "other", Title: "t", Body: "b"}, []push.Target{{UserID: ana}}, false)
+		return err
+	})
+	if err != nil || id == "" {
+		t.Fatalf("enqueue: %q %v", id, err)
+	}
+	if _, err := strict.DeliverDue(ctx, id, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.ps.Attempts("phone"); n != 0 {
+		t.Fatalf("the loopback push service got %d requests", n)
+	}
+	if status, reason := e.delivery(t, id); status != "failed" || reason != push.ReasonBlockedAddress {
+		t.Errorf("delivery %s %q, want failed with %q", status, reason, push.ReasonBlockedAddress)
+	}
+	list, err := strict.Deliveries(ctx, ana, 20)
+	if err != nil || len(list) != 1 || list[0].LastError != push.ReasonBlockedAddress {
+		t.Errorf("deliveries %+v %v", list, err)
+	}
+}
+
+// TestNoRedirectsAndNoRawNetworkErrors: a push service answering with a
+// redirect is not followed (the target gets nothing), and a connection
+// failure is recorded as a fixed pt-BR reason.
+func TestNoRedirectsAndNoRawNetworkErrors(t *testing.T) {
+	e := newEnv(t, push.Options{BaseBackoff: time.Hour})
+	ctx := context.Background()
+	ana := e.user(t, "ana@example.com")
+	target := e.ps.NewDevice("target")
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.Subscription().Endpoint, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirector.Close)
+	e.rawSubscription(t, ana, redirector.URL+"/push/abc", e.ps.NewDevice("redirected"))
+	id := e.enqueue(t, push.Message{Kind: "other", Title: "t", Body: "b"}, push.Target{UserID: ana})
+	if _, err := e.svc.DeliverDue(ctx, id, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.ps.Attempts("target"); n != 0 {
+		t.Errorf("the redirect was followed: %d requests at its target", n)
+	}
+	if status, reason := e.delivery(t, id); status != "failed" || reason != "HTTP 307" {
+		t.Errorf("redirected delivery %s %q", status, reason)
+	}
+
+	bia := e.user(t, "bia@example.com")
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	e.rawSubscription(t, bia, closedURL+"/push/def", e.ps.NewDevice("closed"))
+	id = e.enqueue(t, push.Message{Kind: "other", Title: "t", Body: "b"}, push.Target{UserID: bia})
+	if _, err := e.svc.DeliverDue(ctx, id, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	if status, reason := e.delivery(t, id); status != "pending" || reason != push.ReasonNetwork {
+		t.Errorf("unreachable delivery %s %q, want pending with %q", status, reason, push.ReasonNetwork)
+	}
+}
+
+// TestDeviceLimitAndTestRateLimit: a member has at most MaxDevices active
+// devices (a retired one frees its place) and sends a few test pushes a
+// minute.
+func TestDeviceLimitAndTestRateLimit(t *testing.T) {
+	e := newEnv(t, push.Options{TestRule: ratelimit.Rule{Max: 2, Window: time.Hour}})
+	ctx := context.Background()
+	ana := e.user(t, "ana@example.com")
+	var first *pushtest.Device
+	for i := range push.MaxDevices {
+		d := e.ps.NewDevice(fmt.Sprintf("d%d", i))
+		if i == 0 {
+			first = d
+		}
+		if _, _, err := e.svc.Subscribe(ctx, ana, d.Subscription(), ""); err != nil {
+			t.Fatalf("device %d: %v", i, err)
+		}
+	}
+	extra := e.ps.NewDevice("extra")
+	if _, _, err := e.svc.Subscribe(ctx, ana, extra.Subscription(), ""); core.ErrorCode(err) != core.EINVALID || core.ErrorMessage(err) != push.MsgTooManyDevices {
+		t.Fatalf("device %d: %v, want the device limit", push.MaxDevices+1, err)
+	}
+	// A known device refreshes without counting again.
+	if _, created, err := e.svc.Subscribe(ctx, ana, first.Subscription(), "novo"); err != nil || created {
+		t.Fatalf("refresh at the limit: %v %v", created, err)
+	}
+	if err := e.svc.Unsubscribe(ctx, ana, first.Subscription().Endpoint); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := e.svc.Subscribe(ctx, ana, extra.Subscription(), ""); err != nil {
+		t.Fatalf("after freeing a place: %v", err)
+	}
+	// Reviving the retired device would make 11.
+	if _, _, err := e.svc.Subscribe(ctx, ana, first.Subscription(), ""); core.ErrorCode(err) != core.EINVALID {
+		t.Errorf("revived an 11th device: %v", err)
+	}
+
+	for i := range 2 {
+		if _, err := e.svc.SendTest(ctx, ana); err != nil {
+			t.Fatalf("test push %d: %v", i, err)
+		}
+	}
+	if _, err := e.svc.SendTest(ctx, ana); core.ErrorCode(err) != core.ERATELIMITED || core.ErrorMessage(err) != push.MsgTestRateLimited {
+		t.Errorf("third test push: %v, want rate limited", err)
 	}
 }

@@ -3,7 +3,9 @@ package push
 import (
 	"context"
 	"crypto/ecdh"
+	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -35,8 +37,11 @@ type BrowserSubscription struct {
 
 const maxUserAgent = 512
 
-// validate checks what the browser sent: an https endpoint (http only on
-// the loopback when allowed), a P-256 public key and a 16-byte auth secret.
+// validate checks what the browser sent: an https endpoint on a public
+// host (http, loopback and private hosts only with AllowLocalServices), a
+// P-256 public key and a 16-byte auth secret. A host name is checked again
+// by the dialer after resolution; refusing literal addresses here gives the
+// member a clear answer instead of a failed delivery.
 func (s *Service) validate(b BrowserSubscription) error {
 	bad := map[string]string{}
 	u, err := url.Parse(b.Endpoint)
@@ -45,8 +50,10 @@ func (s *Service) validate(b BrowserSubscription) error {
 		bad["subscription.endpoint"] = "Endereço de inscrição inválido."
 	case len(b.Endpoint) > 2048:
 		bad["subscription.endpoint"] = "Endereço de inscrição longo demais."
+	case u.User != nil || (!s.opts.AllowLocalServices && !publicHost(u.Hostname())):
+		bad["subscription.endpoint"] = "Endereço de inscrição inválido."
 	case u.Scheme == "https":
-	case u.Scheme == "http" && s.opts.AllowInsecureEndpoints && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost" || u.Hostname() == "::1"):
+	case u.Scheme == "http" && s.opts.AllowLocalServices && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost" || u.Hostname() == "::1"):
 	default:
 		bad["subscription.endpoint"] = "O endereço de inscrição deve usar https."
 	}
@@ -64,6 +71,17 @@ func (s *Service) validate(b BrowserSubscription) error {
 	return nil
 }
 
+// publicHost is false for a literal non-public address or a name that is
+// local by definition (localhost and its subdomains, single-label names).
+func publicHost(host string) bool {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return PublicAddress(ip)
+	}
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	return h != "" && strings.Contains(h, ".") && h != "localhost" && !strings.HasSuffix(h, ".localhost") &&
+		!strings.HasSuffix(h, ".local") && !strings.HasSuffix(h, ".internal")
+}
+
 func clip(s string, n int) string {
 	s = strings.ToValidUTF8(strings.TrimSpace(s), "")
 	for len(s) > n {
@@ -79,9 +97,22 @@ func scanSubscription(row pgx.Row, sub *Subscription) error {
 	return row.Scan(&sub.ID, &sub.Endpoint, &sub.IsActive, &sub.UserAgent, &sub.CreatedAt)
 }
 
-// Subscribe registers (or refreshes) a device for userID, keyed by endpoint:
-// the endpoint belongs to the browser, so a browser now signed in as another
-// member moves to that member. created is false when the endpoint was known.
+// MaxDevices is how many active devices a member may have: enough for
+// every phone, tablet and browser a person uses, few enough that one
+// account cannot make the server fan a push out to a crowd of endpoints.
+const MaxDevices = 10
+
+// Messages of the refusals of Subscribe.
+const (
+	MsgEndpointTaken  = "Este navegador está inscrito nas notificações de outra conta. Ative as notificações novamente para inscrevê-lo nesta."
+	MsgTooManyDevices = "Você já tem 10 dispositivos com notificações ativas. Desative um deles para ativar neste."
+)
+
+// Subscribe registers (or refreshes) a device for userID, keyed by
+// endpoint. An endpoint belongs to the member who registered it and never
+// changes owner: registering another member's endpoint is refused (409),
+// and the browser then makes a new subscription (a new endpoint) for the
+// member now signed in. created is false when the endpoint was known.
 func (s *Service) Subscribe(ctx context.Context, userID string, b BrowserSubscription, userAgent string) (sub Subscription, created bool, err error) {
 	b.Keys.P256dh = strings.TrimRight(strings.TrimSpace(b.Keys.P256dh), "=")
 	b.Keys.Auth = strings.TrimRight(strings.TrimSpace(b.Keys.Auth), "=")
@@ -89,15 +120,51 @@ func (s *Service) Subscribe(ctx context.Context, userID string, b BrowserSubscri
 	if err := s.validate(b); err != nil {
 		return Subscription{}, false, err
 	}
-	err = s.pool.QueryRow(ctx, `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, user_agent)
-		VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
-			user_agent = EXCLUDED.user_agent, is_active = true, deactivated_reason = '', updated_at = now()
-		RETURNING `+subscriptionColumns+`, (xmax = 0)`,
-		userID, b.Endpoint, b.Keys.P256dh, b.Keys.Auth, clip(userAgent, maxUserAgent)).
-		Scan(&sub.ID, &sub.Endpoint, &sub.IsActive, &sub.UserAgent, &sub.CreatedAt, &created)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// One member's registrations run one at a time, so the device count
+		// cannot be passed by registering many devices at once.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('push_subscriptions:' || $1, 0))`, userID); err != nil {
+			return fmt.Errorf("lock member devices: %w", err)
+		}
+		var owner string
+		var active bool
+		err := tx.QueryRow(ctx, `SELECT user_id::text, is_active FROM push_subscriptions WHERE endpoint = $1 FOR UPDATE`, b.Endpoint).Scan(&owner, &active)
+		known := err == nil
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return fmt.Errorf("find push subscription: %w", err)
+		case owner != userID:
+			return core.Errorf(core.ECONFLICT, MsgEndpointTaken)
+		}
+		if !known || !active {
+			var n int
+			if err := tx.QueryRow(ctx, `SELECT count(*) FROM push_subscriptions WHERE user_id = $1 AND is_active`, userID).Scan(&n); err != nil {
+				return fmt.Errorf("count push subscriptions: %w", err)
+			}
+			if n >= MaxDevices {
+				return core.Errorf(core.EINVALID, MsgTooManyDevices)
+			}
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, user_agent)
+			VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+				user_agent = EXCLUDED.user_agent, is_active = true, deactivated_reason = '', updated_at = now()
+				WHERE push_subscriptions.user_id = EXCLUDED.user_id
+			RETURNING `+subscriptionColumns+`, (xmax = 0)`,
+			userID, b.Endpoint, b.Keys.P256dh, b.Keys.Auth, clip(userAgent, maxUserAgent)).
+			Scan(&sub.ID, &sub.Endpoint, &sub.IsActive, &sub.UserAgent, &sub.CreatedAt, &created)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another member registered the endpoint in the meantime.
+			return core.Errorf(core.ECONFLICT, MsgEndpointTaken)
+		}
+		if err != nil {
+			return fmt.Errorf("save push subscription: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return Subscription{}, false, fmt.Errorf("save push subscription: %w", err)
+		return Subscription{}, false, err
 	}
 	return sub, created, nil
 }

@@ -25,7 +25,13 @@ func (s *Service) SendTest(ctx context.Context, userID string) (int, error) {
 	var id string
 	var n int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var err error
+		ok, err := s.limiter.AllowTx(ctx, tx, "push_test:"+userID, s.opts.TestRule)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return core.Errorf(core.ERATELIMITED, MsgTestRateLimited)
+		}
 		id, err = s.CreateMessage(ctx, tx, Message{Kind: "test", Title: TestTitle, Body: TestBody, URL: "/push-test"})
 		if err != nil {
 			return err
@@ -49,6 +55,9 @@ func (s *Service) SendTest(ctx context.Context, userID string) (int, error) {
 	s.Dispatch(ctx, id)
 	return n, nil
 }
+
+// MsgTestRateLimited refuses a test push beyond Options.TestRule.
+const MsgTestRateLimited = "Você enviou muitas notificações de teste. Aguarde um minuto e tente novamente."
 
 func errNotSubscribed() error {
 	return core.Errorf(core.ECONFLICT, "Você precisa estar inscrito nas notificações para testar")

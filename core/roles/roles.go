@@ -151,6 +151,21 @@ func (s *Service) Revoke(ctx context.Context, email, role string) (bool, error) 
 	return deleted, nil
 }
 
+// IsEditorialStaff reports whether userID holds an editorial role (editor,
+// revisor or super_admin): the people content may be shared with.
+func (s *Service) IsEditorialStaff(ctx context.Context, userID string) (bool, error) {
+	if _, err := parseUserID(userID); err != nil {
+		return false, nil
+	}
+	var ok bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1 AND role IN ('editor', 'revisor', 'super_admin'))`,
+		userID).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("is editorial staff: %w", err)
+	}
+	return ok, nil
+}
+
 // IsReviewer reports whether the account userID may review content: it holds
 // revisor or super_admin (core/editorial assigns reviewers with it).
 func (s *Service) IsReviewer(ctx context.Context, userID string) (bool, error) {

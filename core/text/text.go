@@ -4,6 +4,7 @@
 package text
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -72,3 +73,13 @@ func CleanName(s string) (name string, ok bool) {
 	}
 	return b.String(), letter
 }
+
+// linkInName finds what makes a name a vehicle for a link or markup: a
+// scheme, "www.", an address (name@host), a host name with a common
+// top-level domain, or markup characters. Names land in e-mails and pages
+// other people read; a real name has none of these.
+var linkInName = regexp.MustCompile(`(?i)(://|www\.|[<>{}\[\]@\\/]|[\p{L}\d-]\.(com|net|org|br|io|info|biz|xyz|me|co|app|dev|online|site|top|ru|cn|link|ly|gg|tk|club|shop|store|vip|live|pro)\b)`)
+
+// HasLinkOrMarkup reports whether a name carries a link, an address or
+// markup (linkInName).
+func HasLinkOrMarkup(name string) bool { return linkInName.MatchString(name) }

@@ -283,3 +283,18 @@ func (s *Service) SetCompleted(ctx context.Context, idOrSlug, userID string, com
 	}
 	return CompleteAnswer{IsCompleted: true, CompletedAt: &at, Message: MsgCompletedOn}, nil
 }
+
+// Engageable resolves video idOrSlug for someone who wants to read or add
+// its comments, react or favourite it through the generic content routes:
+// the rule of the player (404 unknown, 403 without premium or trial, so a
+// visitor is refused too). It answers the item id.
+func (s *Service) Engageable(ctx context.Context, idOrSlug, userID string) (string, error) {
+	if userID == "" {
+		if _, err := s.resolve(ctx, idOrSlug); err != nil {
+			return "", err
+		}
+		return "", refusePremium()
+	}
+	v, err := s.resolveWithAccess(ctx, idOrSlug, userID)
+	return v.id, err
+}

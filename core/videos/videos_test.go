@@ -458,3 +458,48 @@ func TestSearchPartialWordsTyposAndHostileInput(t *testing.T) {
 		t.Errorf("201 characters: %d %s", r.Status, r.Body)
 	}
 }
+
+// The generic engagement and comment routes apply the player's rule to
+// videos: a visitor reads no comments of a video, a basic member neither
+// comments nor reacts (to the video or to its comments); a premium member
+// does.
+func TestGenericEngagementRoutesFollowVideoAccess(t *testing.T) {
+	e := newEnv(t)
+	v := e.video(t, "Cirurgia avançada", "", nil)
+	premium, _ := e.user(t, "premium")
+	basic, _ := e.user(t, "basic")
+	visitor := e.srv.Client(t)
+	base := "/api/content/" + videos.TypeVideo + "/" + v
+	res := premium.Do("POST", base+"/comments", map[string]any{"content": "Excelente técnica."})
+	if res.Status != http.StatusCreated {
+		t.Fatalf("premium comment: %d %s", res.Status, res.Body)
+	}
+	var comment struct {
+		ID string `json:"id"`
+	}
+	res.JSON(t, &comment)
+	if res := premium.Do("GET", base+"/comments", nil); res.Status != http.StatusOK || !strings.Contains(string(res.Body), "Excelente técnica.") {
+		t.Fatalf("premium reads comments: %d %s", res.Status, res.Body)
+	}
+	if res := premium.Do("PUT", base+"/reaction", map[string]any{"value": "like"}); res.Status != http.StatusOK {
+		t.Fatalf("premium reacts: %d %s", res.Status, res.Body)
+	}
+	refused := func(who string, res apptest.Response) {
+		t.Helper()
+		if res.Status != http.StatusForbidden && res.Status != http.StatusUnauthorized && res.Status != http.StatusNotFound {
+			t.Errorf("%s: %d %s", who, res.Status, res.Body)
+		}
+		if strings.Contains(string(res.Body), "Excelente técnica.") {
+			t.Errorf("%s: the comment leaked: %s", who, res.Body)
+		}
+	}
+	refused("visitor reads comments", visitor.Do("GET", base+"/comments", nil))
+	refused("basic reads comments", basic.Do("GET", base+"/comments", nil))
+	refused("basic comments", basic.Do("POST", base+"/comments", map[string]any{"content": "Sem acesso."}))
+	refused("basic reacts", basic.Do("PUT", base+"/reaction", map[string]any{"value": "like"}))
+	refused("basic favourites", basic.Do("PUT", base+"/favorite", nil))
+	refused("basic reacts to a comment", basic.Do("PUT", "/api/comments/"+comment.ID+"/reaction", map[string]any{"reaction": "like"}))
+	if res := premium.Do("PUT", "/api/comments/"+comment.ID+"/reaction", map[string]any{"reaction": "like"}); res.Status != http.StatusOK {
+		t.Errorf("premium reacts to a comment: %d %s", res.Status, res.Body)
+	}
+}

@@ -221,6 +221,12 @@ function Comments({ type, item }: { type: string; item: AdminItem }) {
 
 const who = (m: { name: string; email: string }) => (m.name ? `${m.name} (${m.email})` : m.email)
 
+/** A co-editor as the team list shows them, else by the name the API gives. */
+const coEditorName = (c: api.CoEditor, team: api.Member[]) => {
+  const m = team.find((t) => t.id === c.user_id)
+  return m ? who(m) : c.name
+}
+
 /** The item's reviewer, chosen from the team, and the editors it is shared with. */
 function Team({ type, item }: { type: string; item: AdminItem }) {
   const translate = useTranslate()
@@ -289,7 +295,7 @@ function Team({ type, item }: { type: string; item: AdminItem }) {
               </Button>
             }
           >
-            <ListItemText primary={who(c)} />
+            <ListItemText primary={coEditorName(c, members)} />
           </ListItem>
         ))}
       </MuiList>

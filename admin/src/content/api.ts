@@ -173,9 +173,9 @@ export async function assignReviewer(type: string, id: string, reviewerId: strin
   await httpClient(itemURL(type, id, '/reviewer'), { method: 'PUT', body: { reviewer_id: reviewerId } })
 }
 
+/** A co-editor: the id and name only (the API never gives their e-mail). */
 export interface CoEditor {
   user_id: string
-  email: string
   name: string
 }
 

@@ -402,15 +402,26 @@ export function useCommentReaction(postId: string, commentId: string) {
 
 // Reports and blocks -----------------------------------------------------------
 
+/** The reason categories of POST /api/reports; 'outro' needs the free text. */
+export const REPORT_CATEGORIES = [
+  { value: 'spam', label: 'Spam ou propaganda' },
+  { value: 'ofensivo', label: 'Ofensa ou assédio' },
+  { value: 'desinformacao', label: 'Informação falsa ou perigosa' },
+  { value: 'improprio', label: 'Conteúdo impróprio' },
+  { value: 'outro', label: 'Outro motivo' },
+] as const
+
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number]['value']
+
 export function useReport() {
   const qc = useQueryClient()
   return useMutation({
     retry: false,
-    mutationFn: (r: { target_type: ReportTarget; target_id: string; reason: string }) =>
+    mutationFn: (r: { target_type: ReportTarget; target_id: string; category: ReportCategory; reason: string }) =>
       apiFetch<{ hidden: boolean }>('/api/reports', { method: 'POST', body: r }),
-    onSuccess: ({ hidden }) => {
-      // The report tipped it over the threshold: it is gone for everyone now.
-      if (hidden) void qc.invalidateQueries({ queryKey: communityKeys.all })
+    onSuccess: ({ hidden }, r) => {
+      // A reported post leaves the reporter's feed; a hidden target is gone for everyone.
+      if (hidden || r.target_type === 'post') void qc.invalidateQueries({ queryKey: communityKeys.all })
     },
   })
 }

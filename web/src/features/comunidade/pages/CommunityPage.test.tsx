@@ -187,10 +187,20 @@ describe('CommunityPage', () => {
     const report = screen.getByRole('dialog', { name: 'Denunciar publicação' })
     await userEvent.click(within(report).getByRole('button', { name: 'Enviar denúncia' }))
     expect(within(report).getByRole('alert')).toHaveTextContent('Informe o motivo da denúncia')
-    await userEvent.type(within(report).getByLabelText('Motivo da denúncia'), 'Propaganda enganosa')
+    // 'Outro motivo' needs the details; a category alone is enough otherwise.
+    await userEvent.click(within(report).getByRole('radio', { name: 'Outro motivo' }))
+    await userEvent.click(within(report).getByRole('button', { name: 'Enviar denúncia' }))
+    expect(within(report).getByRole('alert')).toHaveTextContent('Informe o motivo da denúncia')
+    await userEvent.click(within(report).getByRole('radio', { name: 'Spam ou propaganda' }))
+    await userEvent.type(within(report).getByLabelText('Detalhes (opcional)'), 'Propaganda enganosa')
     await userEvent.click(within(report).getByRole('button', { name: 'Enviar denúncia' }))
     expect(await screen.findByText('Denúncia enviada. Obrigado por ajudar a manter a comunidade segura.')).toBeInTheDocument()
-    expect(api.calls.find((c) => c.path === '/api/reports')!.body).toEqual({ target_type: 'post', target_id: 'p1', reason: 'Propaganda enganosa' })
+    expect(api.calls.find((c) => c.path === '/api/reports')!.body).toEqual({
+      target_type: 'post',
+      target_id: 'p1',
+      category: 'spam',
+      reason: 'Propaganda enganosa',
+    })
 
     await userEvent.click(within(card!).getByRole('button', { name: 'Mais opções da publicação' }))
     await userEvent.click(screen.getByRole('menuitem', { name: 'Bloquear usuário' }))

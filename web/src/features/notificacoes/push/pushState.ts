@@ -144,7 +144,16 @@ export async function subscribePush(): Promise<PushState> {
       if (err instanceof DOMException && err.name === 'InvalidAccessError') forgetPublicKey()
       throw err
     }
-    await apiFetch<void>('/api/push/subscriptions', { method: 'POST', body: subscriptionBody(sub) })
+    try {
+      await apiFetch<void>('/api/push/subscriptions', { method: 'POST', body: subscriptionBody(sub) })
+    } catch (err) {
+      // 409: this endpoint is another account's (a shared browser) and never
+      // changes owner; a fresh browser subscription gives a new endpoint.
+      if (!(err instanceof ApiError && err.status === 409)) throw err
+      await sub.unsubscribe()
+      sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+      await apiFetch<void>('/api/push/subscriptions', { method: 'POST', body: subscriptionBody(sub) })
+    }
     setState({ endpoint: sub.endpoint, checked: true })
     return state
   } catch (err) {
