@@ -199,6 +199,7 @@ var authorisationMatrix = map[string][]string{
 	"PUT /api/admin/content/{type}/{id}/editors/{userId}":         backoffice,
 	"DELETE /api/admin/content/{type}/{id}/editors/{userId}":      backoffice,
 	"GET /api/admin/agenda":                                       backoffice,
+	"GET /api/admin/queue":                                        backoffice,
 	"GET /api/admin/audit":                                        backoffice,
 	"GET /api/admin/content/{type}":                               backoffice,
 	"POST /api/admin/content/{type}":                              backoffice,
