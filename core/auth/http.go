@@ -4,7 +4,6 @@ import (
 	"errors"
 	"log/slog"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -78,13 +77,7 @@ func (s *Service) refreshSession(r *http.Request) (id string, ok bool, err error
 
 // ClientIP is the address rate limits count per IP: the TCP peer. Behind a
 // proxy this is the proxy; trusting X-Forwarded-For needs a known proxy list.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+func ClientIP(r *http.Request) string { return httpx.ClientIP(r) }
 
 // decodeJSON insists on a JSON content type before decoding: a cross-site
 // HTML form can post text/plain without a CORS preflight, and must not be

@@ -23,6 +23,7 @@ import (
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 // Pair states as one member sees them (GET /api/connections/status/{userId}).
@@ -103,7 +104,18 @@ type Service struct {
 	profiles *profiles.Service
 	notify   Notifier
 	log      *slog.Logger
+	limiter  *ratelimit.Limiter
+	// Requests limits how many new connection requests one member sends:
+	// enough to add every colleague met at an event, not to spam the
+	// directory.
+	Requests ratelimit.Rule
 }
+
+// DefaultRequests is the default Requests rule.
+var DefaultRequests = ratelimit.Rule{Max: 30, Window: time.Hour}
+
+// MsgTooManyRequests refuses a member past the Requests rule.
+const MsgTooManyRequests = "Você enviou muitas solicitações de conexão em pouco tempo. Tente novamente mais tarde."
 
 // Notifier is the part of core/notifications the service uses: it sends
 // request and acceptance notices, and takes back or settles a request's
@@ -117,7 +129,8 @@ type Notifier interface {
 // New returns the connections service; notify tells members about requests
 // and acceptances.
 func New(pool *pgxpool.Pool, profs *profiles.Service, notify Notifier, log *slog.Logger) *Service {
-	return &Service{pool: pool, profiles: profs, notify: notify, log: log}
+	return &Service{pool: pool, profiles: profs, notify: notify, log: log,
+		limiter: ratelimit.New(pool, nil), Requests: DefaultRequests}
 }
 
 func errUserNotFound() error { return core.Errorf(core.ENOTFOUND, "Usuário não encontrado") }
@@ -246,6 +259,13 @@ func (s *Service) Request(ctx context.Context, from, to string) (Result, error) 
 				return s.accept(ctx, tx, r)
 			}
 			return nil
+		}
+		// Only a new request counts, in this transaction: repeating or
+		// answering one is free, and a refusal rolls its hit back.
+		if ok, err := s.limiter.AllowTx(ctx, tx, "connection-request:"+from, s.Requests); err != nil {
+			return err
+		} else if !ok {
+			return core.Errorf(core.ERATELIMITED, "%s", MsgTooManyRequests)
 		}
 		if err := s.profiles.EnsureTx(ctx, tx, from, to); err != nil {
 			return err

@@ -672,3 +672,34 @@ func TestBlocking(t *testing.T) {
 	}
 	f.checkCounts(t)
 }
+
+// TestNewRequestsAreRateLimited: a member sends at most Requests new
+// connection requests per window; repeating one already sent costs nothing,
+// and a refused request leaves no row behind.
+func TestNewRequestsAreRateLimited(t *testing.T) {
+	f := newFixture(t)
+	f.svc.Requests.Max = 3
+	ana := f.member(t, "Ana")
+	var others []string
+	for _, n := range []string{"Bia", "Caio", "Duda", "Enzo"} {
+		others = append(others, f.member(t, n))
+	}
+	for _, o := range others[:3] {
+		if _, err := f.svc.Request(f.ctx, ana, o); err != nil {
+			t.Fatalf("request within the limit: %v", err)
+		}
+	}
+	// Repeating a pending request is answered, not counted.
+	if _, err := f.svc.Request(f.ctx, ana, others[0]); err != nil {
+		t.Fatalf("repeated request: %v", err)
+	}
+	_, err := f.svc.Request(f.ctx, ana, others[3])
+	wantErr(t, err, core.ERATELIMITED, connections.MsgTooManyRequests)
+	if st := f.status(t, ana, others[3]); st.Status != "none" {
+		t.Fatalf("refused request left a pair in state %q", st.Status)
+	}
+	// Another member is not affected by Ana's count.
+	if _, err := f.svc.Request(f.ctx, others[3], others[2]); err != nil {
+		t.Fatalf("another member's request: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -223,4 +224,14 @@ func SignedIn(log *slog.Logger, fn func(w http.ResponseWriter, r *http.Request, 
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, p.UserID)
 	})
+}
+
+// ClientIP is the address rate limits count per IP: the TCP peer. Behind a
+// proxy this is the proxy; trusting X-Forwarded-For needs a known proxy list.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }

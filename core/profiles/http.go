@@ -89,6 +89,9 @@ func HandleAvatar(log *slog.Logger, svc *Service) http.Handler {
 // HandlePublic serves GET /api/profiles/{id}, open to visitors.
 func HandlePublic(log *slog.Logger, svc *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		if err := svc.AllowPublicRead(r.Context(), core.PrincipalFrom(r.Context()).UserID, httpx.ClientIP(r)); err != nil {
+			return err
+		}
 		p, err := svc.Public(r.Context(), chi.URLParam(r, "id"))
 		if err != nil {
 			return err

@@ -19,6 +19,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/imaging"
+	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/storage"
 	"github.com/vetclube/vetclube/core/text"
 )
@@ -104,11 +105,43 @@ type Service struct {
 	// images vets and decodes avatars within the process-wide image
 	// limits and decoding slots.
 	images *imaging.Decoder
+	// limiter counts public profile reads per member (per address for
+	// visitors), so nobody walks the whole member directory by id.
+	limiter     *ratelimit.Limiter
+	PublicReads ratelimit.Rule
 }
+
+// DefaultPublicReads is how many public profiles one member, or one
+// visitor's address, may read: a person browsing colleagues stays far below
+// it, a scraper does not.
+var DefaultPublicReads = ratelimit.Rule{Max: 120, Window: time.Minute}
+
+// MsgTooManyProfileReads refuses an address past DefaultPublicReads.
+const MsgTooManyProfileReads = "Muitas consultas de perfis em pouco tempo. Aguarde um minuto e tente novamente."
 
 // NewService returns a Service storing avatars in store.
 func NewService(pool *pgxpool.Pool, store storage.Store, log *slog.Logger) *Service {
-	return &Service{pool: pool, store: store, log: log, images: imaging.Shared()}
+	return &Service{pool: pool, store: store, log: log, images: imaging.Shared(),
+		limiter: ratelimit.New(pool, nil), PublicReads: DefaultPublicReads}
+}
+
+// AllowPublicRead counts one public profile read by reader (a member id, or
+// "" for a visitor, then counted by address ip) and refuses it past the
+// PublicReads rule. Members are counted apart from their address, so a
+// clinic's colleagues behind one address do not share a budget.
+func (s *Service) AllowPublicRead(ctx context.Context, reader, ip string) error {
+	key := "profile-read:ip:" + ip
+	if reader != "" {
+		key = "profile-read:user:" + reader
+	}
+	ok, err := s.limiter.Allow(ctx, key, s.PublicReads)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return core.Errorf(core.ERATELIMITED, "%s", MsgTooManyProfileReads)
+	}
+	return nil
 }
 
 func errUserNotFound() error { return core.Errorf(core.ENOTFOUND, "Usuário não encontrado") }
