@@ -54,6 +54,9 @@ test('a new member filters, enrols, completes every lesson and verifies the cert
     await expect(list.getByRole('article')).toHaveCount(1)
     await expect(list.getByRole('article', { name: COURSE })).toBeVisible()
     await page.getByLabel('Buscar cursos').fill('reabilitacao')
+    // The search reaches the URL once typing settles; a click before that
+    // would be undone by the list's own URL update.
+    await expect(page).toHaveURL(/reabilitacao/)
     await expect(list.getByRole('article', { name: COURSE })).toBeVisible()
     await list.getByRole('link', { name: COURSE }).click()
 

@@ -1,29 +1,11 @@
-import { createPortal } from 'react-dom'
 import { CircleAlert, CircleCheck, X } from 'lucide-react'
 import { cn } from '@/lib/cn'
 import { dismissToast, useCurrentToast } from './toast'
 
-/**
- * The open modal <dialog> shown last, if any. A modal dialog sits in the
- * browser's top layer, above every z-index, and makes the rest of the page
- * inert: a toast shown while it is open must live inside it to be seen and read.
- */
-function topModalDialog(): HTMLDialogElement | null {
-  if (typeof document === 'undefined') return null
-  const open = [...document.querySelectorAll<HTMLDialogElement>('dialog[open]')].filter((d) => {
-    try {
-      return d.matches(':modal')
-    } catch {
-      return false
-    }
-  })
-  return open.at(-1) ?? null
-}
-
-/** Renders the single current toast in a polite live region (bottom centre, above the bottom nav, above any dialog). */
+/** Renders the single current toast in a polite live region (bottom centre, above the bottom nav). */
 export function Toaster() {
   const item = useCurrentToast()
-  const region = (
+  return (
     <div
       aria-live="polite"
       aria-atomic="true"
@@ -67,7 +49,4 @@ export function Toaster() {
       )}
     </div>
   )
-  // Checked on every toast: the dialog open when it appears holds it.
-  const dialog = item ? topModalDialog() : null
-  return dialog ? createPortal(region, dialog) : region
 }
