@@ -42,11 +42,11 @@ export default function LandingPage() {
   return (
     <div className="min-h-dvh bg-background text-foreground">
       <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
-          <Link to="/landing" aria-label="VetClube — página inicial">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-3 sm:px-4">
+          <Link to="/landing" aria-label="VetClube — página inicial" className="min-w-0">
             <Logo />
           </Link>
-          <nav aria-label="Acesso" className="flex items-center gap-2">
+          <nav aria-label="Acesso" className="flex shrink-0 items-center gap-1 sm:gap-2">
             <Link to="/login" className={buttonClasses('ghost', 'sm')}>
               Entrar
             </Link>
