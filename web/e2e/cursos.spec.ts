@@ -122,6 +122,8 @@ test('a new member filters, enrols, completes every lesson and verifies the cert
     await expect(lessons.getByRole('listitem').first()).toContainText('Avaliação funcional')
     for (const action of ['Enviar para revisão', 'Aprovar', 'Publicar agora']) {
       await moduleSection.getByRole('button', { name: action }).click()
+      // Publishing now asks first.
+      if (action === 'Publicar agora') await bo.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click()
     }
     await expect(moduleSection).toBeHidden({ timeout: 15_000 })
     await page.reload()
