@@ -82,7 +82,10 @@ type App struct {
 	Moderation *moderation.Service
 
 	// Media is the media library (media.go): uploads, storage, processing.
-	Media       *media.Service
+	Media *media.Service
+	// Streams signs the addresses of protected media (videos' streams,
+	// documents) for readers with access.
+	Streams     *media.Streams
 	mediaUpload http.Handler
 
 	closers []func() error
@@ -146,6 +149,15 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	// Protected media (streams, documents) are signed with a key derived
+	// from the server's signing secret, shared by every instance.
+	secret, err := content.PreviewSecret(ctx, pool)
+	if err != nil {
+		return nil, err
+	}
+	if a.Streams, err = media.NewStreams(secret, a.Content.Now); err != nil {
+		return nil, err
+	}
 	a.buildCourses(pool)
 	a.buildVideos(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
@@ -172,6 +184,8 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Profiles: a.Profiles,
 		Roles:    rolesSvc,
 		Uploads:  files.handler(),
+
+		StreamsOrigin: files.streamsOrigin,
 
 		// Accounts and sessions (core/auth) and the dev mailbox (core/mail).
 		Authenticator: a.Auth,

@@ -18,6 +18,7 @@ func (a *App) buildCourses(pool *pgxpool.Pool) {
 		Profiles:      a.Profiles,
 		Now:           a.Content.Now,
 		Log:           a.Log,
+		StreamURL:     a.Streams.MediaURL,
 	})
 	// Courses, modules and lessons are read and engaged with through
 	// /api/cursos only: it applies enrolment, access and awards.

@@ -19,9 +19,10 @@ import (
 )
 
 // buildMedia wires the media library (core/media) after the content
-// platform: uploads land in DataDir/media-incoming, images, PDFs and
-// streams go to the public store, video originals to the private one
-// (never served); see newStores. Videos are processed on Temporal
+// platform: uploads land in DataDir/media-incoming, images and posters go
+// to the public store, video originals to the private one (never served)
+// with the streams and documents (served by signed address, media.Streams);
+// see newStores. Videos are processed on Temporal
 // when it is configured; without it an uploaded video ends in erro with a
 // message saying so.
 func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, uploads, originals media.Storage) error {
@@ -29,6 +30,7 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 		Public:      uploads,
 		Private:     originals,
 		IncomingDir: filepath.Join(cfg.DataDir, "media-incoming"),
+		Streams:     a.Streams,
 		Log:         a.Log,
 		UsedIn: func(ctx context.Context, assetIDs []string) (map[string][]media.Use, error) {
 			// An editor reads the library like the content lists: other
@@ -72,6 +74,13 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 			}
 			a.onClose(func() error { w.Stop(); return nil })
 		}
+	}
+	// Streams and documents stored before they were kept private move to
+	// the private store before the server serves anything.
+	if n, err := svc.MoveProtectedFiles(ctx); err != nil {
+		return fmt.Errorf("media: move protected files: %w", err)
+	} else if n > 0 {
+		a.Log.InfoContext(ctx, "media: protected files moved to the private store", "assets", n)
 	}
 	// Uploads completed and processing started just before a stop are
 	// carried on; a failure here only delays them to the next start.

@@ -16,9 +16,13 @@ type stores struct {
 	// disk is DATA_DIR/uploads, always served under /uploads/ (files
 	// stored there before S3 was configured stay reachable).
 	disk *storage.Disk
-	// public holds avatars, pictures and the media library's images, PDFs,
-	// streams and posters; private the video originals, never served.
+	// public holds avatars, pictures and the media library's images and
+	// posters; private the video originals, never served, and the
+	// protected media (streams, documents), served by signed address.
 	public, private media.Storage
+	// streamsOrigin is where the private store's presigned addresses
+	// point (S3), "" on disk.
+	streamsOrigin string
 }
 
 // handler serves /uploads/: the disk, and with S3 a redirect to the
@@ -57,5 +61,9 @@ func newStores(ctx context.Context, cfg config.Config) (stores, error) {
 	if err != nil {
 		return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
 	}
-	return stores{disk: disk, public: public, private: private}, nil
+	origin, err := private.Origin(ctx)
+	if err != nil {
+		return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
+	}
+	return stores{disk: disk, public: public, private: private, streamsOrigin: origin}, nil
 }

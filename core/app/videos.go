@@ -19,6 +19,7 @@ func (a *App) buildVideos(pool *pgxpool.Pool) {
 		Subscriptions: a.Engagement.Subscriptions,
 		Now:           a.Content.Now,
 		Log:           a.Log,
+		StreamURL:     a.Streams.MediaURL,
 	})
 	a.Content.Registry.ServeOwnAPI(videos.TypeVideo)
 }

@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -107,7 +108,15 @@ type Service struct {
 	profiles Profiles
 	now      func() time.Time
 	log      *slog.Logger
+	// streamURL signs protected media (uploaded videos, material files)
+	// for a reader who may open the lesson.
+	streamURL StreamURL
 }
+
+// StreamURL signs the address of a protected media file (a stream's master
+// playlist or a document, by its key in the private store) for memberID;
+// core/media's Streams.MediaURL.
+type StreamURL func(key, memberID string, mediaSeconds float64) string
 
 // Options configures a Service.
 type Options struct {
@@ -117,6 +126,9 @@ type Options struct {
 	Profiles      Profiles
 	Now           func() time.Time
 	Log           *slog.Logger
+	// StreamURL signs uploaded videos and material files (nil: lessons
+	// show neither).
+	StreamURL StreamURL
 }
 
 // New returns a service on pool.
@@ -128,7 +140,7 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, notify: o.Notify, profiles: o.Profiles,
-		now: o.Now, log: o.Log}
+		now: o.Now, log: o.Log, streamURL: o.StreamURL}
 }
 
 // Category is a course category.
@@ -171,6 +183,19 @@ type Card struct {
 }
 
 // uploadURL turns an image field's storage key into its public address.
+// sign is the signed address of protected media key for memberID, or "".
+func (s *Service) sign(key, memberID string, mediaSeconds float64) string {
+	if s.streamURL == nil || key == "" {
+		return ""
+	}
+	return s.streamURL(key, memberID, mediaSeconds)
+}
+
+// materialFile matches the address the read model gives a lesson's material
+// file (a media library document): it is served only through a signed
+// address.
+var materialFile = regexp.MustCompile(`^/uploads/(media/[0-9a-f-]{36}/original\.(pdf|docx|xlsx|pptx))$`)
+
 func uploadURL(key string) *string {
 	if key == "" {
 		return nil

@@ -249,8 +249,8 @@ type lessonRow struct {
 // lessonMedia is an uploaded video's asset as media_public shows it (empty
 // when the lesson's source is not an upload or the asset is gone).
 type lessonMedia struct {
-	state, hlsURL, posterURL string
-	duration                 float64
+	state, streamKey, posterURL string
+	duration                    float64
 }
 
 func (s *Service) lessonRow(ctx context.Context, lessonID string) (lessonRow, error) {
@@ -258,13 +258,13 @@ func (s *Service) lessonRow(ctx context.Context, lessonID string) (lessonRow, er
 	err := s.pool.QueryRow(ctx, `SELECT l.item_id, l.title, l.description, l.body, l.video_source, l.youtube_url, l.vimeo_url,
 			l.stream_url, l.cover_image, l.external_link_url, l.external_link_title, l.support_material_url,
 			l.support_material_title, l.support_material_type, l.materials, l.duration_seconds, l.is_free, l.is_optional,
-			coalesce(m.state, ''), coalesce(m.hls_url, ''), coalesce(m.poster_url, ''), coalesce(m.duration_seconds, 0)
+			coalesce(m.state, ''), coalesce(m.stream_key, ''), coalesce(m.poster_url, ''), coalesce(m.duration_seconds, 0)
 		FROM course_lessons l
 		LEFT JOIN media_public m ON m.id = l.video_asset AND l.video_source = 'upload'
 		WHERE l.item_id = $1 AND l.published`, lessonID).
 		Scan(&l.id, &l.title, &l.description, &l.body, &l.source, &l.youtube, &l.vimeo, &l.stream, &l.cover, &l.linkURL,
 			&l.linkTitle, &l.supportURL, &l.supportTitle, &l.supportType, &l.materials, &l.duration, &l.free, &l.optional,
-			&l.media.state, &l.media.hlsURL, &l.media.posterURL, &l.media.duration)
+			&l.media.state, &l.media.streamKey, &l.media.posterURL, &l.media.duration)
 	if err == pgx.ErrNoRows {
 		return l, core.Errorf(core.ENOTFOUND, MsgLessonNotFound)
 	}
@@ -362,7 +362,7 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 	}
 	d := LessonDetail{LessonSummary: cur[i].LessonSummary, CourseID: c.ID, ModuleID: cur[i].moduleID, ModuleTitle: cur[i].moduleTitle,
 		Body: l.body, CoverImage: uploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
-	d.Video = lessonVideo(l)
+	d.Video = lessonVideo(l, func(key string, seconds float64) string { return s.sign(key, readerID, seconds) })
 	if l.linkURL != "" {
 		title := l.linkTitle
 		if title == "" {
@@ -376,6 +376,13 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 			title = "Material de apoio"
 		}
 		d.SupportMaterial = &Material{URL: l.supportURL, Title: title, Type: l.supportType}
+		// A material file is the library's: signed for this reader, who
+		// may open the lesson (none when it cannot be signed).
+		if m := materialFile.FindStringSubmatch(l.supportURL); m != nil {
+			if d.SupportMaterial.URL = s.sign(m[1], readerID, 0); d.SupportMaterial.URL == "" {
+				d.SupportMaterial = nil
+			}
+		}
 	}
 	for _, line := range strings.Split(l.materials, "\n") {
 		title, addr, ok := strings.Cut(line, "|")

@@ -54,8 +54,9 @@ func streamVideo(raw string) *Video {
 // lessonVideo is a lesson's playable video, or nil when it has none that
 // plays now: an upload plays once the media library has processed its
 // asset (the plugin holds such a lesson back until then, but an asset may
-// be reprocessed or deleted afterwards).
-func lessonVideo(l lessonRow) *Video {
+// be reprocessed or deleted afterwards), at the address sign gives its
+// stream for the reader.
+func lessonVideo(l lessonRow, sign func(key string, seconds float64) string) *Video {
 	switch l.source {
 	case "youtube":
 		return videoFromURL(l.youtube)
@@ -67,10 +68,14 @@ func lessonVideo(l lessonRow) *Video {
 		}
 		return streamVideo(l.stream)
 	case "upload":
-		if l.media.state != "pronto" || l.media.hlsURL == "" {
+		if l.media.state != "pronto" || l.media.streamKey == "" {
 			return nil
 		}
-		v := &Video{Source: "upload", Kind: VideoHLS, URL: l.media.hlsURL, HLS: true}
+		u := sign(l.media.streamKey, l.media.duration)
+		if u == "" {
+			return nil
+		}
+		v := &Video{Source: "upload", Kind: VideoHLS, URL: u, HLS: true}
 		if l.media.posterURL != "" {
 			v.Poster = &l.media.posterURL
 		}
@@ -91,5 +96,5 @@ func playable(l lessonRow) bool {
 	case "vimeo":
 		return videourl.VimeoID(l.vimeo) != ""
 	}
-	return lessonVideo(l) != nil
+	return lessonVideo(l, func(key string, _ float64) string { return key }) != nil
 }

@@ -111,13 +111,16 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 
 // contentSecurityPolicy allows the app's own origin and the video hosts the
 // app embeds (YouTube, Vimeo, Cloudflare Stream); nothing may frame the app.
-// filesOrigin, when not empty, is the origin uploaded files are fetched
-// from (an S3 bucket or its CDN): images, HLS playlists and segments (which
-// hls.js fetches with XHR) and posters load from there.
-func contentSecurityPolicy(filesOrigin string) string {
+// origins, when not empty, are where uploaded files are fetched from (an S3
+// bucket or its CDN, and the private bucket's presigned addresses): images,
+// HLS playlists and segments (which hls.js fetches with XHR) and posters
+// load from there.
+func contentSecurityPolicy(origins ...string) string {
 	files := ""
-	if filesOrigin != "" {
-		files = " " + filesOrigin
+	for _, o := range origins {
+		if o != "" && !strings.Contains(files, " "+o) {
+			files += " " + o
+		}
 	}
 	return strings.Join([]string{
 		"default-src 'self'",

@@ -223,6 +223,9 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("POST", "/api/admin/media/{id}/retry", md.Retry())
 		rt.handle("POST", "/api/admin/media/{id}/cancel", md.Cancel())
 		rt.handle("DELETE", "/api/admin/media/{id}", md.Delete())
+		// Protected files (streams, documents) by signed address: the
+		// token is the permission, handed out by the owning feature.
+		rt.handle("GET", media.StreamPath+"*", md.Stream())
 	}
 
 	// Reports and the moderation queue (core/moderation): any member

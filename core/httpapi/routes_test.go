@@ -230,6 +230,8 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/admin/media/{id}/retry":  backoffice,
 	"POST /api/admin/media/{id}/cancel": backoffice,
 	"DELETE /api/admin/media/{id}":      backoffice,
+	// Protected media by signed address: the token decides, not the role.
+	"GET /api/media/stream/*": everyone,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

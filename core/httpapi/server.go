@@ -61,6 +61,10 @@ type Deps struct {
 	Mailbox *mail.Mailbox
 	// Uploads serves the public files under /uploads/ (avatars).
 	Uploads http.Handler
+	// StreamsOrigin is the scheme://host of the presigned addresses
+	// protected media are fetched from (the private S3 bucket); "" when
+	// they come from this origin.
+	StreamsOrigin string
 	// VetCoins, check-in, subscription, notifications and the live stream.
 	Points        *points.Ledger
 	Checkin       *checkin.Service
@@ -99,7 +103,7 @@ func New(d Deps) http.Handler {
 		httpx.WithRequestID,
 		accessLog(d.Log),
 		recoverPanics(d.Log),
-		securityHeaders(contentSecurityPolicy(filesOrigin(d.Config.S3PublicURL))),
+		securityHeaders(contentSecurityPolicy(filesOrigin(d.Config.S3PublicURL), d.StreamsOrigin)),
 		noStoreAPI,
 		httpx.CheckURL(d.Log),
 		limitBodies,

@@ -99,8 +99,10 @@ func (s *Service) List(ctx context.Context, q Query) ([]Asset, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	reader := core.PrincipalFrom(ctx).UserID
 	for i := range list {
 		list[i].UsedIn = uses[list[i].ID]
+		s.signFor(&list[i], reader)
 	}
 	return list, total, nil
 }
@@ -115,6 +117,7 @@ func (s *Service) Get(ctx context.Context, id string) (Asset, error) {
 	if err != nil {
 		return a, err
 	}
+	s.signFor(&a, core.PrincipalFrom(ctx).UserID)
 	a.UsedIn, err = s.uses(ctx, id)
 	return a, err
 }

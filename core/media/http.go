@@ -22,6 +22,17 @@ type HTTP struct {
 	Log    *slog.Logger
 }
 
+// Stream serves GET StreamPath<token>/<file>: protected files (streams,
+// documents) by their signed address (Streams.Handler on the private store).
+// The token is the permission: the route is open and checks no session, so a
+// player keeps streaming after the member's short access token expires.
+func (h HTTP) Stream() http.Handler {
+	if h.Service == nil || h.Service.streams == nil {
+		return http.NotFoundHandler()
+	}
+	return h.Service.streams.Handler(h.Service.private, h.Log)
+}
+
 var listParams = httpx.ListParams{DefaultLimit: 25, MaxLimit: 100, SortFields: SortFields}
 
 func badQuery(field, msg string) error {

@@ -68,8 +68,11 @@ type Use struct {
 type UsedIn func(ctx context.Context, assetIDs []string) (map[string][]Use, error)
 
 // Storage is where originals and processed files go. The public store is
-// served under /uploads/; the private one holds video originals, which
-// must never be fetchable (a premium video's poster URL names its asset).
+// served under /uploads/ (images, posters, thumbnails); the private one
+// holds video originals, never served, and the protected files (HLS
+// streams and documents), served only through signed addresses
+// (StreamPath) that the features owning them hand out to members with
+// access.
 type Storage interface {
 	storage.Store
 	// PutFile moves the local file src into key.
@@ -82,10 +85,14 @@ type Storage interface {
 
 // Options are a Service's dependencies.
 type Options struct {
-	// Public serves images, PDFs, HLS streams, posters and thumbnails.
+	// Public serves images, posters and thumbnails.
 	Public Storage
-	// Private keeps video originals (never served).
+	// Private keeps video originals (never served), HLS streams and
+	// documents (served through Streams).
 	Private Storage
+	// Streams signs the addresses of protected files the library shows
+	// staff (nil: none shown).
+	Streams *Streams
 	// IncomingDir holds the tus uploads in progress.
 	IncomingDir string
 	// Processing starts video processing; nil until SetProcessing.
@@ -105,6 +112,7 @@ type Service struct {
 	usedIn   UsedIn
 	log      *slog.Logger
 	gate     *uploadGate
+	streams  *Streams
 }
 
 // New returns the media library on pool.
@@ -117,7 +125,7 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{pool: pool, public: opts.Public, private: opts.Private, incoming: opts.IncomingDir,
-		proc: opts.Processing, usedIn: opts.UsedIn, log: log, gate: newUploadGate()}, nil
+		proc: opts.Processing, usedIn: opts.UsedIn, log: log, gate: newUploadGate(), streams: opts.Streams}, nil
 }
 
 // SetProcessing sets how videos are processed (Temporal, wired after the
@@ -141,7 +149,9 @@ type Asset struct {
 	DurationSeconds float64        `json:"duration_seconds"`
 	Width           int            `json:"width"`
 	Height          int            `json:"height"`
-	// URL is where an image or PDF is served; HLSURL a video's stream.
+	// URL is where an image or document is served; HLSURL a video's
+	// stream. A document's and a stream's are signed addresses for the
+	// staff member reading the library, valid for a few hours.
 	URL           string   `json:"url"`
 	HLSURL        string   `json:"hls_url"`
 	PosterURL     string   `json:"poster_url"`
@@ -160,6 +170,7 @@ type Asset struct {
 
 	originalKey string
 	hlsPrefix   string
+	masterKey   string
 }
 
 // Picture is one picture of an asset: Key is the storage key an image field
@@ -177,10 +188,10 @@ const assetColumns = `id, kind, state, progress_percent, progress, error, origin
 
 func (s *Service) scanAsset(row pgx.Row) (Asset, error) {
 	var a Asset
-	var posterKey, masterKey string
+	var posterKey string
 	var thumbs []string
 	err := row.Scan(&a.ID, &a.Kind, &a.State, &a.ProgressPercent, &a.Progress, &a.Error, &a.OriginalName, &a.MIMEType,
-		&a.SizeBytes, &a.DurationSeconds, &a.Width, &a.Height, &a.originalKey, &posterKey, &thumbs, &masterKey,
+		&a.SizeBytes, &a.DurationSeconds, &a.Width, &a.Height, &a.originalKey, &posterKey, &thumbs, &a.masterKey,
 		&a.hlsPrefix, &a.UploadID, &a.Attempt, &a.CreatedAt, &a.UpdatedAt, &a.UploadedBy)
 	if err != nil {
 		return a, err
@@ -188,10 +199,9 @@ func (s *Service) scanAsset(row pgx.Row) (Asset, error) {
 	if a.Progress == nil {
 		a.Progress = map[string]int{}
 	}
-	if a.State == StateReady && masterKey != "" {
-		a.HLSURL = s.public.URL(masterKey)
-	}
-	if a.Kind != KindVideo && a.State == StateReady && a.originalKey != "" {
+	// A stream's and a document's addresses are signed for their reader
+	// (signFor); only an image's own file is public.
+	if a.Kind == KindImage && a.State == StateReady && a.originalKey != "" {
 		a.URL = s.public.URL(a.originalKey)
 	}
 	switch {
@@ -223,6 +233,20 @@ func (s *Service) scanAsset(row pgx.Row) (Asset, error) {
 		}
 	}
 	return a, nil
+}
+
+// signFor fills in the signed addresses of a's protected files for
+// memberID (a staff member reading the library).
+func (s *Service) signFor(a *Asset, memberID string) {
+	if a.State != StateReady || memberID == "" {
+		return
+	}
+	switch {
+	case a.Kind == KindVideo && a.masterKey != "":
+		a.HLSURL = s.streams.MediaURL(a.masterKey, memberID, a.DurationSeconds)
+	case a.Kind == KindDocument && a.originalKey != "":
+		a.URL = s.streams.MediaURL(a.originalKey, memberID, 0)
+	}
 }
 
 // asset reads one asset without its usage.

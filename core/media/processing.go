@@ -148,7 +148,7 @@ func (s *Service) SaveImages(ctx context.Context, assetID string, poster string,
 }
 
 // SaveSubtitles stores WebVTT tracks (File names relative to dir) under
-// the stream's subs/ folder, each with the one-segment playlist HLS players
+// the stream's subs/ folder in the private store, each with the one-segment playlist HLS players
 // need to offer it.
 func (s *Service) SaveSubtitles(ctx context.Context, assetID string, tracks []SubtitleResult, dir string) error {
 	a, err := s.asset(ctx, assetID)
@@ -163,12 +163,12 @@ func (s *Service) SaveSubtitles(ctx context.Context, assetID string, tracks []Su
 			return fmt.Errorf("media: subtitle file %q is not relative", t.File)
 		}
 		base := fmt.Sprintf("subs/%d", i+1)
-		if err := s.public.PutFile(ctx, a.hlsPrefix+"/"+base+".vtt", "text/vtt", filepath.Join(dir, filepath.FromSlash(file))); err != nil {
+		if err := s.private.PutFile(ctx, a.hlsPrefix+"/"+base+".vtt", "text/vtt", filepath.Join(dir, filepath.FromSlash(file))); err != nil {
 			return fmt.Errorf("media: subtitle of %s: %w", assetID, err)
 		}
 		pl := fmt.Sprintf("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:%d\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:%.3f,\n%d.vtt\n#EXT-X-ENDLIST\n",
 			int(math.Ceil(dur)), dur, i+1)
-		if err := s.public.Put(ctx, a.hlsPrefix+"/"+base+".m3u8", "application/vnd.apple.mpegurl", strings.NewReader(pl)); err != nil {
+		if err := s.private.Put(ctx, a.hlsPrefix+"/"+base+".m3u8", "application/vnd.apple.mpegurl", strings.NewReader(pl)); err != nil {
 			return fmt.Errorf("media: subtitle playlist of %s: %w", assetID, err)
 		}
 		recs = append(recs, subtitleRecord{Language: t.Language, Name: t.Name, File: base + ".vtt", Playlist: base + ".m3u8"})
@@ -200,7 +200,7 @@ func (s *Service) Ready(ctx context.Context, assetID string) error {
 		return fmt.Errorf("media: ready %s: no rendition recorded", assetID)
 	}
 	key := a.hlsPrefix + "/master.m3u8"
-	if err := s.public.Put(ctx, key, "application/vnd.apple.mpegurl", strings.NewReader(masterPlaylist(rends, subs))); err != nil {
+	if err := s.private.Put(ctx, key, "application/vnd.apple.mpegurl", strings.NewReader(masterPlaylist(rends, subs))); err != nil {
 		return fmt.Errorf("media: master playlist of %s: %w", assetID, err)
 	}
 	return s.exec(ctx, assetID, `UPDATE media_assets SET state = 'pronto', master_key = $2, progress_percent = 100, error = '', updated_at = now()
@@ -286,8 +286,9 @@ func (s *Service) exec(ctx context.Context, assetID, sql string, args ...any) er
 	return nil
 }
 
-// moveDir moves every regular file under dir into storage below prefix,
-// keeping their relative names.
+// moveDir moves every regular file under dir into the private store below
+// prefix, keeping their relative names: a stream is served only through
+// signed addresses (StreamPath).
 func (s *Service) moveDir(ctx context.Context, dir, prefix string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -301,7 +302,7 @@ func (s *Service) moveDir(ctx context.Context, dir, prefix string) error {
 			return err
 		}
 		key := prefix + "/" + filepath.ToSlash(rel)
-		if err := s.public.PutFile(ctx, key, "", p); err != nil {
+		if err := s.private.PutFile(ctx, key, "", p); err != nil {
 			return fmt.Errorf("media: store %s: %w", key, err)
 		}
 		return nil

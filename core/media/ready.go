@@ -27,7 +27,8 @@ type ReadyFile struct {
 	UploadedBy  string // user id; empty when nobody is signed in
 }
 
-// AddReady stores f in the public store and records it as a ready asset, so
+// AddReady stores f (an image in the public store, a document in the
+// private one) and records it as a ready asset, so
 // staff find it in the library with where it is used, and deleting it is
 // refused while an item holds it. It returns the asset's id and its storage
 // key, the value an image or file field keeps: the key lies under
@@ -41,7 +42,13 @@ func (s *Service) AddReady(ctx context.Context, f ReadyFile) (id, key string, er
 	}
 	id = uuid.NewString()
 	key = originalKey(id, f.Ext)
-	if err := s.public.Put(ctx, key, f.ContentType, bytes.NewReader(f.Data)); err != nil {
+	// Documents (course materials) are served only through signed
+	// addresses, like streams; images are public.
+	store := s.public
+	if f.Kind == KindDocument {
+		store = s.private
+	}
+	if err := store.Put(ctx, key, f.ContentType, bytes.NewReader(f.Data)); err != nil {
 		return "", "", fmt.Errorf("media: add ready file: store: %w", err)
 	}
 	var by *string
@@ -55,7 +62,7 @@ func (s *Service) AddReady(ctx context.Context, f ReadyFile) (id, key string, er
 		id, f.Kind, "direct-"+randomToken(16), displayName(f.Name, f.Ext), f.ContentType, key, len(f.Data),
 		max(f.Width, 0), max(f.Height, 0), "media/"+id, by)
 	if err != nil {
-		if derr := s.public.DeletePrefix(context.WithoutCancel(ctx), "media/"+id); derr != nil {
+		if derr := store.DeletePrefix(context.WithoutCancel(ctx), "media/"+id); derr != nil {
 			err = errors.Join(err, derr)
 		}
 		return "", "", fmt.Errorf("media: add ready file: %w", err)

@@ -227,8 +227,10 @@ func (s *Service) finish(ctx context.Context, uploadID string) (Asset, error) {
 	if state != StateUploading {
 		return s.asset(ctx, id)
 	}
+	// Video originals are never served; documents only through signed
+	// addresses (StreamPath); images are public.
 	store := s.public
-	if kind == KindVideo {
+	if kind != KindImage {
 		store = s.private
 	}
 	bin := filepath.Join(s.incoming, uploadID)

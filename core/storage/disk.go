@@ -149,7 +149,7 @@ func (d *Disk) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "erro ao ler arquivo", http.StatusInternalServerError)
 		return
 	}
-	if ct := contentType(key); ct != "" {
+	if ct := ContentType(key); ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
@@ -171,9 +171,9 @@ var streamingTypes = map[string]string{
 	".pdf":  "application/pdf",
 }
 
-// contentType is the Content-Type key is served with ("" lets
+// ContentType is the Content-Type key is served with ("" lets
 // http.ServeContent sniff it).
-func contentType(key string) string {
+func ContentType(key string) string {
 	ext := strings.ToLower(path.Ext(key))
 	if ct, ok := streamingTypes[ext]; ok {
 		return ct

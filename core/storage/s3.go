@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -101,7 +102,7 @@ func NewS3(ctx context.Context, o S3Options) (*S3, error) {
 // require) and, for public objects, the year-long cache.
 func (s *S3) putOptions(key, ctype string) minio.PutObjectOptions {
 	if ctype == "" {
-		ctype = contentType(key)
+		ctype = ContentType(key)
 	}
 	if ctype == "" {
 		ctype = "application/octet-stream"
@@ -152,7 +153,10 @@ func (s *S3) PutFile(ctx context.Context, key, contentType, src string) error {
 	if _, err := s.client.FPutObject(ctx, s.bucket, key, src, s.putOptions(key, contentType)); err != nil {
 		return fmt.Errorf("storage: put %s: %w", key, err)
 	}
-	if !s.public {
+	// Only a video original is read back (by ffmpeg, next); the private
+	// store's other files (protected streams and documents) are served
+	// through signed URLs and need no local copy.
+	if !s.public && strings.HasPrefix(path.Base(key), "original.") {
 		dst := s.cachePath(key)
 		if os.MkdirAll(filepath.Dir(dst), 0o755) == nil && os.Rename(src, dst) == nil {
 			now := time.Now()
@@ -287,6 +291,55 @@ func (s *S3) prune(now time.Time) {
 		}
 		return nil
 	})
+}
+
+// Presign is a GET address for key valid for expiry (at most 7 days, the
+// S3 limit): whoever holds it reads the object, even from a private
+// bucket, until it expires.
+func (s *S3) Presign(ctx context.Context, key string, expiry time.Duration) (string, error) {
+	if !ValidKey(key) {
+		return "", fmt.Errorf("storage: invalid key %q", key)
+	}
+	expiry = min(max(expiry, time.Second), 7*24*time.Hour)
+	u, err := s.client.PresignedGetObject(ctx, s.bucket, key, expiry, nil)
+	if err != nil {
+		return "", fmt.Errorf("storage: presign %s: %w", key, err)
+	}
+	return u.String(), nil
+}
+
+// Origin is the scheme://host[:port] the store's presigned addresses point
+// at (for the Content-Security-Policy of the pages that fetch them).
+func (s *S3) Origin(ctx context.Context) (string, error) {
+	u, err := s.client.PresignedGetObject(ctx, s.bucket, "origin", time.Minute, nil)
+	if err != nil {
+		return "", fmt.Errorf("storage: origin of %s: %w", s.bucket, err)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// Read returns key's content, or ErrNotFound, for small files read whole
+// (playlists).
+func (s *S3) Read(ctx context.Context, key string, limit int64) ([]byte, error) {
+	if !ValidKey(key) {
+		return nil, ErrNotFound
+	}
+	obj, err := s.client.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("storage: get %s: %w", key, err)
+	}
+	defer obj.Close()
+	b, err := io.ReadAll(io.LimitReader(obj, limit+1))
+	if notFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: read %s: %w", key, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("storage: %s is larger than %d bytes", key, limit)
+	}
+	return b, nil
 }
 
 func notFound(err error) bool {

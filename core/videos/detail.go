@@ -89,16 +89,21 @@ func (s *Service) Detail(ctx context.Context, idOrSlug, userID string) (Detail, 
 	var source, yt, vimeo, stream string
 	var up uploaded
 	d.Card, err = scanCard(s.pool.QueryRow(ctx, `SELECT `+cardColumns+`, v.description, v.video_source, v.youtube_url,
-			v.vimeo_url, v.stream_url, coalesce(m.state, ''), coalesce(m.hls_url, ''), coalesce(m.poster_url, ''),
+			v.vimeo_url, v.stream_url, coalesce(m.state, ''), coalesce(m.stream_key, ''), coalesce(m.poster_url, ''),
 			coalesce(m.duration_seconds, 0) `+cardFrom+` WHERE v.item_id = $2::uuid`, userID, v.id),
-		&d.Description, &source, &yt, &vimeo, &stream, &up.state, &up.hlsURL, &up.posterURL, &up.duration)
+		&d.Description, &source, &yt, &vimeo, &stream, &up.state, &up.streamKey, &up.posterURL, &up.duration)
 	if postgres.IsNoRows(err) {
 		return Detail{}, notFound()
 	}
 	if err != nil {
 		return Detail{}, wrap("detail", err)
 	}
-	d.Video = player(source, yt, vimeo, stream, up)
+	d.Video = player(source, yt, vimeo, stream, up, func(key string, seconds float64) string {
+		if s.streamURL == nil {
+			return ""
+		}
+		return s.streamURL(key, userID, seconds)
+	})
 	p, err := s.eng.Progress(ctx, userID, v.id)
 	if err != nil {
 		return Detail{}, wrap("progress", err)

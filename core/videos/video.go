@@ -23,16 +23,22 @@ type Player struct {
 }
 
 // uploaded is an uploaded video's asset as media_public shows it (empty
-// strings when the video has no asset or it is gone).
+// strings when the video has no asset or it is gone). streamKey names the
+// stream in the private store: the reader gets it only as a signed address.
 type uploaded struct {
-	state, hlsURL, posterURL string
-	duration                 float64
+	state, streamKey, posterURL string
+	duration                    float64
 }
+
+// StreamURL signs the address of a protected stream (a master playlist's
+// key in the private store) for memberID; core/media's Streams.MediaURL.
+type StreamURL func(key, memberID string, mediaSeconds float64) string
 
 // player is a video's playable source, or nil when it has none that plays
 // now: an upload whose asset is not ready (the plugin refuses to publish
-// one, but an asset may be reprocessed or deleted afterwards).
-func player(source, youtube, vimeo, stream string, up uploaded) *Player {
+// one, but an asset may be reprocessed or deleted afterwards). An upload's
+// address is signed by sign for the reader, whose access was checked.
+func player(source, youtube, vimeo, stream string, up uploaded, sign func(key string, seconds float64) string) *Player {
 	switch source {
 	case "youtube":
 		if id := videourl.YouTubeID(youtube); id != "" {
@@ -53,8 +59,12 @@ func player(source, youtube, vimeo, stream string, up uploaded) *Player {
 			return p
 		}
 	case "upload":
-		if up.state == "pronto" && up.hlsURL != "" {
-			p := &Player{Source: source, Kind: PlayerHLS, URL: up.hlsURL, HLS: true}
+		if up.state == "pronto" && up.streamKey != "" {
+			u := sign(up.streamKey, up.duration)
+			if u == "" {
+				return nil
+			}
+			p := &Player{Source: source, Kind: PlayerHLS, URL: u, HLS: true}
 			if up.posterURL != "" {
 				p.Poster = &up.posterURL
 			}

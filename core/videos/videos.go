@@ -87,6 +87,8 @@ type Service struct {
 	subs Subscriptions
 	now  func() time.Time
 	log  *slog.Logger
+	// streamURL signs an uploaded video's stream for a reader with access.
+	streamURL StreamURL
 }
 
 // Options configures a Service.
@@ -95,6 +97,9 @@ type Options struct {
 	Subscriptions Subscriptions
 	Now           func() time.Time
 	Log           *slog.Logger
+	// StreamURL signs uploaded videos' streams (nil: uploaded videos have
+	// no player).
+	StreamURL StreamURL
 }
 
 // New returns a service on pool.
@@ -105,7 +110,7 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, now: o.Now, log: o.Log}
+	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, now: o.Now, log: o.Log, streamURL: o.StreamURL}
 }
 
 // HasAccess says whether userID may watch exclusive videos: premium or an
