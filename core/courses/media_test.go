@@ -3,9 +3,13 @@ package courses_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/media"
 )
 
 // asset inserts a media library row as the upload and the processing leave
@@ -70,7 +74,10 @@ func TestUploadedLessonVideo(t *testing.T) {
 		r.JSON(t, &d)
 	}
 	v := d.Video
-	if v == nil || v.Source != "upload" || v.Kind != courses.VideoHLS || !v.HLS || v.URL != "/uploads/media/a/tok/hls/master.m3u8" ||
+	// The stream is not public: the reader who may open the lesson gets a
+	// signed address of the stream endpoint.
+	if v == nil || v.Source != "upload" || v.Kind != courses.VideoHLS || !v.HLS || !strings.HasPrefix(v.URL, media.StreamPath) ||
+		!strings.HasSuffix(v.URL, "/master.m3u8") || strings.Contains(v.URL, "/uploads/") ||
 		v.EmbedURL != nil || v.Poster == nil || *v.Poster != "/uploads/media/a/img/poster.jpg" ||
 		v.DurationSeconds == nil || *v.DurationSeconds != 312.5 {
 		t.Fatalf("lesson video: %+v", v)
@@ -81,5 +88,52 @@ func TestUploadedLessonVideo(t *testing.T) {
 	basic.Do("GET", "/api/cursos/"+c+"/aulas/"+l, nil).JSON(t, &d)
 	if d.Video != nil {
 		t.Fatalf("video while reprocessing: %+v", d.Video)
+	}
+}
+
+// A premium lesson's uploaded video and material file are handed out only
+// to a reader who may open the lesson, as signed addresses of the stream
+// endpoint (never their /uploads/ address): a member who is not enrolled
+// gets a refusal and no address, an enrolled premium member gets both.
+func TestProtectedLessonMediaOnlyForReadersWithAccess(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	doc := uuid.NewString()
+	docKey := "media/" + doc + "/original.pdf"
+	if _, err := e.srv.App.Pool.Exec(ctx, `INSERT INTO media_assets (id, kind, state, upload_id, original_name, mime_type,
+			original_key, size_bytes, hls_prefix, progress_percent)
+		VALUES ($1::uuid, 'document', 'pronto', 'direct-' || gen_random_uuid(), 'apostila.pdf', 'application/pdf', $2, 100, 'media/' || $1::text, 100)`,
+		doc, docKey); err != nil {
+		t.Fatal(err)
+	}
+	l := e.lesson(t, "Aula premium gravada", map[string]any{"video_source": "upload", "youtube_url": nil, "duration": nil,
+		"video_asset": e.asset(t, "pronto"), "support_material_file": docKey, "support_material_title": "Apostila"})
+	c := e.course(t, "Curso premium gravado", nil, e.module(t, "Módulo premium", l))
+
+	basic, _ := e.user(t, false)
+	r := basic.Do("GET", "/api/cursos/"+c+"/aulas/"+l, nil)
+	if r.Status != http.StatusForbidden || strings.Contains(string(r.Body), media.StreamPath) || strings.Contains(string(r.Body), "media/") {
+		t.Fatalf("member without access: %d %s", r.Status, r.Body)
+	}
+	if r := e.srv.Client(t).Do("GET", "/api/cursos/"+c+"/aulas/"+l, nil); r.Status < 400 || strings.Contains(string(r.Body), "media/") {
+		t.Fatalf("visitor: %d %s", r.Status, r.Body)
+	}
+
+	premium, _ := e.user(t, true)
+	if r := premium.Do("POST", "/api/cursos/"+c+"/matricula", nil); r.Status >= 300 {
+		t.Fatalf("enrol: %d %s", r.Status, r.Body)
+	}
+	var d courses.LessonDetail
+	if r := premium.Do("GET", "/api/cursos/"+c+"/aulas/"+l, nil); r.Status != http.StatusOK {
+		t.Fatalf("lesson: %d %s", r.Status, r.Body)
+	} else {
+		r.JSON(t, &d)
+	}
+	if d.Video == nil || !strings.HasPrefix(d.Video.URL, media.StreamPath) {
+		t.Fatalf("video: %+v", d.Video)
+	}
+	if d.SupportMaterial == nil || !strings.HasPrefix(d.SupportMaterial.URL, media.StreamPath) ||
+		!strings.HasSuffix(d.SupportMaterial.URL, "/original.pdf") || d.SupportMaterial.Title != "Apostila" {
+		t.Fatalf("material: %+v", d.SupportMaterial)
 	}
 }

@@ -622,18 +622,27 @@ func TestProcessingResultsAreServedAsHLS(t *testing.T) {
 		"/uploads/"+a.Pictures[1].Key != a.Pictures[1].URL || !strings.HasPrefix(a.Pictures[1].Key, "media/"+id+"/") {
 		t.Errorf("pictures of the video: %+v", a.Pictures)
 	}
-	if !strings.HasPrefix(a.HLSURL, "/uploads/media/"+id+"/") || strings.Count(a.HLSURL, "/") < 6 {
-		t.Errorf("stream URL without its token folder: %s", a.HLSURL)
+	// Staff read the stream through a signed address, like members.
+	if !strings.HasPrefix(a.HLSURL, media.StreamPath) || !strings.HasSuffix(a.HLSURL, "/master.m3u8") {
+		t.Errorf("stream URL not signed: %s", a.HLSURL)
 	}
-	var viewURL, viewPoster string
-	if err := e.srv.App.Pool.QueryRow(e.ctx, `SELECT hls_url, poster_url FROM media_public WHERE id = $1`, id).Scan(&viewURL, &viewPoster); err != nil ||
-		viewURL != a.HLSURL || viewPoster != a.PosterURL {
-		t.Errorf("media_public: %q %q (%v), want %q %q", viewURL, viewPoster, err, a.HLSURL, a.PosterURL)
+	var viewKey, viewPoster string
+	if err := e.srv.App.Pool.QueryRow(e.ctx, `SELECT stream_key, poster_url FROM media_public WHERE id = $1`, id).Scan(&viewKey, &viewPoster); err != nil ||
+		!strings.HasPrefix(viewKey, "media/"+id+"/") || !strings.HasSuffix(viewKey, "/hls/master.m3u8") || strings.Count(viewKey, "/") < 4 ||
+		viewPoster != a.PosterURL {
+		t.Errorf("media_public: %q %q (%v), want the stream's key in its token folder and %q", viewKey, viewPoster, err, a.PosterURL)
+	}
+	// Its permanent /uploads/ address serves nothing, to anyone.
+	for _, k := range []string{viewKey, strings.TrimSuffix(viewKey, "master.m3u8") + "360p/index.m3u8",
+		strings.TrimSuffix(viewKey, "master.m3u8") + "360p/seg_000.ts", strings.TrimSuffix(viewKey, "master.m3u8") + "subs/1.vtt"} {
+		if r := e.staff.Do("GET", "/uploads/"+k, nil); r.Status != http.StatusNotFound {
+			t.Errorf("GET /uploads/%s: %d, want 404", k, r.Status)
+		}
 	}
 
 	master := e.staff.Do("GET", a.HLSURL, nil)
 	if master.Status != http.StatusOK || master.Header.Get("Content-Type") != "application/vnd.apple.mpegurl" ||
-		master.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		!strings.HasPrefix(master.Header.Get("Cache-Control"), "private, max-age=") {
 		t.Fatalf("master: %d %v", master.Status, master.Header)
 	}
 	if !strings.Contains(string(master.Body), "#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=320x240,SUBTITLES=\"subs\"\n360p/index.m3u8") ||

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -71,10 +72,22 @@ func TestUploadedVideoWaitsForProcessingThenPlaysHLS(t *testing.T) {
 		r.JSON(t, &d)
 	}
 	p := d.Video
-	if p == nil || p.Source != "upload" || p.Kind != videos.PlayerHLS || !p.HLS || p.URL != "/uploads/media/x/tok/hls/master.m3u8" ||
+	// The stream is not public: the member with access gets a signed
+	// address of the stream endpoint, never the /uploads/ one.
+	if p == nil || p.Source != "upload" || p.Kind != videos.PlayerHLS || !p.HLS || !strings.HasPrefix(p.URL, media.StreamPath) ||
+		!strings.HasSuffix(p.URL, "/master.m3u8") || strings.Contains(p.URL, "/uploads/") ||
 		p.EmbedURL != nil || p.Poster == nil || *p.Poster != "/uploads/media/x/img/poster.jpg" ||
 		p.DurationSeconds == nil || *p.DurationSeconds != 754.4 {
 		t.Fatalf("player: %+v", p)
+	}
+	// A member without premium and a visitor get no player, so no stream
+	// address.
+	member, _ := e.user(t, "")
+	if r := member.Do("GET", "/api/videos/"+published.ID, nil); r.Status != 403 || strings.Contains(string(r.Body), media.StreamPath) {
+		t.Fatalf("non-premium member: %d %s", r.Status, r.Body)
+	}
+	if r := e.srv.Client(t).Do("GET", "/api/videos/"+published.ID, nil); r.Status < 400 || strings.Contains(string(r.Body), media.StreamPath) {
+		t.Fatalf("visitor: %d %s", r.Status, r.Body)
 	}
 	// The editor gave no duration: the card shows the asset's.
 	if d.DurationSeconds != 754 || d.Duration != "13min" || d.Thumbnail == nil || *d.Thumbnail != "/uploads/media/x/img/poster.jpg" {
