@@ -112,3 +112,77 @@ func TestLibraryOnS3(t *testing.T) {
 		t.Errorf("left after delete: %s %v", obj.Key, obj.Err)
 	}
 }
+
+// On S3 a stream lives in the private bucket only. Its playlists come
+// through the stream endpoint, rewritten so each segment is a presigned
+// address of the private bucket expiring with the token (the player reads
+// the bytes from the object store, never through the app); the variant
+// playlists stay relative, so they come back with the token; a segment
+// asked of the endpoint answers a redirect to its presigned address. The
+// public bucket holds nothing of it.
+func TestStreamsOnS3(t *testing.T) {
+	ctx := context.Background()
+	fake := s3fake.Start(t, "publico", "privado")
+	srv := apptest.Start(t, fake.Env("publico", "privado"))
+	proc := &recordingProcessing{}
+	srv.App.Media.SetProcessing(proc)
+	staff, staffID := srv.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+	e := &env{t: t, srv: srv, svc: srv.App.Media, proc: proc, staff: staff, staffID: staffID, ctx: ctx}
+	s3 := fake.Client(t)
+
+	_, key := e.readyStream()
+	prefix := strings.TrimSuffix(key, "master.m3u8")
+	for _, k := range []string{key, prefix + "360p/index.m3u8", prefix + "360p/seg_000.ts"} {
+		if _, err := s3.StatObject(ctx, "privado", k, minio.StatObjectOptions{}); err != nil {
+			t.Errorf("%s not in the private bucket: %v", k, err)
+		}
+		if _, err := s3.StatObject(ctx, "publico", k, minio.StatObjectOptions{}); minio.ToErrorResponse(err).Code != "NoSuchKey" {
+			t.Errorf("%s in the public bucket: %v", k, err)
+		}
+	}
+
+	visitor := srv.Client(t)
+	u := srv.App.Streams.MediaURL(key, staffID, 2)
+	master := visitor.Do("GET", u, nil)
+	if master.Status != http.StatusOK || !strings.Contains(string(master.Body), "\n360p/index.m3u8\n") ||
+		!strings.HasPrefix(master.Header.Get("Cache-Control"), "private, max-age=") {
+		t.Fatalf("master: %d %v\n%s", master.Status, master.Header, master.Body)
+	}
+	dir := strings.TrimSuffix(u, "master.m3u8")
+	variant := visitor.Do("GET", dir+"360p/index.m3u8", nil)
+	if variant.Status != http.StatusOK || variant.Header.Get("Content-Type") != "application/vnd.apple.mpegurl" {
+		t.Fatalf("variant: %d %v", variant.Status, variant.Header)
+	}
+	var segs []string
+	for _, line := range strings.Split(string(variant.Body), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			segs = append(segs, line)
+		}
+	}
+	want := fake.URL + "/privado/" + prefix + "360p/seg_000.ts?"
+	if len(segs) != 2 || !strings.HasPrefix(segs[0], want) || !strings.Contains(segs[0], "X-Amz-Signature=") {
+		t.Fatalf("segments of the rewritten playlist: %q, want presigned addresses %s…", segs, want)
+	}
+	got, err := http.Get(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	body.ReadFrom(got.Body)
+	got.Body.Close()
+	if got.StatusCode != http.StatusOK || body.String() != strings.Repeat("G", 188) {
+		t.Errorf("presigned segment: %d %d bytes", got.StatusCode, body.Len())
+	}
+	if r := visitor.Do("GET", dir+"360p/seg_001.ts", nil); r.Status != http.StatusFound ||
+		!strings.HasPrefix(r.Header.Get("Location"), fake.URL+"/privado/"+prefix+"360p/seg_001.ts?") {
+		t.Errorf("segment through the endpoint: %d %q", r.Status, r.Header.Get("Location"))
+	}
+	// Neither the public bucket nor /uploads/ has it.
+	if r, err := http.Get(fake.URL + "/publico/" + key); err != nil || r.StatusCode == http.StatusOK {
+		t.Errorf("public bucket address: %v %v", r, err)
+	}
+	// The pages may fetch the presigned addresses.
+	if csp := visitor.Do("GET", "/healthz", nil).Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src 'self' "+fake.URL) {
+		t.Errorf("CSP without the private bucket's origin: %s", csp)
+	}
+}
