@@ -72,7 +72,8 @@ test('a trial member filters, opens a video by its link, likes, favorites and co
 })
 
 // The media pipeline end to end on the real server (tus upload, Temporal +
-// ffmpeg transcoding, HLS served from /uploads/): the demo editor uploads a
+// ffmpeg transcoding, HLS served only by signed address from
+// /api/media/stream/<token>/, never from /uploads/): the demo editor uploads a
 // video in the backoffice and meets the review gate while it is processed,
 // the demo reviewer publishes it, and a member in the Premium trial plays the
 // HLS stream to its end, which completes it.
@@ -137,13 +138,24 @@ test('an editor uploads a video, a reviewer publishes it after processing, a mem
   // A member in the Premium trial opens it by its link and plays the stream.
   await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
   await signedInUser(context, request, { firstName: 'Bruno', lastName: 'Teles' })
-  const master = page.waitForResponse((r) => /\/uploads\/media\/.+\/master\.m3u8$/.test(r.url()) && r.status() === 200)
-  const segment = page.waitForResponse((r) => /\/uploads\/media\/.+\.ts$/.test(r.url()) && r.status() === 200)
+  const master = page.waitForResponse((r) => /\/api\/media\/stream\/[^/]+\/master\.m3u8$/.test(r.url()) && r.status() === 200)
+  const segment = page.waitForResponse((r) => /\/api\/media\/stream\/[^/]+\/.+\.ts$/.test(r.url()) && r.status() === 200)
   await page.goto(`/conteudos-exclusivos#${id}`)
   const dialog = page.getByRole('dialog', { name: UPLOADED_TITLE })
   await expect(dialog).toBeVisible()
-  await master
-  await segment
+  for (const res of [await master, await segment]) {
+    // For the member's browser only, never from the service worker.
+    expect(res.headers()['cache-control']).toMatch(/^private, max-age=\d+$/)
+    expect(res.fromServiceWorker()).toBe(false)
+  }
+  // The token names the stream's folder: its permanent /uploads/ address serves nothing.
+  const token = new URL((await master).url()).pathname.split('/')[4]
+  const folder = Buffer.from(token.split('.')[0], 'base64url').toString().split('\n')[3]
+  expect(folder).toMatch(/^media\/[0-9a-f-]{36}\/[0-9a-f]+\/hls$/)
+  expect((await request.get(`/uploads/${folder}/master.m3u8`)).status()).toBe(404)
+  // A tampered token is refused.
+  const forged = (await master).url().replace(`/${token}/`, `/${token.slice(0, -2)}AA/`)
+  expect((await request.get(forged)).status()).toBe(403)
   await expect(dialog.getByRole('combobox', { name: 'Qualidade' })).toContainText('720p')
 
   const like = dialog.getByRole('button', { name: /^Curtir vídeo/ })

@@ -21,11 +21,31 @@ import {
   useTranslate,
   type Validator,
 } from 'react-admin'
+import { getAsset } from '../media/api'
 import { ImagePicker } from '../media/ImagePicker'
 import { MediaInput } from '../media/MediaInput'
 import { upload } from './api'
 import { saoPauloToUTC, utcToSaoPaulo } from './time'
 import { resourceName, type ContentField } from './types'
+
+/**
+ * A material kept in the media library (media/<asset id>/original.<ext>) is not public: it
+ * opens at the signed, short-lived address the library gives staff. Other values keep their
+ * /uploads/ link.
+ */
+async function openLibraryFile(e: React.MouseEvent<HTMLAnchorElement>, key: string) {
+  const id = /^media\/([0-9a-f-]{36})\/original\.[a-z]+$/.exec(key)?.[1]
+  if (!id) return
+  e.preventDefault()
+  const tab = window.open('', '_blank')
+  try {
+    const asset = await getAsset(id)
+    if (tab && asset.url) tab.location.href = asset.url
+    else tab?.close()
+  } catch {
+    tab?.close()
+  }
+}
 
 /** The client-side checks a field's declaration implies; the server checks them again. */
 export function validatorsFor(f: ContentField): Validator[] {
@@ -89,7 +109,7 @@ function UploadInput({ field, source, kind }: { field: ContentField; source: str
       )}
       {value && kind === 'file' && (
         <Typography variant="body2" sx={{ my: 1 }}>
-          <a href={`/uploads/${value}`} target="_blank" rel="noreferrer">
+          <a href={`/uploads/${value}`} target="_blank" rel="noreferrer" onClick={(e) => openLibraryFile(e, value)}>
             {value.split('/').pop()}
           </a>
         </Typography>
