@@ -133,6 +133,8 @@ test('an editor uploads a video, a reviewer publishes it after processing, a mem
   await reviewer.getByRole('button', { name: 'Aprovar' }).click()
   await expect(reviewer.getByText('Aprovado').first()).toBeVisible()
   await reviewer.getByRole('button', { name: 'Publicar agora' }).click()
+  // Publishing now asks first.
+  await reviewer.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click()
   await expect(reviewer.getByText('Publicado').first()).toBeVisible()
 
   // A member in the Premium trial opens it by its link and plays the stream.
@@ -149,8 +151,8 @@ test('an editor uploads a video, a reviewer publishes it after processing, a mem
     expect(res.fromServiceWorker()).toBe(false)
   }
   // The token names the stream's folder: its permanent /uploads/ address serves nothing.
-  const token = new URL((await master).url()).pathname.split('/')[4]
-  const folder = Buffer.from(token.split('.')[0], 'base64url').toString().split('\n')[3]
+  const token = new URL((await master).url()).pathname.split('/')[4] ?? ''
+  const folder = Buffer.from(token.split('.')[0] ?? '', 'base64url').toString().split('\n')[3]
   expect(folder).toMatch(/^media\/[0-9a-f-]{36}\/[0-9a-f]+\/hls$/)
   expect((await request.get(`/uploads/${folder}/master.m3u8`)).status()).toBe(404)
   // A tampered token is refused.
