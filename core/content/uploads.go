@@ -124,7 +124,13 @@ func (u *Uploads) Save(ctx context.Context, kind FieldKind, filename string, r i
 	if err != nil {
 		return Upload{}, fmt.Errorf("keep upload in the media library: %w", err)
 	}
-	return Upload{Key: key, URL: u.store.URL(key), ContentType: contentType, Size: len(data)}, nil
+	up := Upload{Key: key, ContentType: contentType, Size: len(data)}
+	// A material is not public (the media library serves documents only by
+	// signed address, to readers with access): it has no URL here.
+	if kind == KindImage {
+		up.URL = u.store.URL(key)
+	}
+	return up, nil
 }
 
 func (u *Uploads) image(ctx context.Context, raw []byte) (data []byte, contentType, ext string, width, height int, err error) {

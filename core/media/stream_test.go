@@ -152,6 +152,9 @@ func TestDocumentServedOnlyBySignedAddress(t *testing.T) {
 	e := newEnv(t)
 	pdf := []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
 	up := e.contentUpload("file", "apostila.pdf", pdf)
+	if up.URL != "" {
+		t.Errorf("a material's upload names a public URL: %s", up.URL)
+	}
 	if r := e.srv.Client(t).Do("GET", "/uploads/"+up.Key, nil); r.Status != http.StatusNotFound {
 		t.Fatalf("GET /uploads/%s: %d, want 404", up.Key, r.Status)
 	}
