@@ -201,6 +201,34 @@ describe('VideoPlayer on an HLS stream (hls.js)', () => {
     expect(screen.getByLabelText('Qualidade')).toBeInTheDocument()
   })
 
+  it("asks the page for a new address when the stream's signed one expired (403), and resumes where it was", async () => {
+    const signed = (token: string) => ({ source: 'upload' as const, url: `/api/media/stream/${token}/master.m3u8`, embed_url: null, hls: true })
+    const onExpired = vi.fn()
+    const view = render(<VideoPlayer video={signed('antigo')} title="Sutura contínua" onExpired={onExpired} />)
+    await vi.waitFor(() => expect(hls.instances).toHaveLength(1))
+    const first = hls.instances[0]!
+    const video = screen.getByLabelText('Sutura contínua', { selector: 'video' }) as HTMLVideoElement
+    video.currentTime = 42
+    fireEvent.timeUpdate(video)
+    act(() => first.emit('hlsError', { fatal: true, response: { code: 403 } }))
+    expect(onExpired).toHaveBeenCalledTimes(1)
+    expect(screen.queryByRole('alert')).toBeNull()
+
+    view.rerender(<VideoPlayer video={signed('novo')} title="Sutura contínua" onExpired={onExpired} />)
+    await vi.waitFor(() => expect(hls.instances).toHaveLength(2))
+    expect(first.destroyed).toBe(true)
+    expect(hls.instances[1]!.source).toBe('/api/media/stream/novo/master.m3u8')
+    const again = screen.getByLabelText('Sutura contínua', { selector: 'video' }) as HTMLVideoElement
+    Object.defineProperty(again, 'duration', { configurable: true, get: () => 600 })
+    fireEvent.loadedMetadata(again)
+    expect(again.currentTime).toBe(42)
+
+    // Any other failure is shown.
+    act(() => hls.instances[1]!.emit('hlsError', { fatal: true, response: { code: 500 } }))
+    expect(onExpired).toHaveBeenCalledTimes(1)
+    expect(screen.getByRole('alert')).toHaveTextContent('Não foi possível reproduzir este vídeo.')
+  })
+
   it('destroys hls.js when the player closes', async () => {
     const { view, h } = await playerWithManifest([])
     view.unmount()

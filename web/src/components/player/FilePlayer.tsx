@@ -56,12 +56,15 @@ export function FilePlayer({
   startAt,
   poster,
   events,
+  onExpired,
 }: {
   video: LessonVideo
   title: string
   startAt: number
   poster?: string | null
   events: PlayerEvents
+  /** The stream's signed address expired (403): the page asks for a new one. */
+  onExpired?: () => void
 }) {
   const ref = useRef<HTMLVideoElement>(null)
   const [failed, setFailed] = useState(false)
@@ -74,6 +77,10 @@ export function FilePlayer({
   const [caption, setCaption] = useState(OFF)
   const lastCaption = useRef<number | null>(null)
   const [speed, setSpeed] = useState(1)
+  const onExpiredRef = useRef(onExpired)
+  useEffect(() => {
+    onExpiredRef.current = onExpired
+  }, [onExpired])
 
   useEffect(() => {
     const el = ref.current
@@ -115,7 +122,11 @@ export function FilePlayer({
           const E = Hls.Events
           const pick = () => player.levels.map((l) => ({ height: l.height, width: l.width, bitrate: l.bitrate, name: l.name }))
           player.on(E.ERROR, (_event, data) => {
-            if (data.fatal) setFailed(true)
+            if (!data.fatal) return
+            // A protected stream's address lives a few hours: once expired the
+            // server answers 403 and the page fetches a fresh one.
+            if (data.response?.code === 403 && onExpiredRef.current) onExpiredRef.current()
+            else setFailed(true)
           })
           player.on(E.MANIFEST_PARSED, () => setLevels(pick()))
           player.on(E.LEVELS_UPDATED, () => setLevels(pick()))

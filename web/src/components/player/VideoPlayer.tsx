@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { LessonVideo } from './types'
 import { FilePlayer, frame } from './FilePlayer'
 import type { PlayerEvents } from './useWatchReporter'
@@ -162,13 +162,41 @@ export function VideoPlayer({
   startAt = 0,
   poster,
   events = noop,
+  onExpired,
 }: {
   video: LessonVideo
   title: string
   startAt?: number
   poster?: string | null
   events?: PlayerEvents
+  /**
+   * Asks the page for the video again when its stream's signed address expired
+   * (an uploaded video's address lives a few hours); the new address resumes
+   * where playback was.
+   */
+  onExpired?: () => void
 }) {
+  const last = useRef(startAt)
+  const [resumeFrom, setResumeFrom] = useState<number | null>(null)
+  const tracked = useMemo<PlayerEvents>(
+    () => ({
+      ...events,
+      onTime: (t, playing) => {
+        last.current = t
+        events.onTime(t, playing)
+      },
+    }),
+    [events],
+  )
+  const expired = useMemo(
+    () =>
+      onExpired &&
+      (() => {
+        setResumeFrom(last.current)
+        onExpired()
+      }),
+    [onExpired],
+  )
   if (video.source === 'youtube' && video.embed_url) {
     return (
       <div className={frame}>
@@ -184,5 +212,15 @@ export function VideoPlayer({
     )
   }
   // A new address is a new player: its renditions, captions and position start afresh.
-  return <FilePlayer key={video.url} video={video} title={title} startAt={startAt} poster={poster} events={events} />
+  return (
+    <FilePlayer
+      key={video.url}
+      video={video}
+      title={title}
+      startAt={resumeFrom ?? startAt}
+      poster={poster}
+      events={tracked}
+      onExpired={expired}
+    />
+  )
 }

@@ -86,7 +86,17 @@ function Materials({ lesson }: { lesson: LessonDetail }) {
 }
 
 /** One lesson, mounted per lesson id: the position it resumes from is read once, when it opens. */
-function LessonView({ courseId, lesson, onAnswer }: { courseId: string; lesson: LessonDetail; onAnswer: (a: ProgressAnswer) => void }) {
+function LessonView({
+  courseId,
+  lesson,
+  onAnswer,
+  onExpired,
+}: {
+  courseId: string
+  lesson: LessonDetail
+  onAnswer: (a: ProgressAnswer) => void
+  onExpired: () => void
+}) {
   const [startAt] = useState(() => resumeAt(lesson.position_seconds, lesson.duration_seconds))
   const events = useProgressSaver({ courseId, lessonId: lesson.id, startAt, enabled: !!lesson.video, onAnswer })
   const complete = useCompleteLesson(courseId, lesson.id, onAnswer)
@@ -102,7 +112,7 @@ function LessonView({ courseId, lesson, onAnswer }: { courseId: string; lesson: 
         </div>
       </header>
       {lesson.video ? (
-        <VideoPlayer video={lesson.video} title={lesson.title} startAt={startAt} poster={lesson.cover_image} events={events} />
+        <VideoPlayer video={lesson.video} title={lesson.title} startAt={startAt} poster={lesson.cover_image} events={events} onExpired={onExpired} />
       ) : (
         lesson.cover_image && <img src={lesson.cover_image} alt="" className="aspect-video w-full rounded-2xl object-cover" />
       )}
@@ -226,7 +236,10 @@ export default function LessonPage() {
             </div>
           )}
           {lesson.isError && !lesson.data && <LessonFailure courseId={id} error={lesson.error} retry={() => void lesson.refetch()} />}
-          {lesson.data && <LessonView key={lesson.data.id} courseId={id} lesson={lesson.data} onAnswer={onAnswer} />}
+          {lesson.data && (
+            // An expired stream address is renewed by reading the lesson again.
+            <LessonView key={lesson.data.id} courseId={id} lesson={lesson.data} onAnswer={onAnswer} onExpired={() => void lesson.refetch()} />
+          )}
         </div>
         {course.data && <CourseSidebar course={course.data} lessonId={lessonId} />}
       </div>

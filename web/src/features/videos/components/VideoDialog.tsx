@@ -105,7 +105,7 @@ function CompleteButton({ video }: { video: VideoDetail }) {
 }
 
 /** One video, mounted per id: the position it resumes from is read once, when it opens. */
-function VideoView({ video }: { video: VideoDetail }) {
+function VideoView({ video, onExpired }: { video: VideoDetail; onExpired: () => void }) {
   const qc = useQueryClient()
   const [startAt] = useState(() => Math.max(0, Math.floor(video.resume_at)))
   const send = useCallback((report: WatchReport, leaving: boolean) => saveVideoProgress(qc, video.id, report, leaving), [qc, video.id])
@@ -116,7 +116,7 @@ function VideoView({ video }: { video: VideoDetail }) {
     <div className="flex min-w-0 flex-col gap-4">
       {/* A file or HLS stream brings its own quality, speed, captions and keyboard shortcuts; YouTube and Vimeo theirs. */}
       <div role="group" aria-label="Player de vídeo">
-        <VideoPlayer video={video.video} title={video.title} startAt={startAt} poster={video.thumbnail} events={events} />
+        <VideoPlayer video={video.video} title={video.title} startAt={startAt} poster={video.thumbnail} events={events} onExpired={onExpired} />
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <CompleteButton video={video} />
@@ -175,7 +175,8 @@ function DialogBody({ videoId, onTitle }: { videoId: string; onTitle: (t: string
       </div>
     )
   }
-  return <VideoView key={video.data.id} video={video.data} />
+  // An expired stream address is renewed by reading the video again.
+  return <VideoView key={video.data.id} video={video.data} onExpired={() => void video.refetch()} />
 }
 
 /**
