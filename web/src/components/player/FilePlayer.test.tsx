@@ -210,18 +210,24 @@ describe('VideoPlayer on an HLS stream (hls.js)', () => {
     const video = screen.getByLabelText('Sutura contínua', { selector: 'video' }) as HTMLVideoElement
     video.currentTime = 42
     fireEvent.timeUpdate(video)
+    // The page read again (a new signed address of the same stream) does not restart it.
+    view.rerender(<VideoPlayer video={signed('relido')} title="Sutura contínua" onExpired={onExpired} />)
+    expect(hls.instances).toHaveLength(1)
+    expect(first.destroyed).toBe(false)
     act(() => first.emit('hlsError', { fatal: true, response: { code: 403 } }))
     expect(onExpired).toHaveBeenCalledTimes(1)
     expect(screen.queryByRole('alert')).toBeNull()
 
-    view.rerender(<VideoPlayer video={signed('novo')} title="Sutura contínua" onExpired={onExpired} />)
+    // The newest address the page has plays at once, while the page reads again.
     await vi.waitFor(() => expect(hls.instances).toHaveLength(2))
     expect(first.destroyed).toBe(true)
-    expect(hls.instances[1]!.source).toBe('/api/media/stream/novo/master.m3u8')
+    expect(hls.instances[1]!.source).toBe('/api/media/stream/relido/master.m3u8')
     const again = screen.getByLabelText('Sutura contínua', { selector: 'video' }) as HTMLVideoElement
     Object.defineProperty(again, 'duration', { configurable: true, get: () => 600 })
     fireEvent.loadedMetadata(again)
     expect(again.currentTime).toBe(42)
+    view.rerender(<VideoPlayer video={signed('novo')} title="Sutura contínua" onExpired={onExpired} />)
+    expect(hls.instances).toHaveLength(2)
 
     // Any other failure is shown.
     act(() => hls.instances[1]!.emit('hlsError', { fatal: true, response: { code: 500 } }))

@@ -21,6 +21,9 @@ function parseMessage(data: unknown): Record<string, unknown> | null {
   return data && typeof data === 'object' ? (data as Record<string, unknown>) : null
 }
 
+/** A protected stream's signed, short-lived address (core/media StreamPath). */
+const isSigned = (url: string) => url.startsWith('/api/media/stream/')
+
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 
 const frameClass = 'h-full w-full border-0'
@@ -178,6 +181,16 @@ export function VideoPlayer({
 }) {
   const last = useRef(startAt)
   const [resumeFrom, setResumeFrom] = useState<number | null>(null)
+  // The stream playing. Each read of the page signs its uploaded video again
+  // (a new address for the same stream): that one is taken only once the
+  // playing address has expired, so a page refreshing its data never restarts
+  // the video. Any other new source plays at once.
+  const [playing, setPlaying] = useState(video)
+  const [renewing, setRenewing] = useState(false)
+  if (video.url !== playing.url && (renewing || !(isSigned(video.url) && isSigned(playing.url)))) {
+    setPlaying(video)
+    setRenewing(false)
+  }
   const tracked = useMemo<PlayerEvents>(
     () => ({
       ...events,
@@ -193,6 +206,7 @@ export function VideoPlayer({
       onExpired &&
       (() => {
         setResumeFrom(last.current)
+        setRenewing(true)
         onExpired()
       }),
     [onExpired],
@@ -211,11 +225,12 @@ export function VideoPlayer({
       </div>
     )
   }
-  // A new address is a new player: its renditions, captions and position start afresh.
+  // A new address is a new player: its renditions, captions and position start
+  // afresh (a renewed one at the second playback had reached).
   return (
     <FilePlayer
-      key={video.url}
-      video={video}
+      key={playing.url}
+      video={playing}
       title={title}
       startAt={resumeFrom ?? startAt}
       poster={poster}
