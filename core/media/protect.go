@@ -110,6 +110,10 @@ func (s *Service) moveToPrivate(ctx context.Context, key string) error {
 		return fmt.Errorf("media: move %s: %w", key, err)
 	}
 	if err := s.private.PutFile(ctx, key, "", p); err != nil {
+		// Another instance starting at the same time moved it first.
+		if _, perr := s.private.LocalPath(key); perr == nil {
+			return nil
+		}
 		return fmt.Errorf("media: move %s: %w", key, err)
 	}
 	if err := s.public.Delete(ctx, key); err != nil {
