@@ -132,6 +132,8 @@ test('an editor uploads a video, a reviewer publishes it after processing, a mem
   await reviewer.getByRole('button', { name: 'Aprovar' }).click()
   await expect(reviewer.getByText('Aprovado').first()).toBeVisible()
   await reviewer.getByRole('button', { name: 'Publicar agora' }).click()
+  // Publishing now asks first.
+  await reviewer.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click()
   await expect(reviewer.getByText('Publicado').first()).toBeVisible()
 
   // A member in the Premium trial opens it by its link and plays the stream.
