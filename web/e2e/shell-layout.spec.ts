@@ -13,7 +13,8 @@ test.describe('signed-in shell at 1280 px', () => {
     const sidebar = page.getByRole('navigation', { name: 'Menu principal' })
     await expect(sidebar).toBeVisible()
     await expect(page.getByRole('navigation', { name: 'Navegação inferior' })).toBeHidden()
-    const labels = await sidebar.getByRole('link').allInnerTexts()
+    // The spec's entries first, then the 'Comunidade' group (feed, news, events, connections).
+    const labels = await sidebar.getByRole('list').first().getByRole('link').allInnerTexts()
     expect(labels).toEqual([
       'Início',
       'VetClube IA',
@@ -25,6 +26,7 @@ test.describe('signed-in shell at 1280 px', () => {
       'Indique e Ganhe',
       'Planos',
     ])
+    expect(await sidebar.getByRole('list', { name: 'Comunidade' }).getByRole('link').allInnerTexts()).toEqual(['Feed', 'Notícias', 'Eventos', 'Conexões'])
     await expect(sidebar.getByRole('link', { name: 'Início' })).toHaveAttribute('aria-current', 'page')
 
     // Footer: name, 'Ver Perfil', theme toggle; no 'Sair' in the desktop sidebar.

@@ -9,7 +9,9 @@ import { queryClient } from '@/lib/queryClient'
  * chunk, then the home's data. Start all of them at once instead.
  */
 export function warmUpSignedInStart(): void {
-  if (!readCsrfCookie()) return
+  // Without signal the prefetches would fail and mark the data restored from
+  // the device as errors: the pages show what was kept instead.
+  if (!readCsrfCookie() || navigator.onLine === false) return
   void import('./layout/AppLayout').catch(() => {})
   // The specialties' labels, once the start has settled, so a profile opened
   // later without signal can name them (kept a day; fetched at most once).

@@ -64,4 +64,16 @@ describe('query persistence', () => {
     expect(qc.getQueryState(['content', 'noticias', 'detail'])?.isInvalidated).toBe(true)
     expect(qc.getQueryState(['profile', 'me'])?.isInvalidated).toBe(false)
   })
+
+  it('keeps restored data as it is while offline and revalidates it when the signal returns', async () => {
+    const qc = new QueryClient({ defaultOptions: { queries: { staleTime: 5 * 60_000 } } })
+    const loadedAt = Date.now()
+    qc.setQueryData(['profile', 'me'], { first_name: 'Ana' }, { updatedAt: loadedAt - 60_000 })
+    const done = revalidateRestored(qc, loadedAt, { onLine: false })
+    await Promise.resolve()
+    expect(qc.getQueryState(['profile', 'me'])?.isInvalidated).toBe(false)
+    window.dispatchEvent(new Event('online'))
+    await done
+    expect(qc.getQueryState(['profile', 'me'])?.isInvalidated).toBe(true)
+  })
 })

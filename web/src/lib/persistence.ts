@@ -69,6 +69,12 @@ export function localStoragePersister(storage: Storage | undefined = globalThis.
  * answers, never a reason to skip a request for five minutes. Queries fetched
  * during this page load (the warm-up's, say) are newer and left alone.
  */
-export function revalidateRestored(client: QueryClient, pageLoadedAt: number = performance.timeOrigin): Promise<void> {
-  return client.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt < pageLoadedAt })
+export function revalidateRestored(client: QueryClient, pageLoadedAt: number = performance.timeOrigin, nav: Pick<Navigator, 'onLine'> | undefined = globalThis.navigator): Promise<void> {
+  const revalidate = () => client.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt > 0 && q.state.dataUpdatedAt < pageLoadedAt })
+  // Without signal every refetch would fail and turn the restored data into
+  // an error page: the restored data stays as it is until the signal returns.
+  if (nav && nav.onLine === false && typeof window !== 'undefined') {
+    return new Promise((resolve) => window.addEventListener('online', () => void revalidate().then(resolve), { once: true }))
+  }
+  return revalidate()
 }

@@ -353,6 +353,8 @@ describe('LessonPage', () => {
     fakeCoursesApi({ courses: [theCourse({ is_enrolled: false })] })
     renderPage()
     expect(await screen.findByText('Matricule-se no curso para assistir a esta aula.')).toBeInTheDocument()
+    // The refused lesson still names itself, from the course's curriculum.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dermatite atópica' })).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Matricular-se' }))
     expect(await screen.findByLabelText('Dermatite atópica')).toBeInTheDocument()
   })

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import Markdown from 'react-markdown'
 import { ArrowLeft, CheckCircle2, ChevronLeft, ChevronRight, ExternalLink, FileText, Paperclip, ThumbsUp } from 'lucide-react'
@@ -217,7 +217,14 @@ export default function LessonPage() {
   const course = useCourse(id)
   const lesson = useLesson(id, lessonId)
   const [completed, setCompleted] = useState<CourseProgress | null>(null)
-  usePageTitle(lesson.data?.title ?? 'Aula')
+  const summary = useMemo(() => {
+    for (const m of course.data?.modules ?? []) {
+      const found = m.lessons.find((l) => l.id === lessonId)
+      if (found) return { title: found.title, module: m.title }
+    }
+    return undefined
+  }, [course.data, lessonId])
+  usePageTitle(lesson.data?.title ?? summary?.title ?? 'Aula')
   const onAnswer = useCallback((a: ProgressAnswer) => {
     if (a.course.just_completed) setCompleted(a.course)
   }, [])
@@ -235,7 +242,16 @@ export default function LessonPage() {
               <Spinner label="Carregando aula..." />
             </div>
           )}
-          {lesson.isError && !lesson.data && <LessonFailure courseId={id} error={lesson.error} retry={() => void lesson.refetch()} />}
+          {lesson.isError && !lesson.data && (
+            <div className="flex min-w-0 flex-col gap-4">
+              {/* A refused lesson still names itself: its title from the course's curriculum. */}
+              <header className="flex flex-col gap-1">
+                {summary && <p className="text-sm text-muted-foreground">{summary.module}</p>}
+                <h1 className="text-2xl font-bold tracking-tight">{summary?.title ?? 'Aula'}</h1>
+              </header>
+              <LessonFailure courseId={id} error={lesson.error} retry={() => void lesson.refetch()} />
+            </div>
+          )}
           {lesson.data && (
             // An expired stream address is renewed by reading the lesson again.
             <LessonView key={lesson.data.id} courseId={id} lesson={lesson.data} onAnswer={onAnswer} onExpired={() => void lesson.refetch()} />

@@ -24,7 +24,8 @@ export default function ProfilePage() {
       </div>
     )
   }
-  if (profile.isError) {
+  // A failed refresh never hides the profile already on screen.
+  if (profile.isError && profile.data === undefined) {
     return (
       <div role="alert" className="mx-auto max-w-3xl py-10 text-center">
         <p className="font-medium">{PROFILE_LOAD_ERROR}</p>
