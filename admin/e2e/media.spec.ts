@@ -86,13 +86,27 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBe(paused)
   expect(patches.started).toBe(startedWhenPaused)
 
-  // The connection drops mid-upload and comes back: the upload goes on by itself.
-  const resumed = page.waitForRequest(isPatch)
+  // The connection drops under the resumed transfer and comes back: the
+  // upload notices and goes on by itself. (An emulated offline switch leaves a
+  // request already under way hanging instead of failing, so the drop is
+  // the resumed request failing as a lost network makes it fail.)
+  let dropped = 0
+  await page.route('**/media/uploads/**', (route) => {
+    if (route.request().method() === 'PATCH' && dropped++ === 0) return route.abort('internetdisconnected')
+    return route.fallback()
+  })
+  // The retry notice may show for a moment only (the retried request is not
+  // throttled): an observer records that it appeared.
+  await page.evaluate(() => {
+    const w = window as unknown as { sawRetry?: boolean }
+    new MutationObserver(() => {
+      if (document.body.textContent?.includes('A conexão falhou; tentando de novo…')) w.sawRetry = true
+    }).observe(document.body, { childList: true, subtree: true, characterData: true })
+  })
   await dialog.getByRole('button', { name: 'Retomar' }).click()
-  await resumed
-  await uplink(0, true)
-  // The upload notices the drop and keeps trying on its own.
-  await expect(dialog.getByText('A conexão falhou; tentando de novo…')).toBeVisible({ timeout: 20_000 })
+  await expect.poll(() => page.evaluate(() => (window as unknown as { sawRetry?: boolean }).sawRetry === true), { timeout: 20_000 }).toBe(true)
+  await page.unrouteAll({ behavior: 'wait' })
+  expect(dropped).toBeGreaterThanOrEqual(2)
   await uplink(-1)
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 })
   await expect(dialog.getByText(/^100 % · .+ · envio concluído$/)).toBeVisible()
