@@ -299,16 +299,6 @@ func (l *Ledger) Balance(ctx context.Context, userID string) (Balance, error) {
 	return b, nil
 }
 
-// LedgerSum is the sum of userID's ledger rows: what Balance must equal.
-func (l *Ledger) LedgerSum(ctx context.Context, userID string) (int, error) {
-	var sum int
-	err := l.pool.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1`, userID).Scan(&sum)
-	if err != nil {
-		return 0, fmt.Errorf("sum ledger: %w", err)
-	}
-	return sum, nil
-}
-
 // Page is one page of history, newest first.
 type Page struct {
 	Entries    []Entry `json:"entries"`

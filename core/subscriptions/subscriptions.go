@@ -131,10 +131,6 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	return s
 }
 
-// SetWorkflows replaces the trial clock runner (wiring order: the workflow
-// worker needs the service for its activities).
-func (s *Service) SetWorkflows(wf Workflows) { s.wf = wf }
-
 // Get returns userID's subscriber row, nil when there is none.
 func (s *Service) Get(ctx context.Context, userID string) (*Subscriber, error) {
 	sub := Subscriber{UserID: userID}
