@@ -518,7 +518,7 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, post string) {
 	}
 	_, err := s.o.Notify.Send(ctx, notifications.Notice{
 		UserID: author, Type: "like", Title: "Nova curtida", Message: name + " curtiu seu post",
-		RelatedUserID: actor, RelatedPostID: post, Link: "/community?post=" + post,
+		RelatedUserID: actor, RelatedPostID: post, Link: PostLink(post),
 		GroupKey: "like:post:" + post, ActorName: name,
 		IdempotencyKey: "like:post:" + actor + ":" + post,
 	})
