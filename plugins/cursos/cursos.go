@@ -11,7 +11,8 @@ import (
 )
 
 // Type ids. core/courses reads their published snapshots: the field names
-// below are its contract.
+// below are its contract, which TestProjectionReadsDeclaredFields checks
+// against the course_listings_sync trigger.
 const (
 	CourseType     = "cursos"
 	ModuleType     = "cursos-modulos"

@@ -9,7 +9,8 @@ import (
 )
 
 // Type ids. core/videos reads their published snapshots: the field names
-// below are its contract.
+// below are its contract, which TestProjectionReadsDeclaredFields checks
+// against the video_listings_sync trigger.
 const (
 	VideoType    = "videos"
 	CategoryType = "videos-categorias"
