@@ -357,9 +357,7 @@ func (s *Service) awardTx(ctx context.Context, tx pgx.Tx, userID, postID string)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('community:post-points:' || $1, 0))`, userID); err != nil {
 		return fmt.Errorf("lock post credits: %w", err)
 	}
-	var credited int
-	err := tx.QueryRow(ctx, `SELECT count(*) FROM points_ledger WHERE user_id = $1 AND kind = 'post' AND metadata->>'day' = $2`,
-		userID, day).Scan(&credited)
+	credited, err := points.EntriesTx(ctx, tx, userID, points.KindPost, "day", day)
 	if err != nil {
 		return fmt.Errorf("count post credits: %w", err)
 	}
