@@ -102,13 +102,8 @@ var LessonTypeDecl = sdk.ContentType{
 	Workflow: sdk.WorkflowEditorial,
 }
 
-// CategoryTypeDecl is a course category (listed when active, by display order).
-var CategoryTypeDecl = sdk.ContentType{
-	ID: CategoryType, Singular: "Categoria de curso", Plural: "Categorias de curso", Icon: "folder",
-	Fields:   catalog.CategoryFields(),
-	List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "display_order"}},
-	Workflow: sdk.WorkflowEditorial,
-}
+// CategoryTypeDecl is a course category.
+var CategoryTypeDecl = catalog.Category(CategoryType, "Categoria de curso", "Categorias de curso")
 
 // InstructorTypeDecl is an instructor (the item's title is the name).
 var InstructorTypeDecl = sdk.ContentType{

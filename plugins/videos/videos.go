@@ -35,13 +35,8 @@ var VideoTypeDecl = sdk.ContentType{
 	Workflow: sdk.WorkflowEditorial,
 }
 
-// CategoryTypeDecl is a video category (listed when active, by display order).
-var CategoryTypeDecl = sdk.ContentType{
-	ID: CategoryType, Singular: "Categoria de vídeo", Plural: "Categorias de vídeo", Icon: "folder",
-	Fields:   catalog.CategoryFields(),
-	List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "display_order"}},
-	Workflow: sdk.WorkflowEditorial,
-}
+// CategoryTypeDecl is a video category.
+var CategoryTypeDecl = catalog.Category(CategoryType, "Categoria de vídeo", "Categorias de vídeo")
 
 // Plugin is everything Serve needs; tests start the same value.
 func Plugin() sdk.Tool {

@@ -54,6 +54,17 @@ const (
 	MsgWholeNumber   = "Informe um número inteiro."
 )
 
+// Category is a catalogue's category type: listed when active, by display
+// order; its title is the name.
+func Category(id, singular, plural string) sdk.ContentType {
+	return sdk.ContentType{
+		ID: id, Singular: singular, Plural: plural, Icon: "folder",
+		Fields:   CategoryFields(),
+		List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "display_order"}},
+		Workflow: sdk.WorkflowEditorial,
+	}
+}
+
 // CategoryFields are a category's fields: its place in the filters, whether
 // it is hidden from them, and is_active computed from that.
 func CategoryFields() []sdk.ContentField {
