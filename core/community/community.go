@@ -77,14 +77,7 @@ const (
 
 // Author is a post's author as the feed shows them (null in JSON when the
 // account is gone: the web app shows 'Usuário VetClube').
-type Author struct {
-	ID        string  `json:"id"`
-	FirstName string  `json:"first_name"`
-	LastName  string  `json:"last_name"`
-	AvatarURL *string `json:"avatar_url"`
-	Title     *string `json:"title"`
-	Verified  bool    `json:"verified"`
-}
+type Author = profiles.Author
 
 // Post is one post as a reader sees it.
 type Post struct {

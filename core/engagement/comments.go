@@ -14,6 +14,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
@@ -46,14 +47,7 @@ var DefaultCommentRate = ratelimit.Rule{Max: 10, Window: time.Minute}
 
 // CommentAuthor is how a comment shows who wrote it; nil when the account is
 // gone (the web shows 'Usuário VetClube').
-type CommentAuthor struct {
-	ID        string  `json:"id"`
-	FirstName string  `json:"first_name"`
-	LastName  string  `json:"last_name"`
-	AvatarURL *string `json:"avatar_url"`
-	Title     *string `json:"title"`
-	Verified  bool    `json:"verified"`
-}
+type CommentAuthor = profiles.Author
 
 // Comment is a comment as a reader sees it. Content is the author's text as
 // typed (trimmed): clients render it as text, never as HTML.
