@@ -42,7 +42,7 @@ type Filter struct {
 	Page       int // 1-based
 }
 
-// noFilter is the spec's 'Todos' (or nothing at all).
+// noFilter is the filters' 'Todos' (or nothing at all).
 func noFilter(v string) bool {
 	v = strings.TrimSpace(v)
 	return v == "" || strings.EqualFold(v, "todos") || strings.EqualFold(v, "todas") || strings.EqualFold(v, "all")

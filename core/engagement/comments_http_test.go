@@ -121,7 +121,7 @@ func TestCommentsOverHTTP(t *testing.T) {
 		t.Fatalf("visitor comment: %d", res.Status)
 	}
 
-	// Someone else's edit or delete: 403 with the spec's words.
+	// Someone else's edit or delete: 403 with the members' pt-BR words.
 	res = carla.Do("PUT", "/api/comments/"+c.ID, map[string]any{"content": "invadido"})
 	if res.Status != http.StatusForbidden || res.ErrorMessage() != "Apenas o autor pode editar este comentário" {
 		t.Fatalf("foreign edit: %d %s", res.Status, res.Body)

@@ -25,7 +25,7 @@ type Filter struct {
 	Page      int  // 1-based
 }
 
-// PageWindow is the spec's paging: page 1 holds FirstPageSize videos, page
+// PageWindow is the list's paging: page 1 holds FirstPageSize videos, page
 // n ≥ 2 holds NextPageSize at offset 8+(n−2)×4.
 func PageWindow(page int) (limit, offset int) {
 	if page <= 1 {
@@ -221,7 +221,7 @@ func (s *Service) Categories(ctx context.Context) ([]Category, error) {
 	return out, nil
 }
 
-// Statistics is the spec's Video statistics for one reader.
+// Statistics are the video statistics of one reader.
 type Statistics struct {
 	TotalVideos        int     `json:"total_videos"`
 	CompletedVideos    int     `json:"completed_videos"`

@@ -21,7 +21,7 @@ const (
 	InstructorType = "cursos-instrutores"
 )
 
-// MaterialTypes classify a lesson's support material (spec default 'other').
+// MaterialTypes classify a lesson's support material (default 'other').
 var MaterialTypes = []sdk.ContentOption{
 	{Value: "pdf", Label: "PDF"},
 	{Value: "slides", Label: "Slides"},
