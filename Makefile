@@ -14,14 +14,14 @@ BIN := bin/vetclube
 WEB_PKG := web/package.json
 ADMIN_PKG := admin/package.json
 
-.PHONY: run test deps deps-system deps-test build build-go build-temporal build-web build-admin test-go test-web test-admin clean bench
+.PHONY: run test deps deps-system deps-test build build-go build-temporal build-web build-admin test-go test-race test-web test-admin clean bench
 
 ## run: install what is missing, build everything, then serve on http://127.0.0.1:8080
 run: deps build
 	APP_ENV=$${APP_ENV:-development} ./$(BIN) serve
 
 ## test: static checks, all Go tests against a real PostgreSQL, then the web unit and browser tests
-test: deps deps-test build lint test-go test-web test-admin
+test: deps deps-test build lint test-go test-race test-web test-admin
 
 ## lint: go vet and staticcheck (staticcheck.conf) on every Go package, no core/ package but the
 ## composition root depending on workflows/ or Temporal (scripts/check-core-imports.sh), ESLint on
@@ -205,15 +205,34 @@ build-admin:
 
 # Tests use TEST_DATABASE_URL when it answers; otherwise a private cluster is
 # started under $(DATA_DIR)/test-postgres for the run and stopped after it.
+define with_test_db
+@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+  echo "no PostgreSQL at $$url: starting a private test cluster"; \
+  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+fi; \
+export TEST_DATABASE_URL="$$url"; $(1); rc=$$?; \
+if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+exit $$rc
+endef
+
 test-go: build-go build-temporal
-	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
-	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
-	  echo "no PostgreSQL at $$url: starting a private test cluster"; \
-	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
-	fi; \
-	TEST_DATABASE_URL="$$url" $(GO) test $(GOTEST_FLAGS) ./...; rc=$$?; \
-	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
-	exit $$rc
+	$(call with_test_db,$(GO) test $(GOTEST_FLAGS) ./...)
+
+## test-race: the concurrent code under the race detector: the events hub and
+## push delivery whole; the principal cache, the media upload gate and sweep,
+## and the plugin host's concurrent tests by name (the host's other tests run
+## plugin processes built with -race, too slow and too large for the
+## sandbox's memory limit). About 4 minutes on 2 shared cores, most of it compiling.
+RACE_RUN_AUTH := Principal
+RACE_RUN_MEDIA := Gate|Sweep|Patch
+RACE_RUN_PLUGINHOST := Concurren|Hung|RaceSafe
+.PHONY: test-race
+test-race: build-go
+	$(call with_test_db,$(GO) test -race -count=1 ./core/events/ ./core/push/... && \
+	  $(GO) test -race -count=1 -run '$(RACE_RUN_AUTH)' ./core/auth/ && \
+	  $(GO) test -race -count=1 -run '$(RACE_RUN_MEDIA)' ./core/media/ && \
+	  $(GO) test -race -count=1 -run '$(RACE_RUN_PLUGINHOST)' ./core/pluginhost/)
 
 test-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) test; fi

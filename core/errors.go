@@ -24,7 +24,7 @@ const (
 )
 
 // Error is an application error: a machine code, the message a user reads
-// (pt-BR, from the spec's catalogue where it names one) and, for validation,
+// (pt-BR, from the product's message catalogue where it has one) and, for validation,
 // one message per field.
 type Error struct {
 	Code    string

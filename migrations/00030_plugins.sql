@@ -1,5 +1,5 @@
 -- +goose Up
--- Plugin platform (issue 4). Every row is owned by one plugin id; plugins
+-- Plugin platform. Every row is owned by one plugin id; plugins
 -- reach these tables only through the host API, never directly.
 
 -- Binaries the host has loaded: which checksum, which version, when first

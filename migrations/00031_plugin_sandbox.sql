@@ -1,5 +1,5 @@
 -- +goose Up
--- Plugin SQL sandbox (issue 10). Each plugin's SQL runs on its own
+-- Plugin SQL sandbox. Each plugin's SQL runs on its own
 -- connections, logged in as its own role (vc_plugin_<id>), never on the
 -- core's. The core creates those roles with random passwords kept here, so
 -- that every core instance sharing this database logs in with the same one.

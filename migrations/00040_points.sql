@@ -27,7 +27,7 @@ CREATE TRIGGER points_ledger_no_delete BEFORE DELETE ON points_ledger
     FOR EACH STATEMENT WHEN (pg_trigger_depth() = 0) EXECUTE FUNCTION points_ledger_append_only();
 
 -- Per-user totals, maintained in the same transaction as the
--- ledger row. other_points holds kinds the spec's formula does not name
+-- ledger row. other_points holds kinds the total's formula does not name
 -- (referral, plugin awards) so that total_points always equals the ledger sum.
 CREATE TABLE user_total_points (
     user_id          uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,

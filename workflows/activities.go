@@ -18,7 +18,7 @@ import (
 type Activities struct {
 	Pool          *pgxpool.Pool
 	Checkin       *checkin.Service
-	Notifications *notifications.Store
+	Notifications *notifications.Service
 	Subscriptions *subscriptions.Service
 	// Now is the activities' clock (workflows use workflow.Now).
 	Now func() time.Time

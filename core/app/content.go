@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -76,7 +77,7 @@ func (a *App) buildContent(ctx context.Context, cfg config.Config, pool *pgxpool
 	hooks := content.WithMedia(c.Gates, c.Registry, mediaLookup{a})
 	c.Store = content.New(pool, c.Registry, content.Options{Now: c.Now, Recorder: c.Audit, Hooks: hooks})
 	c.Engagement = engagement.New(pool, engagement.Options{Now: c.Now, Notify: a.Engagement.Notifications,
-		Profiles: a.Profiles, Log: a.Log})
+		Profiles: a.Profiles, Rules: community.CommentRules(), Log: a.Log})
 	c.Reviews = editorial.NewReviews(pool, rs.IsReviewer, c.Now)
 	opts := editorial.Options{
 		Reviews: c.Reviews,

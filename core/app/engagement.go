@@ -28,7 +28,7 @@ type Engagement struct {
 	Points        *points.Ledger
 	Checkin       *checkin.Service
 	Subscriptions *subscriptions.Service
-	Notifications *notifications.Store
+	Notifications *notifications.Service
 	Events        *events.Hub
 	Temporal      client.Client
 

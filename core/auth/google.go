@@ -106,7 +106,7 @@ const (
 )
 
 // providerError maps an OAuth error code from the provider (in the callback
-// query or the token response) to the spec's messages.
+// query or the token response) to the members' pt-BR messages.
 func providerError(code, description string) *GoogleError {
 	switch code {
 	case "unauthorized_client":

@@ -77,14 +77,7 @@ const (
 
 // Author is a post's author as the feed shows them (null in JSON when the
 // account is gone: the web app shows 'Usuário VetClube').
-type Author struct {
-	ID        string  `json:"id"`
-	FirstName string  `json:"first_name"`
-	LastName  string  `json:"last_name"`
-	AvatarURL *string `json:"avatar_url"`
-	Title     *string `json:"title"`
-	Verified  bool    `json:"verified"`
-}
+type Author = profiles.Author
 
 // Post is one post as a reader sees it.
 type Post struct {
@@ -357,9 +350,7 @@ func (s *Service) awardTx(ctx context.Context, tx pgx.Tx, userID, postID string)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('community:post-points:' || $1, 0))`, userID); err != nil {
 		return fmt.Errorf("lock post credits: %w", err)
 	}
-	var credited int
-	err := tx.QueryRow(ctx, `SELECT count(*) FROM points_ledger WHERE user_id = $1 AND kind = 'post' AND metadata->>'day' = $2`,
-		userID, day).Scan(&credited)
+	credited, err := points.EntriesTx(ctx, tx, userID, points.KindPost, "day", day)
 	if err != nil {
 		return fmt.Errorf("count post credits: %w", err)
 	}
@@ -518,7 +509,7 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, post string) {
 	}
 	_, err := s.o.Notify.Send(ctx, notifications.Notice{
 		UserID: author, Type: "like", Title: "Nova curtida", Message: name + " curtiu seu post",
-		RelatedUserID: actor, RelatedPostID: post, Link: "/community?post=" + post,
+		RelatedUserID: actor, RelatedPostID: post, Link: PostLink(post),
 		GroupKey: "like:post:" + post, ActorName: name,
 		IdempotencyKey: "like:post:" + actor + ":" + post,
 	})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vetclube/vetclube/core/community"
+	"github.com/vetclube/vetclube/core/points/pointstest"
 )
 
 func jsonBody(v any) ([]byte, error) { return json.Marshal(v) }
@@ -297,7 +298,7 @@ func TestPointsOncePerPostCappedAtFivePerDay(t *testing.T) {
 		Scan(&key, &day); err != nil || key != "community:post:"+p.ID || day != "2026-03-11" {
 		t.Fatalf("credit of the post: %q %q %v", key, day, err)
 	}
-	if sum, err := e.srv.App.Engagement.Points.LedgerSum(e.ctx, anaID); err != nil || sum != 60 {
+	if sum, err := pointstest.LedgerSum(e.ctx, e.srv.App.Pool, anaID); err != nil || sum != 60 {
 		t.Fatalf("ledger sum %d %v", sum, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core/connections"
+	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/postgres"
 )
 
@@ -131,9 +132,9 @@ const postColumns = `p.item_id::text, coalesce(p.author_id::text, ''), pr.user_i
 
 // postJoins add the author, the counters, the reader's like and the
 // pictures (in upload order) to content_published p.
-const postJoins = ` LEFT JOIN profiles pr ON pr.user_id = p.author_id
-	LEFT JOIN engagement_counters ec ON ec.item_id = p.item_id
-	LEFT JOIN engagement_reactions er ON er.item_id = p.item_id AND er.user_id = $1::uuid AND er.reaction = 'like'
+var postJoins = ` LEFT JOIN profiles pr ON pr.user_id = p.author_id` +
+	engagement.CountersJoinSQL("ec", "p.item_id") +
+	engagement.ReactionJoinSQL("er", "p.item_id", "$1::uuid") + ` AND er.reaction = 'like'
 	LEFT JOIN LATERAL (
 		SELECT json_agg(json_build_object('id', pm.id, 'media_type', pm.media_type, 'storage_path', pm.storage_path,
 			'thumbnail_path', pm.thumbnail_path, 'width', pm.width, 'height', pm.height, 'file_name', pm.file_name,

@@ -61,8 +61,8 @@ type Config struct {
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
 
-	// Per-client-IP limits per minute (the per-email limits are the spec's
-	// and fixed). Raise them when many users share one address (a proxy
+	// Per-client-IP limits per minute (the per-email limits are
+	// fixed). Raise them when many users share one address (a proxy
 	// that does not forward client IPs, a campus NAT, the browser tests).
 	SignupsPerIPPerMinute int // RATE_LIMIT_SIGNUPS_PER_IP
 	LoginsPerIPPerMinute  int // RATE_LIMIT_LOGINS_PER_IP

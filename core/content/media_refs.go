@@ -16,19 +16,6 @@ type AssetRef struct {
 	Hidden bool `json:"hidden,omitempty"`
 }
 
-// ItemsReferencingAsset lists the items whose video, image or file fields hold
-// assetID (see ItemsReferencingAssets).
-func (s *Store) ItemsReferencingAsset(ctx context.Context, assetID, visibleTo string) ([]AssetRef, error) {
-	refs, err := s.ItemsReferencingAssets(ctx, []string{assetID}, visibleTo)
-	if err != nil {
-		return nil, err
-	}
-	if refs[assetID] == nil {
-		return []AssetRef{}, nil
-	}
-	return refs[assetID], nil
-}
-
 // ItemsReferencingAssets lists, by asset id, the items whose video, image or
 // file fields hold one of assetIDs, in their working copy or in what readers see
 // (an item whose draft dropped the asset still shows it until republished).

@@ -69,7 +69,7 @@ func (s *Service) curriculum(ctx context.Context, courseID, readerID string) ([]
 		JOIN course_lessons l ON l.item_id = cc.lesson_id
 		LEFT JOIN media_public a ON a.id = l.video_asset AND l.video_source = 'upload'
 		LEFT JOIN course_lesson_completions lc ON lc.lesson_id = cc.lesson_id AND lc.user_id = nullif($2, '')::uuid
-		LEFT JOIN engagement_progress p ON p.item_id = cc.lesson_id AND p.user_id = nullif($2, '')::uuid
+		`+engagement.ProgressJoinSQL("p", "cc.lesson_id", "nullif($2, '')::uuid")+`
 		WHERE cc.course_id = $1 ORDER BY cc.position`, courseID, readerID)
 	if err != nil {
 		return nil, wrap("curriculum", err)

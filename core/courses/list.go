@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/engagement"
+	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/search"
 )
 
@@ -40,7 +42,7 @@ type Filter struct {
 	Page       int // 1-based
 }
 
-// noFilter is the spec's 'Todos' (or nothing at all).
+// noFilter is the filters' 'Todos' (or nothing at all).
 func noFilter(v string) bool {
 	v = strings.TrimSpace(v)
 	return v == "" || strings.EqualFold(v, "todos") || strings.EqualFold(v, "todas") || strings.EqualFold(v, "all")
@@ -125,16 +127,16 @@ const cardColumns = `l.item_id, l.slug, l.title, left(l.description, 800), l.thu
 	l.students, l.tags, l.published_at,
 	e.user_id IS NOT NULL, e.completed_at IS NOT NULL, f.user_id IS NOT NULL, ` + progressExpr
 
-const cardFrom = `
+var cardFrom = `
 FROM course_listings l
 LEFT JOIN course_categories cat ON cat.item_id = l.category_id AND cat.published
 LEFT JOIN course_instructors ins ON ins.item_id = l.instructor_id AND ins.published
-LEFT JOIN course_enrolments e ON e.course_id = l.item_id AND e.user_id = $1
-LEFT JOIN engagement_favorites f ON f.item_id = l.item_id AND f.user_id = $1`
+LEFT JOIN course_enrolments e ON e.course_id = l.item_id AND e.user_id = $1` +
+	engagement.FavoriteJoinSQL("f", "l.item_id", "$1")
 
 // cardSelect is the catalogue card with the reader's ($1) state; callers add
 // WHERE, ORDER BY and LIMIT.
-const cardSelect = `SELECT ` + cardColumns + cardFrom
+var cardSelect = `SELECT ` + cardColumns + cardFrom
 
 func scanCard(row pgx.Row, extra ...any) (Card, error) {
 	var c Card
@@ -308,8 +310,8 @@ WITH mine AS (
 	WHERE e.user_id = $1
 )
 SELECT (SELECT count(*) FROM mine), (SELECT count(*) FROM mine WHERE done),
-	(SELECT count(*) FROM engagement_favorites f JOIN course_listings l ON l.item_id = f.item_id AND l.published WHERE f.user_id = $1),
-	(SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1 AND kind = 'course'),
+	(SELECT count(*) FROM `+engagement.FavoritesSQL("f")+` JOIN course_listings l ON l.item_id = f.item_id AND l.published WHERE f.user_id = $1),
+	`+points.SumSQL("$1", points.KindCourse)+`,
 	(SELECT coalesce(round(avg(progress)), 0) FROM mine),
 	(SELECT coalesce(sum(substring(duration FROM '^([0-9]+)h')::int), 0) FROM mine WHERE progress = 100)`, userID).
 		Scan(&st.EnrolledCourses, &st.CompletedCourses, &st.FavoriteCourses, &st.TotalPoints, &st.AverageProgress, &st.CompletedHours)

@@ -30,7 +30,7 @@ type Notify func(ctx context.Context, userID, kind, title, message, idempotencyK
 
 // NotifyWith sends notifications through the notifications store (which
 // also pushes them on the live event stream).
-func NotifyWith(s *notifications.Store) Notify {
+func NotifyWith(s *notifications.Service) Notify {
 	return func(ctx context.Context, userID, kind, title, message, key string) error {
 		_, _, err := s.Create(ctx, userID, kind, title, message, key)
 		return err

@@ -13,9 +13,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/vetclube/vetclube/core"
-	"github.com/vetclube/vetclube/core/connections"
-	"github.com/vetclube/vetclube/core/moderation"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
@@ -48,14 +47,7 @@ var DefaultCommentRate = ratelimit.Rule{Max: 10, Window: time.Minute}
 
 // CommentAuthor is how a comment shows who wrote it; nil when the account is
 // gone (the web shows 'Usuário VetClube').
-type CommentAuthor struct {
-	ID        string  `json:"id"`
-	FirstName string  `json:"first_name"`
-	LastName  string  `json:"last_name"`
-	AvatarURL *string `json:"avatar_url"`
-	Title     *string `json:"title"`
-	Verified  bool    `json:"verified"`
-}
+type CommentAuthor = profiles.Author
 
 // Comment is a comment as a reader sees it. Content is the author's text as
 // typed (trimmed): clients render it as text, never as HTML.
@@ -134,27 +126,18 @@ func cleanComment(text string) (string, error) {
 	return text, nil
 }
 
-// notBlockedSQL is true when neither the reader ($reader, may be NULL) nor
-// the member in userColumn blocked the other.
-func notBlockedSQL(userColumn, reader string) string {
-	return `(` + reader + ` IS NULL OR ` + userColumn + ` IS NULL OR NOT ` + connections.BlockedEitherWaySQL(reader, userColumn) + `)`
-}
-
-// itemOpenSQL is true when the item itemColumn is published, not hidden by
-// moderation and its author and the reader have not blocked each other:
-// only then may the reader see, write or react to its comments.
-func itemOpenSQL(itemColumn, reader string) string {
+// itemOpenSQL is true when the item itemColumn is published and the rules
+// let the reader see it: only then may the reader see, write or react to its
+// comments.
+func (s *Service) itemOpenSQL(itemColumn, reader string) string {
 	return `EXISTS (SELECT 1 FROM content_published open_cp WHERE open_cp.item_id = ` + itemColumn + `
-		AND ` + moderation.VisibleSQL(moderation.TargetPost, "open_cp.item_id") + `
-		AND ` + notBlockedSQL("open_cp.author_id", reader) + `)`
+		AND ` + s.rules.itemVisible("open_cp.item_id", "open_cp.author_id", reader) + `)`
 }
 
 // commentOpenSQL is true when the reader may see comment alias c: its item
-// is open, it is not hidden by moderation and its author and the reader
-// have not blocked each other.
-func commentOpenSQL(c, reader string) string {
-	return itemOpenSQL(c+".item_id", reader) + ` AND ` + moderation.VisibleSQL(moderation.TargetComment, c+".id") +
-		` AND ` + notBlockedSQL(c+".user_id", reader)
+// is open and the rules let the reader see the comment.
+func (s *Service) commentOpenSQL(c, reader string) string {
+	return s.itemOpenSQL(c+".item_id", reader) + ` AND ` + s.rules.commentVisible(c+".id", c+".user_id", reader)
 }
 
 // commentColumns select a Comment from engagement_comments c joined with
@@ -202,15 +185,14 @@ func (s *Service) Comments(ctx context.Context, readerID, itemID string) ([]Comm
 	}
 	reader := ReaderArg(readerID)
 	var open bool
-	if err := s.pool.QueryRow(ctx, `SELECT `+itemOpenSQL("$1::uuid", "$2::uuid"), itemID, reader).Scan(&open); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT `+s.itemOpenSQL("$1::uuid", "$2::uuid"), itemID, reader).Scan(&open); err != nil {
 		return nil, fmt.Errorf("comments: item: %w", err)
 	}
 	if !open {
 		return nil, notFound()
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+commentColumns+commentFrom("$2::uuid")+`
-		WHERE c.item_id = $1 AND `+moderation.VisibleSQL(moderation.TargetComment, "c.id")+`
-		  AND `+notBlockedSQL("c.user_id", "$2::uuid")+`
+		WHERE c.item_id = $1 AND `+s.rules.commentVisible("c.id", "c.user_id", "$2::uuid")+`
 		ORDER BY c.created_at, c.id`, itemID, reader)
 	if err != nil {
 		return nil, fmt.Errorf("comments: %w", err)
@@ -252,7 +234,7 @@ func (s *Service) Comment(ctx context.Context, readerID, commentID string) (Comm
 	}
 	reader := ReaderArg(readerID)
 	c, err := scanComment(s.pool.QueryRow(ctx, `SELECT `+commentColumns+commentFrom("$2::uuid")+`
-		WHERE c.id = $1 AND `+commentOpenSQL("c", "$2::uuid"), commentID, reader), readerID)
+		WHERE c.id = $1 AND `+s.commentOpenSQL("c", "$2::uuid"), commentID, reader), readerID)
 	if postgres.IsNoRows(err) {
 		return Comment{}, commentNotFound()
 	}
@@ -263,8 +245,7 @@ func (s *Service) Comment(ctx context.Context, readerID, commentID string) (Comm
 		return c, nil
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+commentColumns+commentFrom("$2::uuid")+`
-		WHERE c.parent_id = $1 AND `+moderation.VisibleSQL(moderation.TargetComment, "c.id")+`
-		  AND `+notBlockedSQL("c.user_id", "$2::uuid")+`
+		WHERE c.parent_id = $1 AND `+s.rules.commentVisible("c.id", "c.user_id", "$2::uuid")+`
 		ORDER BY c.created_at, c.id`, commentID, reader)
 	if err != nil {
 		return Comment{}, fmt.Errorf("comment replies: %w", err)
@@ -324,7 +305,7 @@ func (s *Service) CreateComment(ctx context.Context, userID, itemID string, in N
 	var cc commentContext
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `SELECT cp.type, coalesce(cp.author_id::text, '') FROM content_published cp
-			WHERE cp.item_id = $1 AND `+itemOpenSQL("$1::uuid", "$2::uuid"), itemID, userID).Scan(&cc.itemType, &cc.itemAuthor)
+			WHERE cp.item_id = $1 AND `+s.itemOpenSQL("$1::uuid", "$2::uuid"), itemID, userID).Scan(&cc.itemType, &cc.itemAuthor)
 		if postgres.IsNoRows(err) {
 			return notFound()
 		}
@@ -336,7 +317,7 @@ func (s *Service) CreateComment(ctx context.Context, userID, itemID string, in N
 			var grandparent *string
 			var parentItem string
 			err := tx.QueryRow(ctx, `SELECT c.parent_id::text, c.item_id::text, coalesce(c.user_id::text, '')
-				FROM engagement_comments c WHERE c.id = $1 AND `+commentOpenSQL("c", "$2::uuid"),
+				FROM engagement_comments c WHERE c.id = $1 AND `+s.commentOpenSQL("c", "$2::uuid"),
 				in.ParentID, userID).Scan(&grandparent, &parentItem, &cc.parentAuthor)
 			if postgres.IsNoRows(err) || (err == nil && parentItem != itemID) {
 				return commentNotFound()
@@ -442,7 +423,7 @@ func (s *Service) EditComment(ctx context.Context, userID, commentID, content st
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var author, current string
 		err := tx.QueryRow(ctx, `SELECT coalesce(c.user_id::text, ''), c.content FROM engagement_comments c
-			WHERE c.id = $1 AND `+commentOpenSQL("c", "$2::uuid")+` FOR UPDATE OF c`, commentID, userID).Scan(&author, &current)
+			WHERE c.id = $1 AND `+s.commentOpenSQL("c", "$2::uuid")+` FOR UPDATE OF c`, commentID, userID).Scan(&author, &current)
 		if postgres.IsNoRows(err) {
 			return commentNotFound()
 		}
@@ -513,7 +494,7 @@ func (s *Service) SetCommentReaction(ctx context.Context, userID, commentID stri
 		// delete of the same comment never wait on each other in a cycle
 		// (the reaction's trigger updates the comment row).
 		err := tx.QueryRow(ctx, `SELECT coalesce(c.user_id::text, ''), c.item_id::text FROM engagement_comments c
-			WHERE c.id = $1 AND `+commentOpenSQL("c", "$2::uuid")+` FOR NO KEY UPDATE OF c`, commentID, userID).Scan(&author, &itemID)
+			WHERE c.id = $1 AND `+s.commentOpenSQL("c", "$2::uuid")+` FOR NO KEY UPDATE OF c`, commentID, userID).Scan(&author, &itemID)
 		if postgres.IsNoRows(err) {
 			return commentNotFound()
 		}

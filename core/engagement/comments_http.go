@@ -15,8 +15,8 @@ import (
 // IdempotencyHeader names the header a retried create repeats.
 const IdempotencyHeader = "Idempotency-Key"
 
-// CommentsHTTP serves comments: on one item (community posts at
-// /api/community/posts/{id}/comments with Type "posts", any type at
+// CommentsHTTP serves comments: on one item (of one type, e.g. the
+// community's posts at /api/community/posts/{id}/comments, with Type set; any type at
 // /api/content/{type}/{idOrSlug}/comments with Type "") and on one comment
 // (/api/comments/{id}…).
 type CommentsHTTP struct {
@@ -54,9 +54,9 @@ type CommentList struct {
 // List serves GET …/comments → {items: Comment[]}.
 func (h CommentsHTTP) List() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
-		// The community is for members: its comments stay so through the
-		// generic route, which visitors may call for public types.
-		if h.Type == "" && chi.URLParam(r, "type") == PostType && !core.PrincipalFrom(r.Context()).Authenticated() {
+		// A members-only type's comments stay so through the generic
+		// route, which visitors may call for public types.
+		if h.Type == "" && h.Service.rules.membersOnly(chi.URLParam(r, "type")) && !core.PrincipalFrom(r.Context()).Authenticated() {
 			return core.NotSignedIn()
 		}
 		itemID, err := h.item(r)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/engagement"
 )
@@ -22,8 +23,8 @@ import (
 func startCommunity(t *testing.T) *apptest.Server {
 	t.Helper()
 	srv := apptest.Start(t, nil)
-	if _, ok := srv.App.Content.Registry.Get(engagement.PostType); !ok {
-		if err := srv.App.Content.Registry.Register(content.Type{ID: engagement.PostType, Singular: "Publicação", Plural: "Publicações",
+	if _, ok := srv.App.Content.Registry.Get(community.TypeID); !ok {
+		if err := srv.App.Content.Registry.Register(content.Type{ID: community.TypeID, Singular: "Publicação", Plural: "Publicações",
 			Workflow: content.WorkflowPublishOnCreate}); err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func startCommunity(t *testing.T) *apptest.Server {
 func publishPost(t *testing.T, srv *apptest.Server, author string) string {
 	t.Helper()
 	it, _, err := srv.App.Content.Store.Create(context.Background(), content.Actor{UserID: author, Channel: content.ChannelAPI},
-		engagement.PostType, content.Input{Title: "Caso clínico"}, "")
+		community.TypeID, content.Input{Title: "Caso clínico"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestCommentsOverHTTP(t *testing.T) {
 		t.Fatalf("visitor comment: %d", res.Status)
 	}
 
-	// Someone else's edit or delete: 403 with the spec's words.
+	// Someone else's edit or delete: 403 with the members' pt-BR words.
 	res = carla.Do("PUT", "/api/comments/"+c.ID, map[string]any{"content": "invadido"})
 	if res.Status != http.StatusForbidden || res.ErrorMessage() != "Apenas o autor pode editar este comentário" {
 		t.Fatalf("foreign edit: %d %s", res.Status, res.Body)

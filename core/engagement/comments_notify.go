@@ -7,15 +7,6 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 )
 
-// PostType is the community's content type: comments on its items tell
-// the post's author. Other types' authors are the editorial team, who are
-// not notified of readers' comments.
-const PostType = "posts"
-
-// PostLink is where a notice about a post leads: the feed with that post's
-// comments open.
-func PostLink(itemID string) string { return "/community?post=" + itemID }
-
 // Notices go out after the commit. Each carries an idempotency key naming
 // the actor and the target, so a member is told at most once per actor and
 // target (a second comment on the same post, a retried request or a like
@@ -40,12 +31,12 @@ func (s *Service) send(ctx context.Context, n notifications.Notice) {
 // for a reply, the parent comment's author (one notice when they are the
 // same person: the reply's).
 func (s *Service) notifyComment(ctx context.Context, c Comment, cc commentContext) {
-	if s.notify == nil || cc.itemType != PostType {
+	link := s.rules.noticeLink(cc.itemType, c.ItemID)
+	if s.notify == nil || link == "" {
 		return
 	}
 	actor := c.authorID
 	name := s.actorName(ctx, actor)
-	link := PostLink(c.ItemID)
 	if c.ParentID != nil && cc.parentAuthor != "" && cc.parentAuthor != actor {
 		s.send(ctx, notifications.Notice{
 			UserID:           cc.parentAuthor,
@@ -86,7 +77,11 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, commentID, item
 		return
 	}
 	var itemType string
-	if err := s.pool.QueryRow(ctx, `SELECT type FROM content_items WHERE id = $1`, itemID).Scan(&itemType); err != nil || itemType != PostType {
+	if err := s.pool.QueryRow(ctx, `SELECT type FROM content_items WHERE id = $1`, itemID).Scan(&itemType); err != nil {
+		return
+	}
+	link := s.rules.noticeLink(itemType, itemID)
+	if link == "" {
 		return
 	}
 	s.send(ctx, notifications.Notice{
@@ -96,7 +91,7 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, commentID, item
 		Message:          s.actorName(ctx, actor) + " curtiu seu comentário",
 		RelatedUserID:    actor,
 		RelatedCommentID: commentID,
-		Link:             PostLink(itemID),
+		Link:             link,
 		GroupKey:         "comment-like:" + commentID,
 		IdempotencyKey:   "comment-like:" + actor + ":" + commentID,
 	})

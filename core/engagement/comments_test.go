@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/notifications"
@@ -43,7 +44,7 @@ func newCommentsFixture(t *testing.T, rate ratelimit.Rule) *commentsFixture {
 	f := &commentsFixture{ctx: context.Background(), pool: pgtest.New(t), clock: &atomic.Int64{}}
 	f.clock.Store(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC).UnixNano())
 	reg := content.NewRegistry()
-	for _, id := range []string{engagement.PostType, "videos"} {
+	for _, id := range []string{community.TypeID, "videos"} {
 		if err := reg.Register(content.Type{ID: id, Singular: "Item", Plural: "Itens", Workflow: content.WorkflowPublishOnCreate}); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func newCommentsFixture(t *testing.T, rate ratelimit.Rule) *commentsFixture {
 	f.notes = notifications.NewService(f.pool, notifications.Options{
 		CommentPost: func(ctx context.Context, id string) (string, error) { return svc.CommentItem(ctx, id) },
 	})
-	svc = engagement.New(f.pool, engagement.Options{Now: f.now, Notify: f.notes, CommentRate: rate,
+	svc = engagement.New(f.pool, engagement.Options{Now: f.now, Notify: f.notes, CommentRate: rate, Rules: community.CommentRules(),
 		Profiles: profiles.NewService(f.pool, nil, slog.New(slog.DiscardHandler))})
 	f.svc = svc
 	return f
@@ -77,7 +78,7 @@ func (f *commentsFixture) user(t testing.TB, first string) string {
 // post publishes a community post written by author.
 func (f *commentsFixture) post(t testing.TB, author string) string {
 	t.Helper()
-	return f.publish(t, engagement.PostType, author)
+	return f.publish(t, community.TypeID, author)
 }
 
 func (f *commentsFixture) publish(t testing.TB, typeID, author string) string {

@@ -80,6 +80,7 @@ type Service struct {
 	commentRate   ratelimit.Rule
 	notify        notifications.Sender
 	profiles      ProfileEnsurer
+	rules         Rules
 	log           *slog.Logger
 }
 
@@ -96,7 +97,10 @@ type Options struct {
 	// Profiles creates a commenter's missing profile row in the comment's
 	// transaction, so every comment shows its author (nil: not created).
 	Profiles ProfileEnsurer
-	Log      *slog.Logger // slog.Default() when nil
+	// Rules are the content owners' additions to the comments (blocks,
+	// moderation, notices; the zero Rules add none).
+	Rules Rules
+	Log   *slog.Logger // slog.Default() when nil
 }
 
 // ProfileEnsurer is the part of core/profiles comments use.
@@ -120,7 +124,7 @@ func New(pool *pgxpool.Pool, opts Options) *Service {
 		opts.Log = slog.Default()
 	}
 	return &Service{pool: pool, now: opts.Now, completeRatio: opts.CompleteRatio,
-		limiter: ratelimit.New(pool, opts.Now), commentRate: opts.CommentRate, notify: opts.Notify, profiles: opts.Profiles, log: opts.Log}
+		limiter: ratelimit.New(pool, opts.Now), commentRate: opts.CommentRate, notify: opts.Notify, profiles: opts.Profiles, rules: opts.Rules, log: opts.Log}
 }
 
 func notFound() error { return core.Errorf(core.ENOTFOUND, MsgItemNotFound) }

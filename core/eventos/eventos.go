@@ -205,7 +205,7 @@ type Filter struct {
 // MaxList bounds a list answer.
 const MaxList = 200
 
-// upcomingCondition: published, active, dated today or later (the spec's
+// upcomingCondition: published, active, dated today or later (the
 // next-event rule). pastCondition: active, dated before today, and still
 // published or taken offline only after its end (the automatic unpublish).
 const (

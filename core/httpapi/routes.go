@@ -13,6 +13,7 @@ import (
 	"github.com/vetclube/vetclube/core/pluginhost"
 
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -289,7 +290,7 @@ func addContentRoutes(rt *router, d Deps) {
 		return it.ID, err
 	}
 	moderates := func(p core.Principal) bool { return d.Authz.Allowed(p.Roles, "community:comments", "moderate") }
-	postComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, Type: engagement.PostType, IsModerator: moderates, Log: d.Log}
+	postComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: resolve, Type: community.TypeID, IsModerator: moderates, Log: d.Log}
 	anyComments := engagement.CommentsHTTP{Service: c.Engagement, Resolve: engageable, IsModerator: moderates, Log: d.Log}
 	// A reaction names only the comment: the item it belongs to passes the
 	// same access rule first (community posts' comments are the feed's).
@@ -304,7 +305,7 @@ func addContentRoutes(rt *router, d Deps) {
 				if err != nil && core.ErrorCode(err) != core.ENOTFOUND {
 					return err
 				}
-				if err == nil && it.Type != engagement.PostType {
+				if err == nil && it.Type != community.TypeID {
 					if _, err := engageable(r.Context(), it.Type, itemID); err != nil {
 						return err
 					}

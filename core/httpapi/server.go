@@ -69,7 +69,7 @@ type Deps struct {
 	Points        *points.Ledger
 	Checkin       *checkin.Service
 	Subscriptions *subscriptions.Service
-	Notifications *notifications.Store
+	Notifications *notifications.Service
 	Events        *events.Hub
 	// Push is Web Push: the VAPID key, devices and deliveries.
 	Push *push.Service

@@ -132,9 +132,6 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 // service exists).
 func (s *Service) SetProcessing(p Processing) { s.proc = p }
 
-// SetUsedIn sets the usage lookup.
-func (s *Service) SetUsedIn(u UsedIn) { s.usedIn = u }
-
 // Asset is one media library entry as the admin API shows it.
 type Asset struct {
 	ID              string         `json:"id"`

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/moderation"
@@ -30,8 +31,8 @@ type env struct {
 func start(t *testing.T) *env {
 	t.Helper()
 	srv := apptest.Start(t, nil)
-	if _, ok := srv.App.Content.Registry.Get(engagement.PostType); !ok {
-		if err := srv.App.Content.Registry.Register(content.Type{ID: engagement.PostType, Singular: "Publicação", Plural: "Publicações",
+	if _, ok := srv.App.Content.Registry.Get(community.TypeID); !ok {
+		if err := srv.App.Content.Registry.Register(content.Type{ID: community.TypeID, Singular: "Publicação", Plural: "Publicações",
 			Workflow: content.WorkflowPublishOnCreate}); err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func (e *env) veteran(email string) (*apptest.Client, string) {
 func (e *env) post(author, text string) string {
 	e.t.Helper()
 	it, _, err := e.srv.App.Content.Store.Create(e.ctx, content.Actor{UserID: author, Channel: content.ChannelAPI},
-		engagement.PostType, content.Input{Title: text}, "")
+		community.TypeID, content.Input{Title: text}, "")
 	if err != nil {
 		e.t.Fatal(err)
 	}

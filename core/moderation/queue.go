@@ -7,17 +7,11 @@ import (
 	"time"
 
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/profiles"
 )
 
 // Person is a member as the queue shows them (null when the account is gone).
-type Person struct {
-	ID        string  `json:"id"`
-	FirstName string  `json:"first_name"`
-	LastName  string  `json:"last_name"`
-	AvatarURL *string `json:"avatar_url"`
-	Title     *string `json:"title"`
-	Verified  bool    `json:"verified"`
-}
+type Person = profiles.Author
 
 // ReportEntry is one report of a target.
 type ReportEntry struct {

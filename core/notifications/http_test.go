@@ -263,7 +263,7 @@ func TestPreferencesAndPushOverHTTP(t *testing.T) {
 		t.Errorf("test after unsubscribing: %d", res.Status)
 	}
 
-	// Outside development without keys: the spec's 503.
+	// Outside development without keys: a 503.
 	prod := apptest.Start(t, map[string]string{"APP_ENV": "production"})
 	c, _ := prod.SignedIn(t, "caio@example.com")
 	res = c.Do("GET", "/api/push/vapid-key", nil)

@@ -117,10 +117,6 @@ type Service struct {
 	log  *slog.Logger
 }
 
-// Store is the service's former name, kept so producers written against
-// it compile unchanged; every method goes through the service.
-type Store = Service
-
 var _ Sender = (*Service)(nil)
 
 // New returns an in-app-only service on pool (no push, no enrichment).

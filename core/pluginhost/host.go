@@ -73,7 +73,7 @@ type ProfileReader interface {
 	Public(ctx context.Context, userID string) (profiles.PublicProfile, error)
 }
 
-// Notifier is the part of notifications.Store the host API uses; Create
+// Notifier is the part of notifications.Service the host API uses; Create
 // also publishes the live event.
 type Notifier interface {
 	Create(ctx context.Context, userID, kind, title, message, idempotencyKey string) (notifications.Notification, bool, error)

@@ -196,6 +196,28 @@ type AwardQuery struct {
 	entry Entry
 }
 
+// EntriesTx counts userID's entries of kind whose metadata field holds
+// value (e.g. the posts credited on one day).
+func EntriesTx(ctx context.Context, tx Querier, userID string, kind Kind, field, value string) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM points_ledger WHERE user_id = $1 AND kind = $2 AND metadata->>$3 = $4`,
+		userID, kind, field, value).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count entries: %w", err)
+	}
+	return n, nil
+}
+
+// SumSQL is a scalar subquery, for other packages' statements: the sum of
+// the ledger entries of kind credited to the member in userExpr (a SQL
+// expression). The ledger is this package's: readers go through it.
+func SumSQL(userExpr string, kind Kind) string {
+	if !kind.Valid() {
+		panic("points.SumSQL: unknown kind " + string(kind))
+	}
+	return `(SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = ` + userExpr + ` AND kind = '` + string(kind) + `')`
+}
+
 // NewAward validates an award and builds its statement.
 func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metadata map[string]any) (AwardQuery, error) {
 	if !kind.Valid() {
@@ -297,16 +319,6 @@ func (l *Ledger) Balance(ctx context.Context, userID string) (Balance, error) {
 		return b, fmt.Errorf("read balance: %w", err)
 	}
 	return b, nil
-}
-
-// LedgerSum is the sum of userID's ledger rows: what Balance must equal.
-func (l *Ledger) LedgerSum(ctx context.Context, userID string) (int, error) {
-	var sum int
-	err := l.pool.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM points_ledger WHERE user_id = $1`, userID).Scan(&sum)
-	if err != nil {
-		return 0, fmt.Errorf("sum ledger: %w", err)
-	}
-	return sum, nil
 }
 
 // Page is one page of history, newest first.

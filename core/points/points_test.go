@@ -12,6 +12,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/points"
+	"github.com/vetclube/vetclube/core/points/pointstest"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
 )
@@ -119,7 +120,7 @@ func TestConcurrentAwardsKeepBalanceEqualToLedgerSum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := l.LedgerSum(ctx, user)
+		sum, err := pointstest.LedgerSum(ctx, pool, user)
 		if err != nil {
 			t.Fatal(err)
 		}

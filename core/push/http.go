@@ -9,7 +9,7 @@ import (
 )
 
 // HandleVAPIDKey serves GET /api/push/vapid-key: the public key browsers
-// subscribe with, or 503 with the spec's message when none is configured.
+// subscribe with, or 503 with a pt-BR message when none is configured.
 func HandleVAPIDKey(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		if !s.Configured() {
@@ -33,7 +33,7 @@ func HandleListSubscriptions(log *slog.Logger, s *Service) http.Handler {
 	})
 }
 
-// subscribeRequest is the PWA's sync payload (spec §3 Push subscription);
+// subscribeRequest is the PWA's sync payload (a push subscription);
 // fcmToken is accepted and ignored: delivery is native Web Push only.
 type subscribeRequest struct {
 	Subscription BrowserSubscription `json:"subscription"`

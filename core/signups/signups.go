@@ -434,19 +434,6 @@ func (s *Service) Participants(ctx context.Context, itemID string) ([]string, er
 	return ids, nil
 }
 
-// IsParticipant says whether userID has a seat on itemID.
-func (s *Service) IsParticipant(ctx context.Context, itemID, userID string) (bool, error) {
-	if uuid.Validate(userID) != nil || uuid.Validate(itemID) != nil {
-		return false, nil
-	}
-	var ok bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM signups WHERE item_id = $1 AND user_id = $2)`, itemID, userID).Scan(&ok)
-	if err != nil {
-		return false, fmt.Errorf("read signup: %w", err)
-	}
-	return ok, nil
-}
-
 // StateOf returns itemID's seats and readerID's place ("" for anonymous).
 // It reads without locking: a snapshot for display.
 func (s *Service) StateOf(ctx context.Context, itemID, readerID string) (State, error) {

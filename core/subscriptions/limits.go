@@ -63,18 +63,14 @@ func (s *Service) CheckTrialLimits(ctx context.Context, userID, limitType string
 	return LimitCheck{Allowed: false, Current: used, Limit: limit, Status: LimitReached}
 }
 
-// RecordUsage counts one use of limitType, refusing atomically when a
-// non-premium user is at the limit (so concurrent uses cannot overshoot).
-func (s *Service) RecordUsage(ctx context.Context, userID, limitType string) (LimitCheck, error) {
-	return s.RecordUsageTx(ctx, s.pool, userID, limitType)
-}
-
 // RowQuerier runs one statement: a pool, or the caller's transaction.
 type RowQuerier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// RecordUsageTx is RecordUsage inside the caller's transaction, so the use
+// RecordUsageTx counts one use of limitType inside the caller's transaction,
+// refusing atomically when a non-premium user is at the limit (so concurrent
+// uses cannot overshoot), so the use
 // and what it pays for (an enrolment) commit or roll back together.
 func (s *Service) RecordUsageTx(ctx context.Context, q RowQuerier, userID, limitType string) (LimitCheck, error) {
 	limit, known := s.limits[limitType]

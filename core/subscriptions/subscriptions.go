@@ -131,10 +131,6 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	return s
 }
 
-// SetWorkflows replaces the trial clock runner (wiring order: the workflow
-// worker needs the service for its activities).
-func (s *Service) SetWorkflows(wf Workflows) { s.wf = wf }
-
 // Get returns userID's subscriber row, nil when there is none.
 func (s *Service) Get(ctx context.Context, userID string) (*Subscriber, error) {
 	sub := Subscriber{UserID: userID}
@@ -181,8 +177,8 @@ func (s *Service) StartTrial(ctx context.Context, userID string) error {
 	return s.wf.StartTrialClock(ctx, userID, *sub.TrialEndsAt)
 }
 
-// BecomePremium records an active premium subscription (the billing
-// issue calls it) and stops the trial clock.
+// BecomePremium records an active premium subscription (what a paid
+// checkout calls) and stops the trial clock.
 func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error {
 	if !isPremiumTier(tier) {
 		return core.Invalid("Plano inválido.", map[string]string{"subscription_tier": "Plano desconhecido."})

@@ -55,7 +55,7 @@ func (s *Service) resolveWithAccess(ctx context.Context, idOrSlug, userID string
 }
 
 // ResumeAt is where a player starts: 0 when the saved position is before
-// 5 % or after 90 % of the video (spec), else the saved position. Without
+// 5 % or after 90 % of the video, else the saved position. Without
 // a known duration the position is kept.
 func ResumeAt(position, duration float64) float64 {
 	if duration <= 0 {

@@ -19,7 +19,7 @@ type HTTP struct {
 
 type userHandler func(w http.ResponseWriter, r *http.Request, userID string) error
 
-// signedIn refuses visitors with the spec's 'Usuário não autenticado'.
+// signedIn refuses visitors with 'Usuário não autenticado'.
 func (h HTTP) signedIn(fn userHandler) http.Handler { return httpx.SignedIn(h.Log, fn) }
 
 func ok(w http.ResponseWriter, v any) error { return httpx.Encode(w, http.StatusOK, v) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/search"
 	"github.com/vetclube/vetclube/core/text"
 )
@@ -24,7 +25,7 @@ type Filter struct {
 	Page      int  // 1-based
 }
 
-// PageWindow is the spec's paging: page 1 holds FirstPageSize videos, page
+// PageWindow is the list's paging: page 1 holds FirstPageSize videos, page
 // n ≥ 2 holds NextPageSize at offset 8+(n−2)×4.
 func PageWindow(page int) (limit, offset int) {
 	if page <= 1 {
@@ -105,17 +106,17 @@ const cardColumns = `v.item_id, v.slug, v.title, left(v.description, 800),
 	coalesce(ec.views, 0), coalesce(ec.likes, 0), v.published_at,
 	ef.user_id IS NOT NULL, coalesce(er.reaction = 'like', false), vc.completed_at, coalesce(ep.percent, 0)::float8`
 
-const cardFrom = `
+var cardFrom = `
 FROM video_listings v
-LEFT JOIN video_categories cat ON cat.item_id = v.category_id AND cat.published
-LEFT JOIN engagement_counters ec ON ec.item_id = v.item_id
-LEFT JOIN engagement_favorites ef ON ef.item_id = v.item_id AND ef.user_id = $1
-LEFT JOIN engagement_reactions er ON er.item_id = v.item_id AND er.user_id = $1
-LEFT JOIN engagement_progress ep ON ep.item_id = v.item_id AND ep.user_id = $1
+LEFT JOIN video_categories cat ON cat.item_id = v.category_id AND cat.published` +
+	engagement.CountersJoinSQL("ec", "v.item_id") +
+	engagement.FavoriteJoinSQL("ef", "v.item_id", "$1") +
+	engagement.ReactionJoinSQL("er", "v.item_id", "$1") +
+	engagement.ProgressJoinSQL("ep", "v.item_id", "$1") + `
 LEFT JOIN video_completions vc ON vc.video_id = v.item_id AND vc.user_id = $1
 LEFT JOIN media_public m ON m.id = v.video_asset AND v.video_source = 'upload'`
 
-const cardSelect = `SELECT ` + cardColumns + cardFrom
+var cardSelect = `SELECT ` + cardColumns + cardFrom
 
 func scanCard(row pgx.Row, extra ...any) (Card, error) {
 	var c Card
@@ -220,7 +221,7 @@ func (s *Service) Categories(ctx context.Context) ([]Category, error) {
 	return out, nil
 }
 
-// Statistics is the spec's Video statistics for one reader.
+// Statistics are the video statistics of one reader.
 type Statistics struct {
 	TotalVideos        int     `json:"total_videos"`
 	CompletedVideos    int     `json:"completed_videos"`
@@ -236,7 +237,7 @@ func (s *Service) Statistics(ctx context.Context, userID string) (Statistics, er
 			round(coalesce(sum(v.duration_seconds), 0) / 3600.0, 1)::float8
 		FROM video_listings v
 		LEFT JOIN video_completions vc ON vc.video_id = v.item_id AND vc.user_id = $1
-		LEFT JOIN engagement_favorites ef ON ef.item_id = v.item_id AND ef.user_id = $1
+		`+engagement.FavoriteJoinSQL("ef", "v.item_id", "$1")+`
 		WHERE v.published`, userID).Scan(&st.TotalVideos, &st.CompletedVideos, &st.FavoriteVideos, &st.TotalHoursContent)
 	if err != nil {
 		return st, wrap("statistics", err)

@@ -1,26 +1,20 @@
 package videos
 
-import "github.com/vetclube/vetclube/plugins/sdk/videourl"
-
-// Player kinds: how the web plays a video.
-const (
-	PlayerEmbed = "embed" // the YouTube or Vimeo iframe (EmbedURL)
-	PlayerHLS   = "hls"   // an HLS playlist (hls.js, or Safari natively)
-	PlayerFile  = "file"  // a plain video file the browser plays itself
+import (
+	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/plugins/sdk/videourl"
 )
 
-// Player is what a player needs to play a video.
-type Player struct {
-	Source   string  `json:"source"` // youtube, vimeo, stream, upload
-	Kind     string  `json:"kind"`   // one of the Player* kinds
-	URL      string  `json:"url"`
-	EmbedURL *string `json:"embed_url"`
-	HLS      bool    `json:"hls"`
-	// Poster and DurationSeconds come from the media library for an
-	// uploaded video (nil otherwise).
-	Poster          *string  `json:"poster"`
-	DurationSeconds *float64 `json:"duration_seconds"`
-}
+// Player kinds: how the web plays a video (the same as a lesson's).
+const (
+	PlayerEmbed = courses.VideoEmbed
+	PlayerHLS   = courses.VideoHLS
+	PlayerFile  = courses.VideoFile
+)
+
+// Player is what a player needs to play a video: one shape for a video and
+// a lesson, so the web has one player.
+type Player = courses.Video
 
 // uploaded is an uploaded video's asset as media_public shows it (empty
 // strings when the video has no asset or it is gone). streamKey names the

@@ -2,17 +2,17 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
-	"github.com/vetclube/vetclube/plugins/sdk/videourl"
+	"github.com/vetclube/vetclube/plugins/sdk/catalog"
 )
 
 // Type ids. core/courses reads their published snapshots: the field names
-// below are its contract.
+// below are its contract, which TestProjectionReadsDeclaredFields checks
+// against the course_listings_sync trigger.
 const (
 	CourseType     = "cursos"
 	ModuleType     = "cursos-modulos"
@@ -21,22 +21,7 @@ const (
 	InstructorType = "cursos-instrutores"
 )
 
-// Levels a course may have; the catalogue filters on them.
-var Levels = []sdk.ContentOption{
-	{Value: "Iniciante", Label: "Iniciante"},
-	{Value: "Intermediário", Label: "Intermediário"},
-	{Value: "Avançado", Label: "Avançado"},
-}
-
-// Video sources of a lesson (the spec's videoSource).
-var VideoSources = []sdk.ContentOption{
-	{Value: "youtube", Label: "YouTube"},
-	{Value: "vimeo", Label: "Vimeo"},
-	{Value: "upload", Label: "Vídeo enviado (biblioteca de mídia)"},
-	{Value: "stream", Label: "Transmissão (endereço HLS)"},
-}
-
-// MaterialTypes classify a lesson's support material (spec default 'other').
+// MaterialTypes classify a lesson's support material (default 'other').
 var MaterialTypes = []sdk.ContentOption{
 	{Value: "pdf", Label: "PDF"},
 	{Value: "slides", Label: "Slides"},
@@ -44,8 +29,6 @@ var MaterialTypes = []sdk.ContentOption{
 	{Value: "link", Label: "Link"},
 	{Value: "other", Label: "Outro"},
 }
-
-const durationPattern = `([0-9]{1,2}:[0-5][0-9]:[0-5][0-9]|[0-9]{1,3}:[0-5][0-9])`
 
 // CourseTypeDecl is the course.
 var CourseTypeDecl = sdk.ContentType{
@@ -55,7 +38,7 @@ var CourseTypeDecl = sdk.ContentType{
 			Searchable: true, Help: "Markdown. Os primeiros 100 caracteres aparecem no catálogo."},
 		{Name: "category", Label: "Categoria", Kind: sdk.ContentReference, Target: CategoryType, Listed: true, Filterable: true},
 		{Name: "instructor", Label: "Instrutor(a)", Kind: sdk.ContentReference, Target: InstructorType, Listed: true, Filterable: true},
-		{Name: "level", Label: "Nível", Kind: sdk.ContentSelect, Options: Levels, Listed: true, Filterable: true},
+		{Name: "level", Label: "Nível", Kind: sdk.ContentSelect, Options: catalog.Levels, Listed: true, Filterable: true},
 		{Name: "thumbnail", Label: "Imagem de capa", Kind: sdk.ContentImage, Listed: true},
 		{Name: "video_intro", Label: "Vídeo de apresentação", Kind: sdk.ContentURL, Max: sdk.Bound(500),
 			Help: "Endereço do YouTube, do Vimeo ou de uma transmissão HLS (.m3u8)."},
@@ -97,20 +80,14 @@ var ModuleTypeDecl = sdk.ContentType{
 // LessonTypeDecl is a lesson.
 var LessonTypeDecl = sdk.ContentType{
 	ID: LessonType, Singular: "Aula", Plural: "Aulas", Icon: "play-circle",
-	Fields: []sdk.ContentField{
+	Fields: slices.Concat([]sdk.ContentField{
 		{Name: "description", Label: "Descrição", Kind: sdk.ContentLongText, Max: sdk.Bound(5000)},
 		{Name: "body", Label: "Texto da aula", Kind: sdk.ContentLongText, Max: sdk.Bound(100000),
 			Help: "Markdown. Uma aula sem vídeo precisa de texto."},
-		{Name: "duration", Label: "Duração", Kind: sdk.ContentText, Pattern: durationPattern,
-			PatternMessage: "Informe a duração como mm:ss ou h:mm:ss (ex.: 12:30).", Listed: true},
-		{Name: "duration_seconds", Label: "Duração em segundos", Kind: sdk.ContentNumber, Computed: true, Min: sdk.Bound(0), Max: sdk.Bound(360000)},
+	}, catalog.DurationFields(), []sdk.ContentField{
 		{Name: "is_free", Label: "Aula gratuita", Kind: sdk.ContentBoolean, Listed: true, Help: "Aberta a todos os usuários conectados."},
 		{Name: "is_optional", Label: "Aula opcional", Kind: sdk.ContentBoolean, Help: "Não conta para o progresso do curso."},
-		{Name: "video_source", Label: "Origem do vídeo", Kind: sdk.ContentSelect, Options: VideoSources},
-		{Name: "youtube_url", Label: "Endereço no YouTube", Kind: sdk.ContentURL, Max: sdk.Bound(500)},
-		{Name: "vimeo_url", Label: "Endereço no Vimeo", Kind: sdk.ContentURL, Max: sdk.Bound(500)},
-		{Name: "video_asset", Label: "Vídeo enviado", Kind: sdk.ContentVideo},
-		{Name: "stream_url", Label: "Endereço da transmissão (HLS)", Kind: sdk.ContentURL, Max: sdk.Bound(1000)},
+	}, catalog.VideoFields(false, ""), []sdk.ContentField{
 		{Name: "cover_image", Label: "Imagem de capa", Kind: sdk.ContentImage},
 		{Name: "external_link_url", Label: "Link externo", Kind: sdk.ContentURL, Max: sdk.Bound(1000)},
 		{Name: "external_link_title", Label: "Título do link externo", Kind: sdk.ContentText, Max: sdk.Bound(120)},
@@ -120,23 +97,13 @@ var LessonTypeDecl = sdk.ContentType{
 		{Name: "support_material_type", Label: "Tipo do material de apoio", Kind: sdk.ContentSelect, Options: MaterialTypes},
 		{Name: "materials", Label: "Materiais", Kind: sdk.ContentLongText, Max: sdk.Bound(5000),
 			Help: "Um por linha: Título | https://endereço"},
-	},
+	}),
 	List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "title"}},
 	Workflow: sdk.WorkflowEditorial,
 }
 
-// CategoryTypeDecl is a course category (listed when active, by display order).
-var CategoryTypeDecl = sdk.ContentType{
-	ID: CategoryType, Singular: "Categoria de curso", Plural: "Categorias de curso", Icon: "folder",
-	Fields: []sdk.ContentField{
-		{Name: "display_order", Label: "Ordem de exibição", Kind: sdk.ContentNumber, Min: sdk.Bound(0), Max: sdk.Bound(10000), Listed: true, Sortable: true},
-		{Name: "hidden", Label: "Ocultar dos filtros", Kind: sdk.ContentBoolean},
-		{Name: "is_active", Label: "Ativa", Kind: sdk.ContentBoolean, Computed: true, Listed: true,
-			Help: "Calculado: ativa enquanto não estiver oculta."},
-	},
-	List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "display_order"}},
-	Workflow: sdk.WorkflowEditorial,
-}
+// CategoryTypeDecl is a course category.
+var CategoryTypeDecl = catalog.Category(CategoryType, "Categoria de curso", "Categorias de curso")
 
 // InstructorTypeDecl is an instructor (the item's title is the name).
 var InstructorTypeDecl = sdk.ContentType{
@@ -167,11 +134,7 @@ func Plugin() sdk.Tool {
 
 // Messages editors read.
 const (
-	MsgYouTubeURL       = "Informe um endereço de vídeo do YouTube (youtube.com/watch?v=… ou youtu.be/…)."
-	MsgVimeoURL         = "Informe um endereço de vídeo do Vimeo (vimeo.com/…)."
-	MsgSourceMissing    = "Preencha o campo da origem de vídeo escolhida."
 	MsgMaterialsFormat  = "Cada linha deve ter o formato Título | https://endereço."
-	MsgWholeNumber      = "Informe um número inteiro."
 	MsgOriginalPrice    = "O preço original deve ser maior ou igual ao preço."
 	MsgExternalLinkURL  = "Informe o endereço do link externo."
 	MsgLessonNothing    = "A aula precisa de um vídeo (YouTube, Vimeo, enviado ou transmissão) ou de um texto para ser publicada."
@@ -184,7 +147,7 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 	var computed map[string]any
 	switch it.Type {
 	case LessonType:
-		computed = map[string]any{"duration_seconds": float64(DurationSeconds(str(it.Fields["duration"])))}
+		computed = catalog.Computed(it.Fields)
 		validateLesson(it.Fields, errs)
 	case CourseType:
 		price, hasPrice := it.Fields["price"].(float64)
@@ -193,15 +156,11 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 		}
 		for _, f := range []string{"total_ratings", "certificate_hours"} {
 			if n, ok := it.Fields[f].(float64); ok && n != float64(int64(n)) {
-				errs[f] = MsgWholeNumber
+				errs[f] = catalog.MsgWholeNumber
 			}
 		}
 	case CategoryType:
-		hidden, _ := it.Fields["hidden"].(bool)
-		computed = map[string]any{"is_active": !hidden}
-		if n, ok := it.Fields["display_order"].(float64); ok && n != float64(int64(n)) {
-			errs["display_order"] = MsgWholeNumber
-		}
+		computed = catalog.CheckCategory(it.Fields, errs)
 	}
 	check := sdk.ContentCheck{Computed: computed}
 	if len(errs) > 0 {
@@ -211,15 +170,7 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 }
 
 func validateLesson(f map[string]any, errs map[string]string) {
-	if u := str(f["youtube_url"]); u != "" && videourl.YouTubeID(u) == "" {
-		errs["youtube_url"] = MsgYouTubeURL
-	}
-	if u := str(f["vimeo_url"]); u != "" && videourl.VimeoID(u) == "" {
-		errs["vimeo_url"] = MsgVimeoURL
-	}
-	if src := str(f["video_source"]); src != "" && sourceField(src) != "" && isEmpty(f[sourceField(src)]) {
-		errs[sourceField(src)] = MsgSourceMissing
-	}
+	catalog.CheckVideo(f, errs)
 	if m := str(f["materials"]); m != "" {
 		if _, ok := ParseMaterials(m); !ok {
 			errs["materials"] = MsgMaterialsFormat
@@ -236,7 +187,7 @@ func validateLesson(f map[string]any, errs map[string]string) {
 // processed it: a reviewer must be able to watch what they approve. A
 // course's own gate needs its children and runs in the core (core/courses).
 func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to string) (string, error) {
-	if it.Type == LessonType && effectiveSource(it.Fields) == "upload" && gatedForUpload(to) {
+	if it.Type == LessonType && catalog.EffectiveSource(it.Fields) == "upload" && catalog.GatedForUpload(to) {
 		if r := sdk.VideoNotReady(it, "video_asset"); r != "" {
 			return r, nil
 		}
@@ -246,7 +197,7 @@ func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to str
 	}
 	switch it.Type {
 	case LessonType:
-		if !Playable(it.Fields) && strings.TrimSpace(str(it.Fields["body"])) == "" {
+		if !catalog.Playable(it.Fields) && strings.TrimSpace(str(it.Fields["body"])) == "" {
 			return MsgLessonNothing, nil
 		}
 	case ModuleType:
@@ -255,76 +206,6 @@ func BeforeTransition(_ context.Context, _ *sdk.Host, it sdk.ContentItem, to str
 		}
 	}
 	return "", nil
-}
-
-// effectiveSource is the lesson's video source as readers get it: the chosen
-// one, else the first filled of YouTube, Vimeo, upload and stream (the
-// order core/courses' reading model infers it in).
-func effectiveSource(f map[string]any) string {
-	if src := str(f["video_source"]); src != "" {
-		return src
-	}
-	for _, src := range []string{"youtube", "vimeo", "upload", "stream"} {
-		if !isEmpty(f[sourceField(src)]) {
-			return src
-		}
-	}
-	return ""
-}
-
-// gatedForUpload: the moves a lesson with an uploaded video may make only
-// once the video is processed.
-func gatedForUpload(to string) bool {
-	switch to {
-	case "em_revisao", "aprovado", "agendado", "publicado":
-		return true
-	}
-	return false
-}
-
-func sourceField(src string) string {
-	switch src {
-	case "youtube":
-		return "youtube_url"
-	case "vimeo":
-		return "vimeo_url"
-	case "upload":
-		return "video_asset"
-	case "stream":
-		return "stream_url"
-	}
-	return ""
-}
-
-// Playable reports whether a lesson names a video: the chosen source's field,
-// or, with no source chosen, any of them.
-func Playable(f map[string]any) bool {
-	if src := str(f["video_source"]); src != "" {
-		return !isEmpty(f[sourceField(src)])
-	}
-	for _, s := range VideoSources {
-		if !isEmpty(f[sourceField(s.Value)]) {
-			return true
-		}
-	}
-	return false
-}
-
-// DurationSeconds reads "mm:ss" or "h:mm:ss" (0 when empty or malformed).
-func DurationSeconds(s string) int {
-	parts := strings.Split(strings.TrimSpace(s), ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return 0
-	}
-	total := 0
-	for _, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return 0
-		}
-		total = total*60 + n
-	}
-	return total
 }
 
 // Material is one line of a lesson's materials.
@@ -350,18 +231,4 @@ func ParseMaterials(s string) ([]Material, bool) {
 	return out, true
 }
 
-func str(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-func isEmpty(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case string:
-		return strings.TrimSpace(x) == ""
-	default:
-		return fmt.Sprint(x) == ""
-	}
-}
+func str(v any) string { return catalog.Str(v) }

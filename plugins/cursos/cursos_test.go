@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/catalog"
 	"github.com/vetclube/vetclube/plugins/sdk/sdktest"
 )
 
@@ -30,7 +31,7 @@ func TestLessonValidation(t *testing.T) {
 	}
 	c = validate(t, LessonType, map[string]any{"youtube_url": "https://example.com/watch?v=abc", "vimeo_url": "https://vimeo.com/channels/x",
 		"video_source": "stream", "materials": "Apostila | https://exemplo.com/a.pdf\nsem endereço", "external_link_title": "Leia"})
-	want := map[string]string{"youtube_url": MsgYouTubeURL, "vimeo_url": MsgVimeoURL, "stream_url": MsgSourceMissing,
+	want := map[string]string{"youtube_url": catalog.MsgYouTubeURL, "vimeo_url": catalog.MsgVimeoURL, "stream_url": catalog.MsgSourceMissing,
 		"materials": MsgMaterialsFormat, "external_link_url": MsgExternalLinkURL}
 	for f, msg := range want {
 		if c.Errors[f] != msg {
@@ -44,7 +45,7 @@ func TestLessonValidation(t *testing.T) {
 
 func TestCourseAndCategoryValidation(t *testing.T) {
 	c := validate(t, CourseType, map[string]any{"price": 100.0, "original_price": 50.0, "total_ratings": 3.5})
-	if c.Errors["original_price"] != MsgOriginalPrice || c.Errors["total_ratings"] != MsgWholeNumber {
+	if c.Errors["original_price"] != MsgOriginalPrice || c.Errors["total_ratings"] != catalog.MsgWholeNumber {
 		t.Fatalf("course: %+v", c)
 	}
 	if c := validate(t, CategoryType, map[string]any{"hidden": true}); c.Computed["is_active"] != false {
@@ -86,13 +87,6 @@ func TestBeforeTransition(t *testing.T) {
 	}
 	if r := refuse(ModuleType, map[string]any{"lessons": []any{"x"}}, "publicado"); r != "" {
 		t.Errorf("module: %q", r)
-	}
-}
-
-// Video addresses are checked by plugins/sdk/videourl (tested there).
-func TestDurations(t *testing.T) {
-	if DurationSeconds("12:30") != 750 || DurationSeconds("x") != 0 {
-		t.Error("DurationSeconds")
 	}
 }
 

@@ -10,7 +10,8 @@ import (
 )
 
 // TypeID is the events content type; core/eventos reads its published
-// snapshots (the field names below are its contract).
+// snapshots (the field names below are its contract, which
+// TestProjectionReadsDeclaredFields checks against event_listings_sync).
 const TypeID = "eventos"
 
 // Types of event. The PWA colours the first three (Workshop blue, Intensivo

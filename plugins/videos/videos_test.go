@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
+	"github.com/vetclube/vetclube/plugins/sdk/catalog"
 	"github.com/vetclube/vetclube/plugins/sdk/sdktest"
 )
 
@@ -23,7 +24,7 @@ func TestValidateAndPublishRules(t *testing.T) {
 		t.Fatalf("valid video: %+v", c)
 	}
 	c = check(VideoType, map[string]any{"video_source": "vimeo", "youtube_url": "https://example.com/v", "stream_url": "http://x/y.m3u8"})
-	if c.Errors["youtube_url"] != MsgYouTubeURL || c.Errors["vimeo_url"] != MsgSourceMissing || c.Errors["stream_url"] != MsgStreamURL {
+	if c.Errors["youtube_url"] != catalog.MsgYouTubeURL || c.Errors["vimeo_url"] != catalog.MsgSourceMissing || c.Errors["stream_url"] != catalog.MsgStreamURL {
 		t.Fatalf("errors: %+v", c.Errors)
 	}
 	if c := check(CategoryType, map[string]any{"hidden": true}); c.Computed["is_active"] != false {

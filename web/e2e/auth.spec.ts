@@ -228,7 +228,7 @@ test.describe('auth screens', () => {
     await expect(page.getByRole('alert').getByText('Acesso negado pelo usuário.')).toBeVisible()
     await page.goto('/login?google_error=server_error&message=' + encodeURIComponent('Erro ao fazer login com Google: indisponível'))
     await expect(page.getByRole('alert').getByText('Erro ao fazer login com Google: indisponível')).toBeVisible()
-    // A crafted message is not echoed: only the spec's forms are shown.
+    // A crafted message is not echoed: only the known messages are shown.
     await page.goto('/login?google_error=x&message=' + encodeURIComponent('Ligue para 0800 agora'))
     await expect(page.getByRole('alert').getByText('Erro ao fazer login com Google: x')).toBeVisible()
   })

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { apiPost, signedInUser } from './support/users'
 
-// Daily check-in from the home page (issue 5): the card, the credit, the
+// Daily check-in from the home page: the card, the credit, the
 // refusal of a second check-in, and the top-bar VetCoins badge of another tab
 // updating live through the event stream (no reload, no shared state).
 test('check-in from home updates the VetCoins badge live in another tab', async ({ context, request }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { apiPost, signInByApi, signedInUser } from './support/users'
 
-// Notifications and Web Push (issue 17) against the real server: the push
+// Notifications and Web Push against the real server: the push
 // permission prompt, the bell fed by real producers (connection requests from
 // the dev seed's demo vets, core/app/seed_connections.go) over the live event
 // stream, and the service worker's push and notificationclick handlers in

@@ -3,7 +3,6 @@ package seed
 import (
 	"context"
 	"fmt"
-	"github.com/vetclube/vetclube/core/app"
 	"io"
 	"time"
 
@@ -26,7 +25,7 @@ const demoUserIndex = -1
 
 // demoPosts are the development feed: a few days of realistic posts among
 // the demo vets (and one by the demo user), with likes. Their slugs are
-// stable, so other seeds (comments) find them with DemoPostIDs.
+// stable, so other seeds (comments) find them with demoPostIDs.
 var demoPosts = []demoPost{
 	{"demo-ana-colecistectomia", 0, 3, "Acabei de sair de uma **colecistectomia** em um shih-tzu de 9 anos com mucocele biliar. Cirurgia longa, mas o paciente já está estável na UTI. 🙏\n\nAlguém tem usado **infusão contínua de lidocaína com cetamina** no pós-operatório de abdome? Queria trocar experiências.", []int{6, 7, 11, 3, demoUserIndex}},
 	{"demo-bruno-triagem-cardio", 1, 6, "Dica rápida para quem faz triagem cardiológica na clínica geral:\n\n- sopro novo em cão idoso de raça pequena: pense em **doença mixomatosa da valva mitral**;\n- peça radiografia de tórax e, se possível, ecocardiograma;\n- VHS acima de 10,5 merece atenção.\n\nO estadiamento ACVIM muda a conduta!", []int{3, 4, 9, 0, 10, demoUserIndex}},
@@ -114,12 +113,6 @@ func (a demo) seedCommunity(ctx context.Context, demoUserID string, stdout io.Wr
 		fmt.Fprintf(stdout, "  %-24s %d publicações em /community\n", "Comunidade:", created)
 	}
 	return nil
-}
-
-// DemoPostIDs returns the ids of the demo posts by slug (the comments seed
-// finds the posts it comments on with it).
-func DemoPostIDs(ctx context.Context, a *app.App) (map[string]string, error) {
-	return demo{a}.demoPostIDs(ctx)
 }
 
 func (a demo) demoPostIDs(ctx context.Context) (map[string]string, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vetclube/vetclube/core/app"
 	"io"
 	"os"
 	"os/exec"
@@ -85,14 +84,6 @@ func (a demo) startMediaVideos(ctx context.Context, cats map[string]string, ids 
 		}
 	}()
 }
-
-// MediaVideos makes, uploads and publishes the media library's demo
-// videos and returns once they are published (or demoMediaWait has passed),
-// with how many it published. The development seed runs it in the
-// background; it is idempotent: published videos are left alone, and a
-// video whose processing a stopped server left unfinished is waited for and
-// published, not made again.
-func MediaVideos(ctx context.Context, a *app.App) (int, error) { return demo{a}.mediaVideos(ctx) }
 
 func (a demo) mediaVideos(ctx context.Context) (int, error) {
 	if ok, why := a.mediaSeedReady(); !ok {

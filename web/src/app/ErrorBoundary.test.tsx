@@ -8,7 +8,7 @@ function Boom(): never {
 }
 
 describe('route error pages', () => {
-  it('a render error shows the spec texts and both buttons', async () => {
+  it('a render error shows its pt-BR texts and both buttons', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const router = createMemoryRouter([{ path: '/', element: <Boom />, errorElement: <RouteErrorPage /> }])
     render(<RouterProvider router={router} />)

@@ -42,7 +42,7 @@ function inBackoffice(path: string, title: string, url: string): RouteObject {
 
 /** Tools under /ferramentas/. */
 const toolRoutes: RouteObject[] = [
-  // Plugin tools (issue 4): the catalogue, and any tool by slug (form tools
+  // Plugin tools: the catalogue, and any tool by slug (form tools
   // through the generic renderer, custom ones through web/src/plugins/<id>/).
   { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
   { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
@@ -83,13 +83,13 @@ const adminRoutes: RouteObject[] = [
 /** Signed-in screens, rendered inside the layout. */
 const guardedRoutes: RouteObject[] = [
   { index: true, lazy: lazyPage(() => import('@/features/home/HomePage')) },
-  // Owned by the auth/profile engineer (issue 3).
+  // The member's profile.
   { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
   { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
-  // Community feed and the comments modal (?post={id}), issue 16.
+  // Community feed and the comments modal (?post={id}).
   { path: '/community', handle: { title: 'Comunidade' }, lazy: lazyPage(() => import('@/features/comunidade/pages/CommunityPage')) },
   { path: '/connections', handle: { title: 'Conexões' }, lazy: lazyPage(() => import('@/features/conexoes/pages/ConnectionsPage')) },
-  // Courses, issue 13.
+  // Courses.
   { path: '/cursos', handle: { title: 'Cursos' }, lazy: lazyPage(() => import('@/features/cursos/pages/CoursesPage')) },
   { path: '/cursos/:id', handle: { title: 'Curso' }, lazy: lazyPage(() => import('@/features/cursos/pages/CoursePage')) },
   { path: '/cursos/:id/aula/:lessonId', handle: { title: 'Aula' }, lazy: lazyPage(() => import('@/features/cursos/pages/LessonPage')) },
@@ -126,7 +126,7 @@ export const routes: RouteObject[] = [
         children: [
           // Public, no layout.
           { path: '/landing', lazy: lazyPage(() => import('@/features/landing/LandingPage')) },
-          // Owned by the auth/profile engineer (issue 3).
+          // Sign-in.
           { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
           { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
@@ -146,7 +146,7 @@ export const routes: RouteObject[] = [
             },
           },
           { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
-          // Certificate verification (issue 13): public, no sign-in, no layout.
+          // Certificate verification: public, no sign-in, no layout.
           { path: '/certificados/:code', lazy: lazyPage(() => import('@/features/cursos/pages/PublicCertificatePage')) },
           // A draft's signed preview link (content platform), outside the layout.
           { path: '/pre-visualizacao/:token', lazy: lazyPage(() => import('@/features/conteudo/PreviewPage')) },

@@ -10,7 +10,7 @@ import { T } from './texts'
 // The manager (and dnd-kit) load when opened, not with the backoffice.
 const CurriculumManager = lazy(() => import('./CurriculumManager'))
 
-/** The spec's /admin/cursos/{id}/gerenciar, here #/content/cursos/{id}/gerenciar. */
+/** A course's curriculum manager (/admin/cursos/{id}/gerenciar on the member site), here #/content/cursos/{id}/gerenciar. */
 export const managerPath = (courseId: string) => `/${resourceName(COURSE)}/${courseId}/gerenciar`
 
 const ManageButton: HeaderExtra = ({ item }) => (

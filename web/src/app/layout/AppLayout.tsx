@@ -53,7 +53,7 @@ function LayoutFrame() {
         </div>
       </main>
       <BottomNav />
-      {/* Live VetCoins/notification events and the trial-expired dialog (issue 5). */}
+      {/* Live VetCoins/notification events and the trial-expired dialog. */}
       <LiveEvents />
       <TrialExpiredDialog />
     </div>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Span } from './types'
 import { WatchTracker } from './tracker'
 
-/** Spec (issue 13): the position is saved at least every 10 s, and on leaving the page. */
+/** The position is saved at least every 10 s, and on leaving the page. */
 export const SAVE_INTERVAL_MS = 10_000
 
 export interface PlayerEvents {

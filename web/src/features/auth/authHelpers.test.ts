@@ -5,7 +5,7 @@ import { loginErrorMessage, signupErrorMessage } from './loginMessages'
 import { captureReferralCode, clearReferralCode, REFERRAL_STORAGE_KEY, storedReferralCode } from './referral'
 
 describe('googleErrorMessage', () => {
-  it('maps the known provider codes to the spec texts', () => {
+  it('maps the known provider codes to their pt-BR texts', () => {
     expect(googleErrorMessage('?google_error=unauthorized_client')).toBe('Configuração OAuth incorreta...')
     expect(googleErrorMessage('?google_error=redirect_uri_mismatch')).toBe('URL de redirecionamento não autorizada...')
     expect(googleErrorMessage('?google_error=access_denied&message=x')).toBe('Acesso negado pelo usuário.')

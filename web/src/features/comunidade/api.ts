@@ -5,7 +5,7 @@ import { toast } from '@/components/ui/toast'
 import { connectionKeys } from '@/features/conexoes'
 import { messages } from './messages'
 
-// Shapes of the community API (issue 16 contract: /api/community/..., /api/comments/..., /api/reports).
+// Shapes of the community API (/api/community/..., /api/comments/..., /api/reports).
 
 export interface Author {
   id: string
@@ -113,9 +113,9 @@ export function feedURL(f: FeedFilter, cursor?: string): string {
 }
 
 /**
- * The spec's text for a lost session, the API's pt-BR reason for any other
- * refusal (4xx: rate limit, validation, not the author), else the spec's
- * message for the action (network, 5xx).
+ * The lost-session text for a lost session, the API's pt-BR reason for any
+ * other refusal (4xx: rate limit, validation, not the author), else the
+ * action's own message (network, 5xx).
  */
 export function failureMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status === 401) return messages.unauthenticated
@@ -373,7 +373,7 @@ export function useDeleteComment(postId: string) {
   })
 }
 
-/** Like / dislike / none on a comment, at once, serialised per comment, rolled back with the spec's toast. */
+/** Like / dislike / none on a comment, at once, serialised per comment, rolled back with the action's toast. */
 export function useCommentReaction(postId: string, commentId: string) {
   const qc = useQueryClient()
   return useMutation({

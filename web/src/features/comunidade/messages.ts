@@ -24,7 +24,7 @@ export const messages = {
   noMedia: 'Sem mídia',
   unsupportedMedia: 'Mídia não suportada',
 
-  // Posts (API contract, issue 16).
+  // Posts (the community API's refusals).
   emptyPost: 'A publicação não pode estar vazia',
   tooManyImages: 'Máximo de 10 imagens por publicação',
   postTooLong: 'A publicação deve ter no máximo 5000 caracteres',

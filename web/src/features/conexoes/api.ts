@@ -73,7 +73,7 @@ const FRESH = 30_000
 const LIVE = { staleTime: 0, refetchOnMount: 'always' } as const
 const empty: ConnectionLists = { received: [], sent: [], connections: [] }
 
-// Spec §8: read failures show empty lists or status none, silently.
+// Read failures show empty lists or status none, silently.
 async function orElse<T>(load: () => Promise<T>, fallback: T): Promise<T> {
   try {
     return await load()
@@ -135,13 +135,13 @@ export function useMutualConnections(userId: string, enabled = true) {
   })
 }
 
-/** The API's pt-BR reason for a refusal, else the spec's message for the action. */
+/** The API's pt-BR reason for a refusal, else the action's own message. */
 export function failureMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status >= 400 && err.status < 500) return err.message
   return fallback
 }
 
-// Spec §8 Connections.
+// What members read about connections (pt-BR, character for character).
 export const messages = {
   sent: 'Solicitação de conexão enviada!',
   accepted: 'Conexão aceita!',

@@ -34,7 +34,7 @@ export interface CourseCard {
   category: Category | null
   instructor: Instructor | null
   level: string
-  /** Spec text: '10h', '1h30', '45min' ('' when unknown). */
+  /** As members read it: '10h', '1h30', '45min' ('' when unknown). */
   duration: string
   duration_minutes: number
   price: number | null
@@ -228,7 +228,7 @@ export function isNotFound(err: unknown): boolean {
 
 /**
  * The API's pt-BR reason for a refusal (4xx: trial limit, not found), else the
- * spec's message for the action (network, 5xx).
+ * action's own message (network, 5xx).
  */
 export function failureMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message) return err.message
@@ -387,7 +387,7 @@ export function useEnrol(courseId: string) {
 
 /**
  * The favorite toggle: shown at once, settled by the server's answer, rolled
- * back with the spec's message on failure. The server toggles, so a retry
+ * back with the action's message on failure. The server toggles, so a retry
  * could undo the first try: no retries, and the button ignores clicks while
  * one is on its way.
  */

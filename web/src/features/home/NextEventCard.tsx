@@ -6,7 +6,7 @@ import { useNextEvent, EventTypeBadge, formatEventDate, formatEventTime, inViewe
 
 /**
  * The home's next-event card: the first active event from today on (its start also in the viewer's zone when it is
- * not the event's), or the spec's empty and error texts.
+ * not the event's), or the empty and error texts.
  */
 export function NextEventCard() {
   const next = useNextEvent()

@@ -55,7 +55,7 @@ const EMPTY: NotificationList = { notifications: [], unread_count: 0 }
 
 /**
  * The only reader of notificationsKey. A failed load shows an empty list
- * (spec §8: notification failures are silent), never an error.
+ * (notification failures are silent), never an error.
  */
 export function useNotifications(enabled = true) {
   return useQuery({
@@ -112,7 +112,7 @@ export function updateList(queryClient: QueryClient, change: (list: Notification
 
 /**
  * A notification action: the cache changes at once; a failure is silent
- * (spec §8) and the list is read again so it shows the server's truth.
+ * and the list is read again so it shows the server's truth.
  */
 function useNotificationAction<V>(request: (v: V) => Promise<unknown>, change: (list: NotificationList, v: V) => NotificationList) {
   const queryClient = useQueryClient()

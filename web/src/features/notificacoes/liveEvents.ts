@@ -23,7 +23,7 @@ export function setReadFlag(list: NotificationList, id: string, isRead: boolean)
 }
 
 /**
- * Spec §4: a new notification reloads the list (it may be folded into a
+ * A new notification reloads the list (it may be folded into a
  * group, so the server's list is the truth); an update syncs the read flag; a
  * deletion removes the item. Changes made in another tab or device arrive here too.
  */

@@ -38,7 +38,7 @@ export type ClickAction = { kind: 'navigate'; to: string } | { kind: 'connection
 /**
  * Like or comment with a post: the post's comments on /community (the
  * community screen opens the modal from ?post=). Challenge: /desafios (the
- * spec's /challenges is not a route). Connection: Aceitar / Recusar in place.
+ * /challenges is not a route). Connection: Aceitar / Recusar in place.
  * Anything else follows its in-app link.
  */
 export function clickAction(n: Notification): ClickAction {

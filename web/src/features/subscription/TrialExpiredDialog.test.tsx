@@ -56,7 +56,7 @@ function answer(body: unknown) {
 }
 
 describe('TrialExpiredDialog', () => {
-  it('shows the spec texts when the trial expired, and only once per session', async () => {
+  it('shows its texts when the trial expired, and only once per session', async () => {
     answer(view(true))
     const first = renderDialog()
     expect(await screen.findByText('Trial Premium Expirado')).toBeInTheDocument()

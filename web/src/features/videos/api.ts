@@ -116,7 +116,7 @@ export const videoKeys = {
   detail: (id: string) => [...queryKeys.videos, 'detail', id] as const,
 }
 
-/** The spec's message for a failed read: 'Erro ao carregar vídeos' for the API's answers, 'Erro desconhecido' for anything else. */
+/** The message for a failed read: 'Erro ao carregar vídeos' for the API's answers, 'Erro desconhecido' for anything else. */
 export function loadFailure(err: unknown): string {
   return err instanceof ApiError ? messages.loadFailed : messages.unknown
 }
@@ -129,7 +129,7 @@ export function isNotFound(err: unknown): boolean {
   return err instanceof ApiError && err.status === 404
 }
 
-/** The API's pt-BR reason for a 4xx, else the spec's message for the action. */
+/** The API's pt-BR reason for a 4xx, else the action's own message. */
 export function failureMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.message) return err.message
   return fallback

@@ -8,7 +8,7 @@ import { backofficeTarget } from '../sections'
 const leaveTo = (url: string) => window.location.assign(url)
 
 /**
- * The spec's /admin/cursos… screens live in the backoffice (courses,
+ * The /admin/cursos… screens live in the backoffice (courses,
  * categories and instructors are content types; the curriculum manager is the
  * courses plugin's view): this page sends editors there, to the same place.
  */

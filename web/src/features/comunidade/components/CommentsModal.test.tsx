@@ -122,7 +122,7 @@ describe('CommentsModal', () => {
   it.each([
     ['Curtir comentário', 'Erro ao curtir comentário'],
     ['Não curtir comentário', 'Erro ao não curtir comentário'],
-  ])('rolls %s back with the spec message when it fails', async (button, message) => {
+  ])('rolls %s back with its message when it fails', async (button, message) => {
     fakeCommunityApi(
       { posts: [post('p1')], comments: { p1: [comment('c1', { likes: 4, dislikes: 1, is_liked: true })] } },
       { fail: (c) => c.method === 'PUT' && c.path.endsWith('/reaction') && { status: 500, body: { error: { code: 'x', message: 'Erro interno' } } } },

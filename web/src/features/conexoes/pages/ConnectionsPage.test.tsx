@@ -36,7 +36,7 @@ afterEach(() => {
 })
 
 describe('ConnectionsPage', () => {
-  it('accepts and rejects received requests with the spec toasts', async () => {
+  it('accepts and rejects received requests with their toasts', async () => {
     const api = fakeConnectionsApi({
       lists: {
         received: [
@@ -125,7 +125,7 @@ describe('ConnectionsPage', () => {
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Solicitações enviadas' })).toBeNull())
   })
 
-  it("shows the server's reason, or the spec's failure message when the server fails", async () => {
+  it("shows the server's reason, or the action's failure message when the server fails", async () => {
     fakeConnectionsApi(
       { lists: { received: [{ id: 'r1', user: person('u1', 'Ana'), created_at: now }], sent: [], connections: [] } },
       { fail: (c) => c.method === 'POST' },

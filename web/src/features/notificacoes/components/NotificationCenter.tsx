@@ -5,7 +5,7 @@ import { NOTIFICATION_CLICK_MESSAGE, clickNavigation } from '../sw/handlers'
 import { NotificationBell } from './NotificationBell'
 import { PushPermissionPrompt } from './PushPermissionPrompt'
 
-/** Spec §9: this browser's subscription is checked 1 s after the app loads. */
+/** This browser's subscription is checked 1 s after the app loads. */
 export const VERIFY_DELAY_MS = 1000
 
 /**

@@ -26,7 +26,7 @@ export const PUSH_STATUS_LABELS: Record<PushStatus, string> = {
   unsupported: 'Não suportadas',
 }
 
-/** The blocked-permission help of spec §8: the message and the steps to allow again. */
+/** The blocked-permission help: the message and the steps to allow again. */
 export function BlockedHelp() {
   return (
     <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">

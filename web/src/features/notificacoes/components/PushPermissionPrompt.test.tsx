@@ -30,7 +30,7 @@ afterEach(() => {
 })
 
 describe('PushPermissionPrompt', () => {
-  it('appears 3 s after load with the spec texts', async () => {
+  it('appears 3 s after load with its texts', async () => {
     await showPrompt()
     act(() => vi.advanceTimersByTime(2999))
     expect(title()).toBeNull()

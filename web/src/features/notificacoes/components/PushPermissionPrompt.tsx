@@ -6,7 +6,7 @@ import { toast } from '@/components/ui/toast'
 import { PUSH_MESSAGES, PushError } from '../push/messages'
 import { subscribePush, usePushState, type PushState } from '../push/pushState'
 
-/** Spec §9: the prompt waits 3 s after the app opens. */
+/** The prompt waits 3 s after the app opens. */
 export const PROMPT_DELAY_MS = 3000
 export const PROMPT_DISMISSED_KEY = 'push-prompt-dismissed'
 export const PROMPT_REGION_NAME = 'Ativar push neste aparelho'
@@ -27,7 +27,7 @@ function rememberDismissal() {
   }
 }
 
-/** Spec §4: supported browser, permission 'default', not subscribed, not dismissed this session. */
+/** Shown to a supported browser, permission 'default', not subscribed, not dismissed this session. */
 export function shouldOfferPush(push: PushState, dismissed: boolean): boolean {
   return push.checked && push.supported && push.permission === 'default' && !push.endpoint && !dismissed
 }

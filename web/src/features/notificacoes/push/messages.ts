@@ -1,4 +1,4 @@
-// Spec §8 'Push', character for character.
+// What members read about push notifications (pt-BR, character for character).
 export const PUSH_MESSAGES = {
   unsupported: 'Notificações push não são suportadas neste dispositivo',
   denied: 'Permissão para notificações foi negada',

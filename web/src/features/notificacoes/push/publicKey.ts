@@ -3,7 +3,7 @@ import { PUSH_MESSAGES, PushError } from './messages'
 
 export const PUBLIC_KEY_CACHE = 'vetclube-push-public-key'
 export const PUBLIC_KEY_TTL_MS = 24 * 60 * 60 * 1000
-/** Waits before the 2nd and 3rd tries on a 5xx (spec §9: 2 retries, 1 s then 2 s). */
+/** Waits before the 2nd and 3rd tries on a 5xx (2 retries, 1 s then 2 s). */
 export const PUBLIC_KEY_RETRY_DELAYS_MS = [1000, 2000] as const
 
 interface CachedKey {

@@ -70,7 +70,7 @@ function subscriptionBody(sub: PushSubscription) {
 /**
  * Reads this browser's subscription. When it exists but the server no longer
  * holds it active (it was pruned, or registration failed), it is registered
- * again; errors here are ignored (spec §8: subscription errors are silent).
+ * again; errors here are ignored (subscription errors are silent).
  */
 export async function refreshPushState(options: { verifyWithServer?: boolean } = {}): Promise<PushState> {
   const supported = isPushSupported()
@@ -118,7 +118,7 @@ function sameKey(sub: PushSubscription, key: Uint8Array): boolean {
 }
 
 /**
- * Spec §4 subscribe flow, native Web Push only: permission, the server's
+ * The subscribe flow, native Web Push only: permission, the server's
  * public key, the browser subscription (userVisibleOnly), registration with
  * the server, subscribed. Throws a PushError with the message to show.
  */
@@ -161,7 +161,7 @@ export async function subscribePush(): Promise<PushState> {
   }
 }
 
-/** Spec §4 unsubscribe: the browser subscription is cancelled, the server told, unsubscribed. */
+/** Unsubscribing: the browser subscription is cancelled, the server told, unsubscribed. */
 export async function unsubscribePush(): Promise<PushState> {
   try {
     const reg = await registration()

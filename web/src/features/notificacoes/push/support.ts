@@ -1,5 +1,5 @@
 /**
- * Spec §5: push works only with a service worker, the Push API and the
+ * Push works only with a service worker, the Push API and the
  * Notification API in a secure context (https, or localhost / 127.0.0.1).
  */
 export function isPushSupported(w: Window & typeof globalThis = window): boolean {

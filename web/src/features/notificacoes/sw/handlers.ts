@@ -18,7 +18,7 @@ export interface PushPayload {
 
 export const NOTIFICATION_CLICK_MESSAGE = 'NOTIFICATION_CLICK'
 export const BADGE_MESSAGE = 'BADGE_UPDATE'
-/** Spec §9: a notification shown while the app is in front closes after 5 s. */
+/** A notification shown while the app is in front closes after 5 s. */
 export const FOREGROUND_CLOSE_MS = 5000
 const DEFAULT_ICON = '/icons/icon-192.png'
 const DEFAULT_BADGE = '/icons/icon-192.png'

@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { useLatestVideo } from '../api'
 import { messages } from '../messages'
 
-/** The home's exclusive-content card: the newest video, or the spec's empty and error texts. */
+/** The home's exclusive-content card: the newest video, or the empty and error texts. */
 export function LatestVideoCard() {
   const latest = useLatestVideo()
   const v = latest.data
