@@ -5,7 +5,7 @@ import { CheckCircle2, Eye, ThumbsUp, X } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
-import { Toaster } from '@/components/ui/Toaster'
+import { DialogToastAnnouncer, raiseToaster } from '@/components/ui/Toaster'
 import { cn } from '@/lib/cn'
 import { FavoriteToggle } from '@/components/FavoriteToggle'
 import { PremiumInvite } from '@/components/PremiumInvite'
@@ -189,7 +189,10 @@ export function VideoDialog({ videoId, onClose }: { videoId: string; onClose: ()
   const [title, setTitle] = useState('')
   useEffect(() => {
     const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal?.()
+    if (dialog && !dialog.open) {
+      dialog.showModal?.()
+      raiseToaster()
+    }
   }, [])
   return (
     <dialog
@@ -215,8 +218,7 @@ export function VideoDialog({ videoId, onClose }: { videoId: string; onClose: ()
         </div>
         <DialogBody videoId={videoId} onTitle={setTitle} />
       </div>
-      {/* The page's toasts sit under the modal's backdrop: this one shows the dialog's. */}
-      <Toaster />
+      <DialogToastAnnouncer />
     </dialog>
   )
 }
