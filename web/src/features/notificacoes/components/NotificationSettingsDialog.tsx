@@ -21,7 +21,7 @@ export const TYPE_SWITCHES: readonly { key: TypeKey; label: string; description:
 
 export const PUSH_STATUS_LABELS: Record<PushStatus, string> = {
   active: 'Ativas neste dispositivo',
-  inactive: 'Inativas neste dispositivo',
+  inactive: 'Ainda não ativadas neste dispositivo',
   blocked: 'Bloqueadas pelo navegador',
   unsupported: 'Não suportadas',
 }
@@ -132,6 +132,7 @@ export function NotificationSettingsDialog({ open, onOpenChange }: { open: boole
   const update = useUpdatePreferences(toast)
   const data = prefs.data
   const save = (next: NotificationPreferences, successMessage?: string) => update.mutate({ next, successMessage })
+  const status = pushStatus(usePushState())
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Configurações de notificações" description="Escolha o que você quer receber.">
       {prefs.isPending && <p className="text-sm text-muted-foreground">Carregando preferências...</p>}
@@ -143,7 +144,12 @@ export function NotificationSettingsDialog({ open, onOpenChange }: { open: boole
               label="Notificações push"
               description="Receba avisos mesmo com o app fechado"
               checked={data.push_enabled}
-              onChange={(on) => save({ ...data, push_enabled: on }, on ? 'Push notifications ativadas' : 'Push notifications desativadas')}
+              onChange={(on) => {
+                save({ ...data, push_enabled: on }, on ? 'Push notifications ativadas' : 'Push notifications desativadas')
+                // Turning push on means on this device too: the switch and this
+                // device's line never disagree unless the browser refuses.
+                if (on && status === 'inactive') void subscribePush().catch((err) => toast.error(err instanceof PushError ? err.message : PUSH_MESSAGES.enableFailed))
+              }}
             />
             {data.push_enabled && <DevicePushControl />}
           </section>
