@@ -66,6 +66,21 @@ describe('NotificationSettingsDialog', () => {
     await waitFor(() => expect(likes).toHaveAttribute('aria-checked', 'true'))
   })
 
+  it('quiet hours can be turned off (equal start and end) and on again (22:00–07:00)', async () => {
+    const api = fakeNotificationsApi([])
+    const dialog = await renderDialog()
+    const quiet = await dialog.findByRole('switch', { name: 'Ativar horário silencioso' })
+    expect(quiet).toHaveAttribute('aria-checked', 'true')
+    await userEvent.click(quiet)
+    await waitFor(() => expect(api.preferences().quiet_hours_start).toBe(api.preferences().quiet_hours_end))
+    expect(quiet).toHaveAttribute('aria-checked', 'false')
+    expect(dialog.queryByLabelText('Início')).toBeNull()
+    expect(dialog.getByText('Desativado: as notificações push chegam a qualquer hora.')).toBeInTheDocument()
+    await userEvent.click(quiet)
+    await waitFor(() => expect(api.preferences()).toMatchObject({ quiet_hours_start: '22:00', quiet_hours_end: '07:00' }))
+    expect(dialog.getByLabelText('Início')).toHaveValue('22:00')
+  })
+
   it('quiet hours are saved when a time is changed', async () => {
     const api = fakeNotificationsApi([])
     const dialog = await renderDialog()
