@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { toast } from '@/components/ui/toast'
 import { apiFetch } from '@/lib/api'
 
 /** The user who acted (liked, commented, asked to connect), as the API enriches it. */
@@ -149,8 +150,10 @@ export type ConnectionAnswer = 'accept' | 'reject'
 
 /**
  * Aceitar / Recusar on a connection notification: answers the pending request
- * (data.connection_id) and marks the notification read. Silent on failure, as
- * every notification action; the list is read again.
+ * (data.connection_id) and marks the notification read, and says so as the
+ * connections page does ('Conexão aceita!', 'Conexão rejeitada') — here, not
+ * in the item, which a refused request's notice leaves before the answer.
+ * Silent on failure, as every notification action; the list is read again.
  */
 export function useAnswerConnection() {
   const queryClient = useQueryClient()
@@ -160,7 +163,8 @@ export function useAnswerConnection() {
       if (connectionId) await apiFetch<void>(`/api/connections/${encodeURIComponent(connectionId)}/${answer}`, { method: 'POST' })
       if (!notification.is_read) await apiFetch<void>(`/api/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' })
     },
-    onSuccess: (_r, { notification }) => {
+    onSuccess: (_r, { notification, answer }) => {
+      toast.success(answer === 'accept' ? 'Conexão aceita!' : 'Conexão rejeitada')
       updateList(queryClient, (list) => markReadInList(list, notification.id))
       // The connections screens (another feature) read ['connections', ...].
       void queryClient.invalidateQueries({ queryKey: ['connections'] })

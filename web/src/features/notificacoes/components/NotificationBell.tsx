@@ -3,7 +3,6 @@ import { useNavigate } from 'react-router'
 import { Bell, Check, CheckCheck, Settings, Trash2 } from 'lucide-react'
 import { Avatar } from '@/components/ui/Avatar'
 import { Button } from '@/components/ui/Button'
-import { toast } from '@/components/ui/toast'
 import { cn } from '@/lib/cn'
 import {
   unreadCount,
@@ -48,7 +47,7 @@ function NotificationItem({ n, onNavigate }: { n: Notification; onNavigate: (to:
         </button>
         {pendingConnection && (
           <div className="mt-1 flex gap-2">
-            <Button size="sm" loading={answer.isPending && answer.variables?.answer === 'accept'} disabled={answer.isPending} onClick={() => answer.mutate({ notification: n, answer: 'accept' }, { onSuccess: () => toast.success('Conexão aceita!') })}>
+            <Button size="sm" loading={answer.isPending && answer.variables?.answer === 'accept'} disabled={answer.isPending} onClick={() => answer.mutate({ notification: n, answer: 'accept' })}>
               Aceitar
             </Button>
             <Button
@@ -56,7 +55,7 @@ function NotificationItem({ n, onNavigate }: { n: Notification; onNavigate: (to:
               variant="outline"
               loading={answer.isPending && answer.variables?.answer === 'reject'}
               disabled={answer.isPending}
-              onClick={() => answer.mutate({ notification: n, answer: 'reject' }, { onSuccess: () => toast.success('Conexão rejeitada') })}
+              onClick={() => answer.mutate({ notification: n, answer: 'reject' })}
             >
               Recusar
             </Button>
