@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { toast } from '@/components/ui/toast'
-import { apiFetch } from '@/lib/api'
+import { ApiError, apiFetch } from '@/lib/api'
 
 /** The user who acted (liked, commented, asked to connect), as the API enriches it. */
 export interface RelatedUser {
@@ -161,7 +161,13 @@ export function useAnswerConnection() {
     mutationFn: async ({ notification, answer }: { notification: Notification; answer: ConnectionAnswer }) => {
       const connectionId = notification.data?.connection_id
       if (connectionId) await apiFetch<void>(`/api/connections/${encodeURIComponent(connectionId)}/${answer}`, { method: 'POST' })
-      if (!notification.is_read) await apiFetch<void>(`/api/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' })
+      if (notification.is_read) return
+      try {
+        await apiFetch<void>(`/api/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' })
+      } catch (err) {
+        // A refused request takes its notice back: nothing is left to mark read.
+        if (!(connectionId && err instanceof ApiError && err.status === 404)) throw err
+      }
     },
     onSuccess: (_r, { notification, answer }) => {
       toast.success(answer === 'accept' ? 'Conexão aceita!' : 'Conexão rejeitada')
