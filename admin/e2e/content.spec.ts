@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
 
 // Dev seed (core/app/seed.go): the demo editor and reviewer, and the news
 // plugin's type (plugins/noticias) loaded from bin/plugins.
@@ -194,6 +195,12 @@ test('bulk publishing from the list moves only what the workflow allows and says
   await row('Boletim aprovado para publicação em lote').getByRole('checkbox').check()
   await row('Boas práticas de bem-estar no manejo de bovinos de corte').getByRole('checkbox').check()
   await revisor.getByRole('button', { name: 'Publicar agora' }).click()
+  // Asked first: nothing moves until the confirmation.
+  const confirm = revisor.getByRole('dialog', { name: 'Publicar 2 conteúdos agora?' })
+  await expect(confirm).toBeVisible()
+  expect((await revisor.request.get(`/api/content/noticias/${item.id}`)).status()).toBe(404)
+  await expectNoSeriousA11yViolations(revisor, 'confirmação de publicação em lote')
+  await confirm.getByRole('button', { name: 'Publicar agora' }).click()
   // The approved one is published; the draft is refused with the workflow's reason.
   await expect(revisor.getByText(/^1 conteúdo atualizado\. 1 recusado: .+/)).toBeVisible()
   expect((await revisor.request.get(`/api/content/noticias/${item.id}`)).status()).toBe(200)

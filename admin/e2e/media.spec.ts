@@ -140,6 +140,12 @@ test('an editor uploads a video with pause and resume, sees it processed, uses i
   await picker.getByRole('button', { name: /aula-sutura\.mp4/ }).click()
   await expect(field.getByText('Pronto', { exact: true })).toBeVisible()
   await expect(field.getByText('Duração: 0:04')).toBeVisible()
+  // Only the chosen source's fields, and 'Duração' taken from the asset, not typed.
+  await expect(page.getByRole('textbox', { name: 'Endereço no YouTube' })).toHaveCount(0)
+  await expect(page.getByRole('textbox', { name: 'Endereço no Vimeo' })).toHaveCount(0)
+  const duration = page.getByRole('textbox', { name: 'Duração', exact: true })
+  await expect(duration).toHaveValue('0:04')
+  await expect(duration).toHaveAttribute('readonly', '')
   // The card's picture: a frame the processing extracted, chosen from the library.
   const thumbnail = page.getByRole('group', { name: 'Miniatura' })
   await thumbnail.getByRole('button', { name: 'Escolher da biblioteca' }).click()

@@ -167,6 +167,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildMedia(ctx, cfg, pool, files.public, files.private); err != nil {
 		return nil, fmt.Errorf("media: %w", err)
 	}
+	a.Content.Uploads = content.NewUploads(uploads, contentLibrary{a.Media})
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -204,7 +205,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 			Editorial: editorial.HTTP{Store: a.Content.Store, Workflow: a.Content.Workflow, Audit: a.Content.Audit, Reviews: a.Content.Reviews,
 				Previews: a.Content.Previews, Log: log, Now: a.Content.Now, IsStaff: rolesSvc.IsEditorialStaff},
 			Previews: a.Content.Previews,
-			Uploads:  content.NewUploads(uploads, contentLibrary{a.Media}),
+			Uploads:  a.Content.Uploads,
 			Access:   a.engagementAccess(),
 		},
 	})

@@ -31,6 +31,9 @@ type Content struct {
 	Audit      *editorial.Audit
 	Reviews    *editorial.Reviews
 	Previews   *content.Previews
+	// Uploads stores the images and files of content fields (the
+	// backoffice's uploads, the dev seed's course pictures).
+	Uploads *content.Uploads
 	// Gates are the core's own checks on workflow moves, per type, run after
 	// the type plugin's BeforeTransition (core/courses adds the course's).
 	Gates *content.GatedHooks

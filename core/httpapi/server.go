@@ -5,6 +5,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
+	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
@@ -113,7 +115,7 @@ func New(d Deps) http.Handler {
 	)
 	rt := &router{mux: mux, authz: d.Authz, log: d.Log}
 	addRoutes(rt, d)
-	mux.NotFound(serveWebApp(d.Config.WebDist, d.Config.AdminDist, d.Log))
+	mux.NotFound(serveWebApp(d.Config.WebDist, d.Config.AdminDist, d.Log, contentPageMeta(d.Content.Store)))
 	mux.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		allowed := allowedMethods(mux, r)
 		w.Header().Set("Allow", strings.Join(allowed, ", "))
@@ -179,5 +181,16 @@ func authenticate(d Deps) func(http.Handler) http.Handler {
 			}
 			next.ServeHTTP(w, r.WithContext(core.WithPrincipal(r.Context(), p)))
 		})
+	}
+}
+
+// contentPageMeta is the link preview of a published content item's page.
+func contentPageMeta(store *content.Store) pageMetaFunc {
+	if store == nil {
+		return nil
+	}
+	return func(ctx context.Context, urlPath string) (string, string, bool, error) {
+		m, ok, err := store.PageMetaFor(ctx, urlPath)
+		return m.Title, m.Description, ok, err
 	}
 }

@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"context"
+	"html"
+	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -17,8 +20,11 @@ import (
 // JSON 404; /backoffice/… serves the react-admin build; anything else serves a
 // file of the PWA build, or index.html so react-router handles client routes
 // (its own not-found page answers unknown paths).
-func serveWebApp(webDist, adminDist string, log *slog.Logger) http.HandlerFunc {
-	web := staticSite{dir: webDist}
+func serveWebApp(webDist, adminDist string, log *slog.Logger, meta ...pageMetaFunc) http.HandlerFunc {
+	web := staticSite{dir: webDist, log: log}
+	if len(meta) > 0 {
+		web.meta = meta[0]
+	}
 	admin := staticSite{dir: adminDist, prefix: "/backoffice"}
 	return func(w http.ResponseWriter, r *http.Request) {
 		switch {
@@ -36,9 +42,18 @@ func serveWebApp(webDist, adminDist string, log *slog.Logger) http.HandlerFunc {
 	}
 }
 
+// pageMetaFunc returns the link-preview title and description of the PWA
+// page at a path, when it has its own (a published news item's page).
+type pageMetaFunc func(ctx context.Context, urlPath string) (title, description string, ok bool, err error)
+
 type staticSite struct {
 	dir    string
 	prefix string
+	log    *slog.Logger
+	// meta, when set, gives the app shell of some client routes their own
+	// title and Open Graph tags: link previews (WhatsApp, Telegram, social
+	// networks) read the HTML and never run the app.
+	meta pageMetaFunc
 }
 
 func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
@@ -61,7 +76,69 @@ func (s staticSite) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")
+	if s.serveWithMeta(w, r, index, rel) {
+		return
+	}
 	serveMaybeCompressed(w, r, index)
+}
+
+// serveWithMeta writes the app shell with the page's own title, description
+// and Open Graph tags when the page has them; false leaves the plain shell.
+func (s staticSite) serveWithMeta(w http.ResponseWriter, r *http.Request, index, rel string) bool {
+	if s.meta == nil {
+		return false
+	}
+	title, description, ok, err := s.meta(r.Context(), rel)
+	if err != nil && s.log != nil {
+		s.log.WarnContext(r.Context(), "page meta", "path", rel, "err", err)
+	}
+	if !ok || title == "" {
+		return false
+	}
+	shell, err := os.ReadFile(index)
+	if err != nil {
+		return false
+	}
+	page := withPageMeta(string(shell), title, description)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Add("Vary", "Accept-Encoding")
+	if r.Method == http.MethodHead {
+		return true
+	}
+	_, _ = io.WriteString(w, page)
+	return true
+}
+
+// withPageMeta puts a page's title and description into the shell: its
+// <title>, its meta description and the og:/twitter: tags link previews read.
+// Both are escaped: they are an editor's text.
+func withPageMeta(shell, title, description string) string {
+	t, d := html.EscapeString(title), html.EscapeString(description)
+	if start := strings.Index(shell, "<title>"); start >= 0 {
+		if end := strings.Index(shell[start:], "</title>"); end >= 0 {
+			shell = shell[:start] + "<title>" + t + " · VetClube</title>" + shell[start+end+len("</title>"):]
+		}
+	}
+	if d != "" {
+		if start := strings.Index(shell, `<meta name="description"`); start >= 0 {
+			if end := strings.Index(shell[start:], ">"); end >= 0 {
+				shell = shell[:start] + `<meta name="description" content="` + d + `" />` + shell[start+end+1:]
+			}
+		}
+	}
+	tags := `<meta property="og:type" content="article" />` +
+		`<meta property="og:site_name" content="VetClube" />` +
+		`<meta property="og:title" content="` + t + `" />` +
+		`<meta name="twitter:card" content="summary" />` +
+		`<meta name="twitter:title" content="` + t + `" />`
+	if d != "" {
+		tags += `<meta property="og:description" content="` + d + `" />` +
+			`<meta name="twitter:description" content="` + d + `" />`
+	}
+	if i := strings.Index(shell, "</head>"); i >= 0 {
+		return shell[:i] + tags + shell[i:]
+	}
+	return tags + shell
 }
 
 // staticExt are the file types the builds produce: a missing one is a 404.

@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -93,6 +96,66 @@ func TestWebAppTellsMissingAssetsFromDottedRoutes(t *testing.T) {
 		h(rec, httptest.NewRequest(http.MethodGet, path, nil))
 		if rec.Code != want {
 			t.Errorf("%s: %d, want %d", path, rec.Code, want)
+		}
+	}
+}
+
+// TestWebAppGivesContentPagesTheirLinkPreview: a published item's page is
+// served with its own title, description and Open Graph tags (escaped, as
+// they are an editor's text); other client routes get the plain shell.
+func TestWebAppGivesContentPagesTheirLinkPreview(t *testing.T) {
+	dist := t.TempDir()
+	shell := `<html><head><title>VetClube — app</title><meta name="description" content="App." /></head><body></body></html>`
+	if err := os.WriteFile(filepath.Join(dist, "index.html"), []byte(shell), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dist, "index.html.gz"), []byte("gzipped-shell"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	meta := func(_ context.Context, p string) (string, string, bool, error) {
+		if p == "/noticias-veterinarias/vacina-antirrabica" {
+			return `Vacina "antirrábica" <já>`, "Campanha & calendário 2026", true, nil
+		}
+		if p == "/noticias-veterinarias/quebrada" {
+			return "", "", false, errors.New("database down")
+		}
+		return "", "", false, nil
+	}
+	h := serveWebApp(dist, t.TempDir(), slog.New(slog.DiscardHandler), meta)
+
+	get := func(path string) (int, string, http.Header) {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		rec := httptest.NewRecorder()
+		h(rec, req)
+		body, _ := io.ReadAll(rec.Body)
+		return rec.Code, string(body), rec.Header()
+	}
+	code, body, hdr := get("/noticias-veterinarias/vacina-antirrabica")
+	if code != http.StatusOK || hdr.Get("Content-Type") != "text/html; charset=utf-8" || hdr.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("status %d headers %v", code, hdr)
+	}
+	for _, want := range []string{
+		`<title>Vacina &#34;antirrábica&#34; &lt;já&gt; · VetClube</title>`,
+		`<meta name="description" content="Campanha &amp; calendário 2026" />`,
+		`<meta property="og:title" content="Vacina &#34;antirrábica&#34; &lt;já&gt;" />`,
+		`<meta property="og:description" content="Campanha &amp; calendário 2026" />`,
+		`<meta property="og:type" content="article" />`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "VetClube — app") || strings.Count(body, "<title>") != 1 {
+		t.Errorf("the shell's own title stayed:\n%s", body)
+	}
+	if i, j := strings.Index(body, "og:title"), strings.Index(body, "</head>"); i < 0 || i > j {
+		t.Errorf("the tags are not in <head>:\n%s", body)
+	}
+	// Any other route, an unknown item or a failing lookup: the plain shell.
+	for _, p := range []string{"/cursos/42", "/noticias-veterinarias/nao-existe", "/noticias-veterinarias/quebrada"} {
+		if code, body, _ := get(p); code != http.StatusOK || body != "gzipped-shell" {
+			t.Errorf("%s: %d %q, want the plain shell", p, code, body)
 		}
 	}
 }

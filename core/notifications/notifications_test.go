@@ -144,13 +144,17 @@ func TestPreferencesMuteTypesAndHoldPushes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := notifications.Preferences{PushEnabled: true, ConnectionsEnabled: true, CommentsEnabled: true, LikesEnabled: true,
-		ChallengesEnabled: true, CoursesEnabled: true, CommunityEnabled: true, MarketingEnabled: true,
+		ChallengesEnabled: true, CoursesEnabled: true, CommunityEnabled: true, MarketingEnabled: false,
 		QuietHoursStart: "22:00", QuietHoursEnd: "07:00", TimeZone: "America/Sao_Paulo"}
 	if p != want {
-		t.Fatalf("defaults %+v", p)
+		t.Fatalf("defaults %+v (marketing must wait for the member's opt-in)", p)
+	}
+	if n, err := e.svc.Send(ctx, notifications.Notice{UserID: ana, Type: "marketing", Title: "Oferta", Message: "m"}); err != nil || n.ID != "" {
+		t.Fatalf("marketing reached a member who never opted in: %+v %v", n, err)
 	}
 	off := false
-	if p, err = e.svc.UpdatePreferences(ctx, ana, notifications.PreferencesPatch{LikesEnabled: &off}); err != nil || p.LikesEnabled || !p.CommentsEnabled {
+	// Saving another switch stores a row: marketing stays off in it.
+	if p, err = e.svc.UpdatePreferences(ctx, ana, notifications.PreferencesPatch{LikesEnabled: &off}); err != nil || p.LikesEnabled || !p.CommentsEnabled || p.MarketingEnabled {
 		t.Fatalf("mute likes: %+v %v", p, err)
 	}
 	n, err := e.svc.Send(ctx, notifications.Notice{UserID: ana, Type: "like", Title: "Nova curtida", Message: "Bia curtiu seu post", RelatedUserID: bia})
@@ -192,6 +196,13 @@ func TestPreferencesMuteTypesAndHoldPushes(t *testing.T) {
 	}
 	if c := e.count(t, `SELECT count(*) FROM push_deliveries WHERE notification_id = $1`, n.ID); c != 0 {
 		t.Errorf("%d pushes with push off", c)
+	}
+	on := true
+	if p, err = e.svc.UpdatePreferences(ctx, ana, notifications.PreferencesPatch{MarketingEnabled: &on}); err != nil || !p.MarketingEnabled {
+		t.Fatalf("opt in to marketing: %+v %v", p, err)
+	}
+	if n, err := e.svc.Send(ctx, notifications.Notice{UserID: ana, Type: "marketing", Title: "Oferta", Message: "m"}); err != nil || n.ID == "" {
+		t.Fatalf("marketing after the opt-in: %+v %v", n, err)
 	}
 	// Types without a switch are always on.
 	everythingOff := notifications.PreferencesPatch{}

@@ -96,12 +96,13 @@ func (p Preferences) ReleaseAt(now time.Time) time.Time {
 const DefaultTimeZone = "America/Sao_Paulo"
 
 // preferencesSelect reads the effective preferences of the users in $1: the
-// stored row, or the defaults. The zone of a member without a row is the one
+// stored row, or the defaults (everything on except marketing, which needs
+// the member's own opt-in). The zone of a member without a row is the one
 // chosen on the profile (a read-only join on profiles, which owns it).
 const preferencesSelect = `SELECT u.id::text,
 		coalesce(np.push_enabled, true), coalesce(np.connections_enabled, true), coalesce(np.comments_enabled, true),
 		coalesce(np.likes_enabled, true), coalesce(np.challenges_enabled, true), coalesce(np.courses_enabled, true),
-		coalesce(np.community_enabled, true), coalesce(np.marketing_enabled, true),
+		coalesce(np.community_enabled, true), coalesce(np.marketing_enabled, false),
 		to_char(coalesce(np.quiet_hours_start, '22:00'), 'HH24:MI'), to_char(coalesce(np.quiet_hours_end, '07:00'), 'HH24:MI'),
 		coalesce(np.time_zone, nullif(pr.time_zone, ''), '` + DefaultTimeZone + `')
 	FROM unnest($1::uuid[]) AS u(id)

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
 import { apiPost, signedInUser, signInByApi } from './support/users'
 
 // Dev seed (core/app/seed.go): the super admin may take every workflow step.
@@ -93,6 +94,12 @@ test('a user signs up, downloads the .ics, sees the seats drop and cancels; the 
 
   // The first user cancels: the seat frees at once and is held for the person waiting.
   await page.getByRole('button', { name: 'Cancelar participação' }).click()
+  // Giving up a seat is asked first.
+  const confirm = page.getByRole('dialog', { name: 'Cancelar participação?' })
+  await expect(confirm).toBeVisible()
+  await expectNoSeriousA11yViolations(page, 'confirmação de cancelamento')
+  await confirm.getByRole('button', { name: 'Sim, cancelar participação' }).click()
+  await expect(confirm).toBeHidden()
   await expect(page.getByRole('button', { name: 'Participar' })).toHaveCount(0)
   await expect(page.getByTestId('event-seats')).toHaveText('0 participantes · Esgotado')
 

@@ -80,8 +80,71 @@ test.describe('push permission prompt', () => {
     await page.goto('/pontos')
     await page.clock.runFor(10_000)
     await expect(prompt(page)).toBeHidden()
+
+    // A new tab of the same sign-in session does not ask again either.
+    const tab = await context.newPage()
+    await tab.clock.install()
+    await tab.goto('/')
+    await expect(bell(tab)).toBeVisible()
+    await tab.clock.runFor(10_000)
+    await expect(prompt(tab)).toBeHidden()
   })
 })
+
+// The card asks; it never hides what the member came to do ('Calcular dose').
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+]) {
+  test.describe(`push permission card at ${viewport.width} px`, () => {
+    test.use({ viewport })
+
+    test("never covers an action: 'Calcular dose' stays clear of it", async ({ page, context, request }) => {
+      await signedInUser(context, request)
+      await page.goto('/ferramentas/calculadoras')
+      const card = prompt(page)
+      await expect(card).toBeVisible({ timeout: 15_000 })
+      const calc = page.getByRole('form', { name: 'Dose de medicamento' }).getByRole('button', { name: 'Calcular dose' })
+      // Scrolled as far as the page goes: the room kept for the card lets the button come out from under it.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+      await calc.scrollIntoViewIfNeeded()
+      const a = (await calc.boundingBox())!
+      const b = (await card.boundingBox())!
+      const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+      expect(overlaps, `button ${JSON.stringify(a)} card ${JSON.stringify(b)}`).toBe(false)
+      // And the button is the thing a tap at its centre reaches.
+      const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? '', [a.x + a.width / 2, a.y + a.height / 2])
+      expect(hit).toContain('Calcular dose')
+      await expectNoSeriousA11yViolations(page, `calculadoras com o aviso de push (${viewport.width} px)`)
+    })
+
+    test('a toast shown while a dialog is open appears above it, and stays after it closes', async ({ page, context, request }) => {
+      await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
+      await signedInUser(context, request)
+      await page.goto('/')
+      await bell(page).click()
+      await panel(page).getByRole('button', { name: 'Configurações de notificações' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Configurações de notificações' })
+      await expect(dialog).toBeVisible()
+      await expect(dialog.getByRole('switch', { name: 'Curtidas' })).toBeVisible()
+      await expectNoSeriousA11yViolations(page, `configurações de notificações (${viewport.width} px)`)
+      await dialog.getByRole('switch', { name: 'Curtidas' }).click()
+      const toastBox = page.locator('[data-toaster] [role="status"]').filter({ hasText: 'Preferências atualizadas com sucesso' })
+      await expect(toastBox).toBeVisible()
+      // The toast region is in the top layer, shown after the dialog.
+      expect(await page.locator('[data-toaster]').evaluate((el) => el.matches(':popover-open'))).toBe(true)
+      const box = (await toastBox.boundingBox())!
+      const clip = { x: box.x + 12, y: box.y + 12, width: Math.min(60, box.width - 24), height: 8 }
+      // The same pixels with the dialog open and after it closed: nothing (no backdrop) lies over the toast.
+      const withDialog = await page.screenshot({ clip, animations: 'disabled' })
+      await dialog.getByRole('button', { name: 'Fechar' }).click()
+      await expect(dialog).toBeHidden()
+      await expect(toastBox).toBeVisible()
+      const withoutDialog = await page.screenshot({ clip, animations: 'disabled' })
+      expect(withDialog.equals(withoutDialog)).toBe(true)
+    })
+  })
+}
 
 test.describe('notification bell', () => {
   test.use({ viewport: { width: 1280, height: 800 } })
@@ -142,8 +205,10 @@ test.describe('notification bell', () => {
 
     await larissa.getByRole('button', { name: 'Aceitar' }).click()
     await expect(larissa.getByRole('button', { name: 'Aceitar' })).toBeHidden()
+    await expect(page.getByRole('status').filter({ hasText: 'Conexão aceita!' })).toBeVisible()
     await expect(badge(page)).toHaveText('1')
     await marcos.getByRole('button', { name: 'Recusar' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Conexão rejeitada' })).toBeVisible()
     // A refused request takes its notice back; the accepted one stays, read, without buttons.
     await expect(marcos).toHaveCount(0)
     await expect(items).toHaveCount(1)

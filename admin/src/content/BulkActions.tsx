@@ -1,4 +1,5 @@
-import { Button, useListContext, useNotify, useRefresh, useTranslate, useUnselectAll } from 'react-admin'
+import { useState } from 'react'
+import { Button, Confirm, useListContext, useNotify, useRefresh, useTranslate, useUnselectAll } from 'react-admin'
 import { httpClient } from '../providers/httpClient'
 import type { AdminItem } from './types'
 
@@ -19,6 +20,8 @@ export function BulkActions({ type }: { type: string }) {
   const refresh = useRefresh()
   const { selectedIds, data, resource } = useListContext<AdminItem>()
   const unselectAll = useUnselectAll(resource)
+  const [asking, setAsking] = useState(false)
+  const [running, setRunning] = useState(false)
   const run = async (action: 'publish' | 'archive') => {
     const items = (data ?? []).filter((it) => selectedIds.includes(it.id)).map((it) => ({ id: it.id, version: it.version }))
     try {
@@ -38,9 +41,28 @@ export function BulkActions({ type }: { type: string }) {
       notify(e instanceof Error ? e.message : 'vetclube.content.action_failed', { type: 'error' })
     }
   }
+  // Publishing puts the items in front of every member at once: asked first.
+  const publish = async () => {
+    setRunning(true)
+    try {
+      await run('publish')
+    } finally {
+      setRunning(false)
+      setAsking(false)
+    }
+  }
   return (
     <>
-      <Button label="vetclube.content.bulk_publish" onClick={() => run('publish')} />
+      <Button label="vetclube.content.bulk_publish" onClick={() => setAsking(true)} />
+      <Confirm
+        isOpen={asking}
+        loading={running}
+        title={translate('vetclube.content.bulk_publish_title', { smart_count: selectedIds.length })}
+        content={translate('vetclube.content.bulk_publish_content')}
+        confirm="vetclube.content.bulk_publish"
+        onConfirm={() => void publish()}
+        onClose={() => setAsking(false)}
+      />
       <Button label="vetclube.content.bulk_archive" onClick={() => run('archive')} />
     </>
   )

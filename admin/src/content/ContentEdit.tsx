@@ -5,6 +5,7 @@ import {
   Edit,
   SaveButton,
   SimpleForm,
+  FormDataConsumer,
   TextInput,
   Toolbar,
   maxLength,
@@ -15,7 +16,7 @@ import {
 } from 'react-admin'
 import { previewLink } from './api'
 import { StatusChip } from './ContentList'
-import { FieldInput } from './fields'
+import { AssetDurationInput, FieldInput, VIDEO_SOURCE_FIELD, shownForSource } from './fields'
 import { ItemPanels } from './ItemPanels'
 import { formatSaoPaulo } from './time'
 import type { AdminItem, ContentType } from './types'
@@ -32,13 +33,38 @@ function CommonInputs() {
   )
 }
 
-function Inputs({ type }: { type: ContentType }) {
+export function ContentInputs({ type }: { type: ContentType }) {
+  // A type with a video source shows only the chosen source's fields, and
+  // takes an uploaded video's duration from the media library.
+  if (!type.fields.some((f) => f.name === VIDEO_SOURCE_FIELD)) {
+    return (
+      <>
+        <CommonInputs />
+        {type.fields.map((f) => (
+          <FieldInput key={f.name} field={f} />
+        ))}
+      </>
+    )
+  }
   return (
     <>
       <CommonInputs />
-      {type.fields.map((f) => (
-        <FieldInput key={f.name} field={f} />
-      ))}
+      <FormDataConsumer>
+        {({ formData }) => {
+          const fields = (formData as { fields?: Record<string, unknown> }).fields ?? {}
+          const source = typeof fields[VIDEO_SOURCE_FIELD] === 'string' ? (fields[VIDEO_SOURCE_FIELD] as string) : ''
+          const asset = typeof fields.video_asset === 'string' ? fields.video_asset : ''
+          return type.fields
+            .filter((f) => shownForSource(f.name, source))
+            .map((f) =>
+              f.name === 'duration' && source === 'upload' && asset ? (
+                <AssetDurationInput key={f.name} field={f} assetId={asset} />
+              ) : (
+                <FieldInput key={f.name} field={f} />
+              ),
+            )
+        }}
+      </FormDataConsumer>
     </>
   )
 }
@@ -174,7 +200,7 @@ function EditBody({ type, extra }: { type: ContentType; extra?: HeaderExtra }) {
           </Toolbar>
         }
       >
-        <Inputs type={type} />
+        <ContentInputs type={type} />
       </SimpleForm>
       <ItemPanels type={type.id} item={item} />
     </Box>
@@ -195,7 +221,7 @@ export function ContentCreate({ type }: { type: ContentType }) {
   return (
     <Create title={type.singular} redirect="edit" mutationOptions={{ meta: { idempotencyKey } }}>
       <SimpleForm>
-        <Inputs type={type} />
+        <ContentInputs type={type} />
       </SimpleForm>
     </Create>
   )

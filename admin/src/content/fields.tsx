@@ -1,5 +1,5 @@
-import { useState, type ChangeEvent } from 'react'
-import { Box, Button as MuiButton, FormHelperText, Typography } from '@mui/material'
+import { useEffect, useState, type ChangeEvent } from 'react'
+import { Box, Button as MuiButton, FormHelperText, TextField, Typography } from '@mui/material'
 import {
   AutocompleteArrayInput,
   AutocompleteInput,
@@ -17,6 +17,7 @@ import {
   minValue,
   regex,
   required,
+  useGetOne,
   useInput,
   useTranslate,
   type Validator,
@@ -24,6 +25,8 @@ import {
 import { getAsset } from '../media/api'
 import { ImagePicker } from '../media/ImagePicker'
 import { MediaInput } from '../media/MediaInput'
+import { formatDuration } from '../media/format'
+import type { MediaAsset } from '../media/types'
 import { upload } from './api'
 import { saoPauloToUTC, utcToSaoPaulo } from './time'
 import { resourceName, type ContentField } from './types'
@@ -215,4 +218,54 @@ export function FieldInput({ field: f }: { field: ContentField }) {
     default:
       return null
   }
+}
+
+/** The select that says where a video comes from (videos, lessons). */
+export const VIDEO_SOURCE_FIELD = 'video_source'
+
+/** Which value of the video source each source-specific field belongs to. */
+const SOURCE_OF_FIELD: Record<string, string> = {
+  youtube_url: 'youtube',
+  vimeo_url: 'vimeo',
+  stream_url: 'stream',
+  video_asset: 'upload',
+}
+
+/**
+ * Whether a field shows while the video source is `source`: a source's own
+ * field only with that source (none before one is chosen); every other field
+ * always. Hidden fields keep their values.
+ */
+export function shownForSource(name: string, source: string): boolean {
+  const owner = SOURCE_OF_FIELD[name]
+  return owner === undefined || owner === source
+}
+
+/**
+ * 'Duração' of an uploaded video: the media library measured it, so it is
+ * filled from the asset (mm:ss or h:mm:ss, as the field asks) and not typed.
+ */
+export function AssetDurationInput({ field: f, assetId }: { field: ContentField; assetId: string }) {
+  const source = `fields.${f.name}`
+  const { field } = useInput({ source, validate: validatorsFor(f) })
+  const { data } = useGetOne<MediaAsset>('media', { id: assetId }, { enabled: !!assetId })
+  const seconds = data?.duration_seconds
+  const measured = seconds != null && seconds > 0 ? formatDuration(seconds) : ''
+  const { onChange, value } = field
+  useEffect(() => {
+    if (measured && measured !== value) onChange(measured)
+  }, [measured, value, onChange])
+  return (
+    <TextField
+      id={`asset-duration-${f.name}`}
+      label={f.label}
+      value={typeof value === 'string' ? value : ''}
+      fullWidth
+      size="small"
+      margin="dense"
+      slotProps={{ input: { readOnly: true } }}
+      helperText={measured ? 'Preenchida com a duração do vídeo enviado.' : 'Preenchida com a duração do vídeo enviado assim que ele for processado.'}
+      sx={{ mb: 2 }}
+    />
+  )
 }

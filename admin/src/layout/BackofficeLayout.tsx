@@ -45,5 +45,14 @@ function BackofficeAppBar() {
 }
 
 export function BackofficeLayout(props: LayoutProps) {
-  return <Layout {...props} menu={BackofficeMenu} appBar={BackofficeAppBar} />
+  // The content column may shrink below its widest table: a wide list
+  // scrolls inside its own box, never the whole page sideways.
+  return (
+    <Layout
+      {...props}
+      menu={BackofficeMenu}
+      appBar={BackofficeAppBar}
+      sx={{ '& .RaLayout-content': { minWidth: 0 }, '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+    />
+  )
 }

@@ -125,7 +125,7 @@ function UsedIn({ asset }: { asset: MediaAsset }) {
   if (uses.length === 0) return <Typography variant="body2" color="text.secondary">—</Typography>
   const hidden = uses.filter((u) => u.hidden).length
   return (
-    <Stack spacing={0.25} onClick={(e) => e.stopPropagation()}>
+    <Stack spacing={0.25} sx={{ maxWidth: 240, overflowWrap: 'anywhere' }} onClick={(e) => e.stopPropagation()}>
       {uses
         .filter((u) => !u.hidden)
         .map((u) => (
@@ -178,7 +178,15 @@ export default function MediaLibrary() {
     >
       <Datagrid bulkActionButtons={false} rowClick="expand" expand={<ExpandedAsset />}>
         <FunctionField<MediaAsset> source="preview" sortable={false} render={(a) => <Preview asset={a} />} />
-        <FunctionField<MediaAsset> source="original_name" render={(a) => a.original_name} />
+        <FunctionField<MediaAsset>
+          source="original_name"
+          render={(a) => (
+            // Long file names wrap instead of widening the table.
+            <Box component="span" sx={{ display: 'block', maxWidth: 260, overflowWrap: 'anywhere' }}>
+              {a.original_name}
+            </Box>
+          )}
+        />
         <FunctionField<MediaAsset> source="kind" render={(a) => kindLabel(a.kind)} />
         <FunctionField<MediaAsset> source="state" render={(a) => <MediaStateChip asset={a} />} />
         <FunctionField<MediaAsset> source="size_bytes" render={(a) => formatBytes(a.size_bytes)} />

@@ -433,6 +433,8 @@ const ptBRMessages: TranslationMessages = {
       team: 'Equipe',
       bulk_publish: 'Publicar agora',
       bulk_archive: 'Arquivar',
+      bulk_publish_title: 'Publicar 1 conteúdo agora? |||| Publicar %{smart_count} conteúdos agora?',
+      bulk_publish_content: 'Os conteúdos aprovados ficam visíveis para todos os membros imediatamente. Os que ainda não foram aprovados são recusados.',
       bulk_done: '1 conteúdo atualizado. |||| %{smart_count} conteúdos atualizados.',
       bulk_refused: '1 recusado: %{reason} |||| %{smart_count} recusados; o primeiro: %{reason}',
       reviewer: 'Revisor responsável',

@@ -1,10 +1,12 @@
 package seed
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
@@ -203,11 +205,19 @@ func (a demo) seedCourses(ctx context.Context, ids map[string]string, stdout io.
 			}
 			modules = append(modules, id)
 		}
-		if _, err := put(courses.TypeCourse, c.key, c.title, c.summary, map[string]any{
+		fields := map[string]any{
 			"description": c.description, "category": cats[c.category], "instructor": teachers[c.instructor], "level": c.level,
 			"duration": text.Duration(seconds), "rating": c.rating, "total_ratings": c.ratings, "tags": c.tags, "video_intro": demoVideo,
 			"what_you_will_learn": c.learn, "requirements": c.requirements, "objectives": c.objectives, "modules": modules,
-		}); err != nil {
+		}
+		thumbnail, err := a.coursePictureKey(ctx, c.key, c.category)
+		if err != nil {
+			return err
+		}
+		if thumbnail != "" {
+			fields["thumbnail"] = thumbnail
+		}
+		if _, err := put(courses.TypeCourse, c.key, c.title, c.summary, fields); err != nil {
 			return err
 		}
 	}
@@ -215,4 +225,28 @@ func (a demo) seedCourses(ctx context.Context, ids map[string]string, stdout io.
 		fmt.Fprintf(stdout, "  %d cursos de demonstração criados (emergência, dermatologia e gestão, com módulos e aulas)\n", created)
 	}
 	return nil
+}
+
+// coursePictureKey stores the course's generated cover through the content
+// uploads (as an editor's upload would be) and returns its storage key; ""
+// when the course already exists (its picture was stored with it) or the
+// app has no uploads.
+func (a demo) coursePictureKey(ctx context.Context, key, category string) (string, error) {
+	if a.Content.Uploads == nil {
+		return "", nil
+	}
+	if _, err := a.Content.Store.GetPublished(ctx, courses.TypeCourse, key, ""); err == nil {
+		return "", nil
+	} else if core.ErrorCode(err) != core.ENOTFOUND {
+		return "", fmt.Errorf("course %s: %w", key, err)
+	}
+	pic, err := coursePicture(category)
+	if err != nil {
+		return "", err
+	}
+	up, err := a.Content.Uploads.Save(ctx, content.KindImage, key+".png", bytes.NewReader(pic))
+	if err != nil {
+		return "", fmt.Errorf("course %s picture: %w", key, err)
+	}
+	return up.Key, nil
 }

@@ -3,6 +3,8 @@ package seed_test
 import (
 	"fmt"
 	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
@@ -32,9 +34,24 @@ func TestSeedCourses(t *testing.T) {
 	if len(p.Courses) != 3 {
 		t.Fatalf("%d courses", len(p.Courses))
 	}
+	pictures := map[string]bool{}
 	for _, c := range p.Courses {
 		if c.Category == nil || c.Instructor == nil || c.Duration == "" || c.Level == "" {
 			t.Errorf("course %s: %+v", c.Title, c)
+		}
+		// A real picture, made by the seed and stored as an editor's upload.
+		if c.Thumbnail == nil || *c.Thumbnail == "" || pictures[*c.Thumbnail] {
+			t.Errorf("course %s: thumbnail %v", c.Title, c.Thumbnail)
+		} else {
+			pictures[*c.Thumbnail] = true
+			res, err := http.Get(srv.URL + *c.Thumbnail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = res.Body.Close()
+			if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "image/") {
+				t.Errorf("course %s: thumbnail %s answers %d %s", c.Title, *c.Thumbnail, res.StatusCode, res.Header.Get("Content-Type"))
+			}
 		}
 		d, err := srv.App.Courses.Detail(t.Context(), c.ID, demo)
 		if err != nil {
@@ -65,6 +82,14 @@ func TestSeedCourses(t *testing.T) {
 		if want := text.Duration(total * 60); c.Duration != want {
 			t.Errorf("course %s claims %q, its lessons add up to %q", c.Title, c.Duration, want)
 		}
+	}
+	// Seeding again stores no second picture.
+	var stored int
+	if err := srv.App.Pool.QueryRow(t.Context(), `SELECT count(*) FROM media_assets WHERE kind = 'image' AND original_name LIKE '%.png'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored != 3 {
+		t.Errorf("%d course pictures stored after two seed runs, want 3", stored)
 	}
 	f, err := srv.App.Courses.FilterOptions(t.Context())
 	if err != nil || len(f.Categories) != 3 || len(f.Instructors) != 3 {

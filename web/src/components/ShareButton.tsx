@@ -5,7 +5,8 @@ import { toast } from '@/components/ui/toast'
 
 /**
  * The platform's share button: the system share sheet (Web Share API) where
- * there is one, else the link copied to the clipboard with 'Link copiado!'.
+ * there is one, else the link copied to the clipboard: the toast says 'Link
+ * copiado!' (once: the button itself just reads 'Copiado' meanwhile).
  */
 export function ShareButton({ title, text, url }: { title: string; text?: string; url?: string }) {
   const [copied, setCopied] = useState(false)
@@ -32,7 +33,7 @@ export function ShareButton({ title, text, url }: { title: string; text?: string
   return (
     <Button variant="outline" size="sm" onClick={share} aria-label="Compartilhar">
       {copied ? <Check aria-hidden className="size-4" /> : <Share2 aria-hidden className="size-4" />}
-      {copied ? 'Link copiado!' : 'Compartilhar'}
+      {copied ? 'Copiado' : 'Compartilhar'}
     </Button>
   )
 }

@@ -5,6 +5,7 @@ import { FullScreenLoader } from '@/components/ui/Spinner'
 import { useAuth } from '@/lib/session/AuthProvider'
 import { cn } from '@/lib/cn'
 import { TrialExpiredDialog } from '@/features/subscription/TrialExpiredDialog'
+import { PROMPT_SLOT_ID } from '@/features/notificacoes/components/PushPermissionPrompt'
 import { BottomNav } from './BottomNav'
 import { LiveEvents } from './LiveEvents'
 import { DesktopSidebar, MobileSidebar } from './Sidebar'
@@ -49,6 +50,7 @@ function LayoutFrame() {
         )}
       >
         <div className="mx-auto w-full max-w-6xl">
+          <div id={PROMPT_SLOT_ID} />
           <Outlet />
         </div>
       </main>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { X } from 'lucide-react'
 import { cn } from '@/lib/cn'
+import { DialogToastAnnouncer, raiseToaster } from './Toaster'
 
 export interface DialogProps {
   open: boolean
@@ -25,7 +26,10 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
-    if (open && !dialog.open) dialog.showModal?.()
+    if (open && !dialog.open) {
+      dialog.showModal?.()
+      raiseToaster()
+    }
     if (!open && dialog.open) dialog.close()
   }, [open])
 
@@ -68,6 +72,7 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
           </div>
           {children}
           {footer && <div className="flex flex-wrap justify-end gap-2">{footer}</div>}
+          <DialogToastAnnouncer />
         </div>
       )}
     </dialog>

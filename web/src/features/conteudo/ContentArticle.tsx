@@ -61,7 +61,7 @@ export function ContentArticle({ type, item }: { type: ContentType; item: Conten
           <Badge key={b}>{b}</Badge>
         ))}
         {item.published_at && <time dateTime={item.published_at}>{formatDate(item.published_at)}</time>}
-        {readingTime(item) && <span>· {readingTime(item)}</span>}
+        {readingTime(item) && <span className="whitespace-nowrap">· {readingTime(item)}</span>}
       </div>
       <h1 className="text-3xl font-bold leading-tight">{item.title}</h1>
       {item.summary && <p className="text-lg text-muted-foreground">{item.summary}</p>}

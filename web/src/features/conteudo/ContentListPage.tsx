@@ -42,7 +42,7 @@ function ItemCard({ type, item }: { type: ContentType; item: ContentItem }) {
             <Badge key={b}>{b}</Badge>
           ))}
           <time dateTime={item.published_at}>{formatDate(item.published_at)}</time>
-          {readingTime(item) && <span>· {readingTime(item)}</span>}
+          {readingTime(item) && <span className="whitespace-nowrap">· {readingTime(item)}</span>}
         </div>
         <h2 className="text-lg font-semibold leading-snug">
           <Link to={to} className="hover:underline">

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { apiFetch } from '@/lib/api'
+import { toast } from '@/components/ui/toast'
+import { ApiError, apiFetch } from '@/lib/api'
 
 /** The user who acted (liked, commented, asked to connect), as the API enriches it. */
 export interface RelatedUser {
@@ -149,8 +150,10 @@ export type ConnectionAnswer = 'accept' | 'reject'
 
 /**
  * Aceitar / Recusar on a connection notification: answers the pending request
- * (data.connection_id) and marks the notification read. Silent on failure, as
- * every notification action; the list is read again.
+ * (data.connection_id) and marks the notification read, and says so as the
+ * connections page does ('Conexão aceita!', 'Conexão rejeitada') — here, not
+ * in the item, which a refused request's notice leaves before the answer.
+ * Silent on failure, as every notification action; the list is read again.
  */
 export function useAnswerConnection() {
   const queryClient = useQueryClient()
@@ -158,9 +161,16 @@ export function useAnswerConnection() {
     mutationFn: async ({ notification, answer }: { notification: Notification; answer: ConnectionAnswer }) => {
       const connectionId = notification.data?.connection_id
       if (connectionId) await apiFetch<void>(`/api/connections/${encodeURIComponent(connectionId)}/${answer}`, { method: 'POST' })
-      if (!notification.is_read) await apiFetch<void>(`/api/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' })
+      if (notification.is_read) return
+      try {
+        await apiFetch<void>(`/api/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' })
+      } catch (err) {
+        // A refused request takes its notice back: nothing is left to mark read.
+        if (!(connectionId && err instanceof ApiError && err.status === 404)) throw err
+      }
     },
-    onSuccess: (_r, { notification }) => {
+    onSuccess: (_r, { notification, answer }) => {
+      toast.success(answer === 'accept' ? 'Conexão aceita!' : 'Conexão rejeitada')
       updateList(queryClient, (list) => markReadInList(list, notification.id))
       // The connections screens (another feature) read ['connections', ...].
       void queryClient.invalidateQueries({ queryKey: ['connections'] })

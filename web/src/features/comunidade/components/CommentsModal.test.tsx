@@ -29,7 +29,7 @@ function renderModal(options: { noRetry?: boolean } = {}) {
       },
     ],
     '/community',
-    { toaster: false, ...options },
+    options,
   )
   return { onClose }
 }

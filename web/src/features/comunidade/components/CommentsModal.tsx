@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react'
 import { X } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
-import { Toaster } from '@/components/ui/Toaster'
+import { DialogToastAnnouncer, raiseToaster } from '@/components/ui/Toaster'
 import { ApiError } from '@/lib/api'
 import { useComments, usePost } from '../api'
 import { messages } from '../messages'
@@ -61,7 +61,10 @@ export function CommentsModal({ postId, initialMediaIndex, onClose }: { postId: 
 
   useEffect(() => {
     const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal?.()
+    if (dialog && !dialog.open) {
+      dialog.showModal?.()
+      raiseToaster()
+    }
   }, [])
 
   const notFound = post.error instanceof ApiError && post.error.status === 404
@@ -120,8 +123,7 @@ export function CommentsModal({ postId, initialMediaIndex, onClose }: { postId: 
           )}
         </section>
       </div>
-      {/* The page's toasts sit under the modal's top layer: this copy shows them above it. */}
-      <Toaster />
+      <DialogToastAnnouncer />
     </dialog>
   )
 }

@@ -291,9 +291,9 @@ export function fakeCommunityApi(
 /**
  * Renders `routes` at `path` inside the app's providers (the app's query
  * client; `noRetry` drops its retries so a failure shows at once), with the
- * page's Toaster unless `toaster` is false (the comments modal has its own).
+ * page's Toaster.
  */
-export function renderRoutes(routes: RouteObject[], path: string, { noRetry = false, toaster = true } = {}) {
+export function renderRoutes(routes: RouteObject[], path: string, { noRetry = false } = {}) {
   const router = createMemoryRouter(routes, { initialEntries: [path] })
   const client = createQueryClient()
   if (noRetry) {
@@ -305,7 +305,7 @@ export function renderRoutes(routes: RouteObject[], path: string, { noRetry = fa
       <AuthProvider>
         <RouterProvider router={router} />
       </AuthProvider>
-      {toaster && <Toaster />}
+      <Toaster />
     </QueryClientProvider>,
   )
   return router

@@ -2,8 +2,25 @@ import { Award } from 'lucide-react'
 import { Logo } from '@/components/Logo'
 import { formatDate, hoursLabel } from '../format'
 
-/** The certificate itself, as printed: learner, course, hours, date and the verification code. */
-export function CertificateView({ learnerName, courseTitle, hours, issuedAt, code, verifyUrl }: { learnerName: string; courseTitle: string; hours: number; issuedAt: string; code: string; verifyUrl: string }) {
+/** The certificate itself, as printed: learner, course, hours, date, the instructor who signs it and the verification code. */
+export function CertificateView({
+  learnerName,
+  courseTitle,
+  hours,
+  issuedAt,
+  code,
+  verifyUrl,
+  instructor,
+}: {
+  learnerName: string
+  courseTitle: string
+  hours: number
+  issuedAt: string
+  code: string
+  verifyUrl: string
+  /** The course's instructor: name and, when given, professional title. */
+  instructor?: { name: string; title?: string | null } | null
+}) {
   return (
     <article
       aria-label="Certificado de conclusão"
@@ -21,6 +38,13 @@ export function CertificateView({ learnerName, courseTitle, hours, issuedAt, cod
           <strong>{formatDate(issuedAt)}</strong>.
         </p>
       </div>
+      {instructor?.name && (
+        <div className="flex flex-col items-center gap-0.5">
+          <span aria-hidden="true" className="mb-1 block h-px w-40 bg-slate-400 sm:w-56" />
+          <p className="text-sm font-semibold sm:text-base">{instructor.name}</p>
+          <p className="text-[10px] text-slate-600 sm:text-xs">{instructor.title ? `Instrutor(a) do curso · ${instructor.title}` : 'Instrutor(a) do curso'}</p>
+        </div>
+      )}
       <div className="flex w-full flex-col items-center gap-1 text-[10px] text-slate-600 sm:text-xs">
         <Award aria-hidden="true" className="h-8 w-8 text-amber-600" />
         <p>

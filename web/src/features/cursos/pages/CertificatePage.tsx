@@ -56,6 +56,7 @@ export default function CertificatePage() {
             issuedAt={cert.issued_at}
             code={cert.code}
             verifyUrl={`${window.location.origin}${cert.verify_url}`}
+            instructor={course.data?.instructor}
           />
         </>
       )}

@@ -74,6 +74,9 @@ describe('CertificatePage', () => {
     expect(doc).toHaveTextContent('concluiu o curso Dermatologia veterinária, com carga horária de 12 horas, em 20 de novembro de 2026.')
     expect(doc).toHaveTextContent('Código de verificação: 7K3MXQ')
     expect(doc).toHaveTextContent(`${window.location.origin}/certificados/7K3MXQ`)
+    // The course's instructor signs it.
+    expect(doc).toHaveTextContent('Dra. Ana Lima')
+    expect(doc).toHaveTextContent('Instrutor(a) do curso · Médica veterinária, MSc')
     await userEvent.click(screen.getByRole('button', { name: 'Imprimir' }))
     expect(print).toHaveBeenCalledTimes(1)
     expect(screen.getByRole('link', { name: 'Baixar PDF' })).toHaveAttribute('href', '/api/certificados/7K3MXQ/pdf')

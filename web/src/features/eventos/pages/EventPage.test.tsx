@@ -1,10 +1,21 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { EventPage as Page, MyPlace } from '../api'
 import EventPage from './EventPage'
+
+beforeAll(() => {
+  // jsdom has no modal <dialog>: the confirmation opens as a plain open dialog.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.open = true
+  }
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.open = false
+    this.dispatchEvent(new Event('close'))
+  }
+})
 
 const inTwoDays = new Date(Date.now() + 2 * 24 * 3600 * 1000)
 
@@ -88,6 +99,23 @@ describe('event page', () => {
     renderPage()
     expect(await screen.findAllByRole('link', { name: /Entrar na transmissão/ })).toHaveLength(1)
     expect(screen.getByRole('link', { name: /Entrar na transmissão/ })).toHaveAttribute('href', 'https://meet.example.org/sala')
+  }, 15_000)
+
+  it.each([
+    ['participant', 'Cancelar participação', 'Cancelar participação?', 'Sim, cancelar participação'],
+    ['waiting', 'Sair da lista de espera', 'Sair da lista de espera?', 'Sim, sair da lista'],
+  ] as const)('as %s, %s asks before giving the place up', async (status, button, question, yes) => {
+    const fetch = serve(page({}, { status, position: 2 }), page())
+    renderPage()
+    await userEvent.click(await screen.findByRole('button', { name: button }))
+    const dialog = screen.getByRole('dialog', { name: question })
+    expect(fetch).not.toHaveBeenCalledWith(expect.stringMatching(/participation|waitlist/), expect.objectContaining({ method: 'DELETE' }))
+    // 'Voltar' keeps the place.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Voltar' }))
+    expect(fetch).not.toHaveBeenCalledWith(expect.stringMatching(/participation|waitlist/), expect.objectContaining({ method: 'DELETE' }))
+    await userEvent.click(screen.getByRole('button', { name: button }))
+    await userEvent.click(within(screen.getByRole('dialog', { name: question })).getByRole('button', { name: yes }))
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith(expect.stringMatching(/participation|waitlist/), expect.objectContaining({ method: 'DELETE' })))
   }, 15_000)
 
   it('shows a seat offer with its deadline and the start in the viewer zone when it differs', async () => {

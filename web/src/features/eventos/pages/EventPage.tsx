@@ -1,8 +1,10 @@
+import { useState } from 'react'
 import { useParams, Link } from 'react-router'
 import Markdown from 'react-markdown'
 import { ArrowLeft, CalendarDays, CalendarPlus, Clock, Download, MapPin, User, Users, Video } from 'lucide-react'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
+import { Dialog } from '@/components/ui/Dialog'
 import { Spinner } from '@/components/ui/Spinner'
 import { ShareButton } from '@/components/ShareButton'
 import { toast } from '@/components/ui/toast'
@@ -18,14 +20,54 @@ const done: Record<SeatAction, string> = {
   wait: 'Você entrou na lista de espera.',
 }
 
+/** What giving up a place costs, asked before it happens (a seat given up may go to the waiting list at once). */
+const leaveQuestion: Record<'participant' | 'offered' | 'waiting', { title: string; description: string; confirm: string }> = {
+  participant: {
+    title: 'Cancelar participação?',
+    description: 'Sua vaga será liberada para outra pessoa e pode não estar disponível depois.',
+    confirm: 'Sim, cancelar participação',
+  },
+  offered: {
+    title: 'Recusar a vaga?',
+    description: 'A vaga passa para a próxima pessoa da lista de espera.',
+    confirm: 'Sim, recusar vaga',
+  },
+  waiting: {
+    title: 'Sair da lista de espera?',
+    description: 'Você perde o seu lugar na fila. Se voltar depois, entra no fim da lista.',
+    confirm: 'Sim, sair da lista',
+  },
+}
+
 function SeatActions({ event }: { event: Page }) {
   const act = useSeatAction(event.slug)
+  const [asking, setAsking] = useState(false)
   const run = (a: SeatAction) =>
     act.mutate(a, {
       onSuccess: () => toast({ title: done[a], variant: 'success' }),
       onError: (e) => toast({ title: e instanceof ApiError ? e.message : 'Não foi possível concluir. Tente novamente.', variant: 'error' }),
+      onSettled: () => setAsking(false),
     })
   const me = event.me
+  const question = me && (me.status === 'participant' || me.status === 'offered' || me.status === 'waiting') ? leaveQuestion[me.status] : null
+  const confirmLeave = question && (
+    <Dialog
+      open={asking}
+      onOpenChange={setAsking}
+      title={question.title}
+      description={question.description}
+      footer={
+        <>
+          <Button variant="outline" disabled={act.isPending} onClick={() => setAsking(false)}>
+            Voltar
+          </Button>
+          <Button variant="destructive" loading={act.isPending} onClick={() => run('leave')}>
+            {question.confirm}
+          </Button>
+        </>
+      }
+    />
+  )
   const started = Date.now() >= Date.parse(event.starts_at)
   if (!event.is_active) return <p role="status" className="font-semibold text-destructive">Este evento foi cancelado.</p>
   if (!event.published || started) {
@@ -37,9 +79,10 @@ function SeatActions({ event }: { event: Page }) {
       return (
         <div className="flex flex-col items-start gap-2">
           <p role="status" className="font-medium text-green-700 dark:text-green-400">Você está participando deste evento.</p>
-          <Button variant="outline" loading={act.isPending} onClick={() => run('leave')}>
+          <Button variant="outline" loading={act.isPending} onClick={() => setAsking(true)}>
             Cancelar participação
           </Button>
+          {confirmLeave}
         </div>
       )
     case 'offered':
@@ -52,10 +95,11 @@ function SeatActions({ event }: { event: Page }) {
             <Button loading={act.isPending} onClick={() => run('join')}>
               Participar
             </Button>
-            <Button variant="outline" disabled={act.isPending} onClick={() => run('leave')}>
+            <Button variant="outline" disabled={act.isPending} onClick={() => setAsking(true)}>
               Recusar vaga
             </Button>
           </div>
+          {confirmLeave}
         </div>
       )
     case 'waiting':
@@ -64,9 +108,10 @@ function SeatActions({ event }: { event: Page }) {
           <p role="status">
             Você está na lista de espera ({me.position}º lugar). Avisaremos quando uma vaga abrir.
           </p>
-          <Button variant="outline" loading={act.isPending} onClick={() => run('leave')}>
+          <Button variant="outline" loading={act.isPending} onClick={() => setAsking(true)}>
             Sair da lista de espera
           </Button>
+          {confirmLeave}
         </div>
       )
     default:

@@ -1,3 +1,4 @@
+import { Toaster } from '@/components/ui/Toaster'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -17,6 +18,7 @@ function renderBell() {
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
+      <Toaster />
     </QueryClientProvider>,
   )
   return { client, router }
@@ -123,8 +125,10 @@ describe('NotificationBell', () => {
     expect(api.calls).toContainEqual({ method: 'POST', path: '/api/connections/conn-1/accept', body: undefined })
     expect(api.calls).toContainEqual({ method: 'POST', path: '/api/notifications/c1/read', body: undefined })
     expect(within(first!).queryByRole('button', { name: 'Aceitar' })).toBeNull()
+    expect(await screen.findByRole('status')).toHaveTextContent('Conexão aceita!')
     await userEvent.click(within(second!).getByRole('button', { name: 'Recusar' }))
     await waitFor(() => expect(badge()).toBeNull())
+    expect(await screen.findByRole('status')).toHaveTextContent('Conexão rejeitada')
     expect(api.calls).toContainEqual({ method: 'POST', path: '/api/connections/conn-2/reject', body: undefined })
   })
 

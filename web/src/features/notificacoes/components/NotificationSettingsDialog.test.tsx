@@ -66,6 +66,21 @@ describe('NotificationSettingsDialog', () => {
     await waitFor(() => expect(likes).toHaveAttribute('aria-checked', 'true'))
   })
 
+  it('quiet hours can be turned off (equal start and end) and on again (22:00–07:00)', async () => {
+    const api = fakeNotificationsApi([])
+    const dialog = await renderDialog()
+    const quiet = await dialog.findByRole('switch', { name: 'Ativar horário silencioso' })
+    expect(quiet).toHaveAttribute('aria-checked', 'true')
+    await userEvent.click(quiet)
+    await waitFor(() => expect(api.preferences().quiet_hours_start).toBe(api.preferences().quiet_hours_end))
+    expect(quiet).toHaveAttribute('aria-checked', 'false')
+    expect(dialog.queryByLabelText('Início')).toBeNull()
+    expect(dialog.getByText('Desativado: as notificações push chegam a qualquer hora.')).toBeInTheDocument()
+    await userEvent.click(quiet)
+    await waitFor(() => expect(api.preferences()).toMatchObject({ quiet_hours_start: '22:00', quiet_hours_end: '07:00' }))
+    expect(dialog.getByLabelText('Início')).toHaveValue('22:00')
+  })
+
   it('quiet hours are saved when a time is changed', async () => {
     const api = fakeNotificationsApi([])
     const dialog = await renderDialog()
@@ -87,9 +102,21 @@ describe('NotificationSettingsDialog', () => {
     expect(api.preferences().push_enabled).toBe(false)
   })
 
+  it('turning push on also turns it on for this device, so the switch and the device line agree', async () => {
+    const api = fakeNotificationsApi([])
+    const dialog = await renderDialog({ permission: 'default' })
+    const push = await dialog.findByRole('switch', { name: 'Notificações push' })
+    await userEvent.click(push)
+    await waitFor(() => expect(api.preferences().push_enabled).toBe(false))
+    await userEvent.click(push)
+    await waitFor(() => expect(api.preferences().push_enabled).toBe(true))
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/push/subscriptions')).toBe(true))
+    expect(await dialog.findByTestId('push-status')).toHaveTextContent('Ativas neste dispositivo')
+  })
+
   it.each<[string, FakePushOptions, string]>([
     ['active', { permission: 'granted', subscribed: true }, 'Ativas neste dispositivo'],
-    ['inactive', { permission: 'default' }, 'Inativas neste dispositivo'],
+    ['inactive', { permission: 'default' }, 'Ainda não ativadas neste dispositivo'],
     ['blocked', { permission: 'denied' }, 'Bloqueadas pelo navegador'],
     ['unsupported', { secure: false }, 'Não suportadas'],
   ])('shows this device as %s', async (status, push, label) => {
@@ -116,6 +143,6 @@ describe('NotificationSettingsDialog', () => {
       path: '/api/push/subscriptions/unsubscribe',
       body: { subscription: { endpoint: 'https://push.example.test/send/device-1' } },
     })
-    expect(dialog.getByTestId('push-status')).toHaveTextContent('Inativas neste dispositivo')
+    expect(dialog.getByTestId('push-status')).toHaveTextContent('Ainda não ativadas neste dispositivo')
   })
 })

@@ -21,7 +21,7 @@ export const TYPE_SWITCHES: readonly { key: TypeKey; label: string; description:
 
 export const PUSH_STATUS_LABELS: Record<PushStatus, string> = {
   active: 'Ativas neste dispositivo',
-  inactive: 'Inativas neste dispositivo',
+  inactive: 'Ainda não ativadas neste dispositivo',
   blocked: 'Bloqueadas pelo navegador',
   unsupported: 'Não suportadas',
 }
@@ -78,7 +78,13 @@ export function DevicePushControl() {
   )
 }
 
+/** Quiet hours when none are chosen, or when they are turned on again. */
+export const DEFAULT_QUIET_HOURS = { start: '22:00', end: '07:00' } as const
+/** Equal start and end mean no quiet hours (the server's rule). */
+const NO_QUIET_HOURS = '00:00'
+
 function QuietHours({ prefs, save }: { prefs: NotificationPreferences; save: (next: NotificationPreferences) => void }) {
+  const enabled = prefs.quiet_hours_start !== prefs.quiet_hours_end
   const [start, setStart] = useState(prefs.quiet_hours_start)
   const [end, setEnd] = useState(prefs.quiet_hours_end)
   // A rollback or another tab's change moves the inputs too.
@@ -89,35 +95,49 @@ function QuietHours({ prefs, save }: { prefs: NotificationPreferences; save: (ne
     if (start === prefs.quiet_hours_start && end === prefs.quiet_hours_end) return
     save({ ...prefs, quiet_hours_start: start, quiet_hours_end: end })
   }
+  const toggle = (on: boolean) =>
+    save(
+      on
+        ? { ...prefs, quiet_hours_start: DEFAULT_QUIET_HOURS.start, quiet_hours_end: DEFAULT_QUIET_HOURS.end }
+        : { ...prefs, quiet_hours_start: NO_QUIET_HOURS, quiet_hours_end: NO_QUIET_HOURS },
+    )
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="text-sm font-semibold">Horário silencioso</legend>
-      <p className="text-xs text-muted-foreground">
-        Nesse horário as notificações push esperam até o fim do período; as do app continuam chegando.
-        {prefs.time_zone ? ` Fuso: ${prefs.time_zone}.` : ''}
-      </p>
-      <div className="flex gap-3">
-        <label className="flex flex-1 flex-col gap-1 text-sm">
-          Início
-          <input
-            type="time"
-            value={start}
-            onChange={(e) => setStart(e.target.value)}
-            onBlur={commit}
-            className="h-10 rounded-lg border border-border bg-card px-2"
-          />
-        </label>
-        <label className="flex flex-1 flex-col gap-1 text-sm">
-          Fim
-          <input
-            type="time"
-            value={end}
-            onChange={(e) => setEnd(e.target.value)}
-            onBlur={commit}
-            className="h-10 rounded-lg border border-border bg-card px-2"
-          />
-        </label>
-      </div>
+      <Switch
+        label="Ativar horário silencioso"
+        description={
+          enabled
+            ? `Nesse horário as notificações push esperam até o fim do período; as do app continuam chegando.${prefs.time_zone ? ` Fuso: ${prefs.time_zone}.` : ''}`
+            : 'Desativado: as notificações push chegam a qualquer hora.'
+        }
+        checked={enabled}
+        onChange={toggle}
+      />
+      {enabled && (
+        <div className="flex gap-3">
+          <label className="flex flex-1 flex-col gap-1 text-sm">
+            Início
+            <input
+              type="time"
+              value={start}
+              onChange={(e) => setStart(e.target.value)}
+              onBlur={commit}
+              className="h-10 rounded-lg border border-border bg-card px-2"
+            />
+          </label>
+          <label className="flex flex-1 flex-col gap-1 text-sm">
+            Fim
+            <input
+              type="time"
+              value={end}
+              onChange={(e) => setEnd(e.target.value)}
+              onBlur={commit}
+              className="h-10 rounded-lg border border-border bg-card px-2"
+            />
+          </label>
+        </div>
+      )}
     </fieldset>
   )
 }
@@ -132,6 +152,7 @@ export function NotificationSettingsDialog({ open, onOpenChange }: { open: boole
   const update = useUpdatePreferences(toast)
   const data = prefs.data
   const save = (next: NotificationPreferences, successMessage?: string) => update.mutate({ next, successMessage })
+  const status = pushStatus(usePushState())
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Configurações de notificações" description="Escolha o que você quer receber.">
       {prefs.isPending && <p className="text-sm text-muted-foreground">Carregando preferências...</p>}
@@ -143,7 +164,12 @@ export function NotificationSettingsDialog({ open, onOpenChange }: { open: boole
               label="Notificações push"
               description="Receba avisos mesmo com o app fechado"
               checked={data.push_enabled}
-              onChange={(on) => save({ ...data, push_enabled: on }, on ? 'Push notifications ativadas' : 'Push notifications desativadas')}
+              onChange={(on) => {
+                save({ ...data, push_enabled: on }, on ? 'Push notifications ativadas' : 'Push notifications desativadas')
+                // Turning push on means on this device too: the switch and this
+                // device's line never disagree unless the browser refuses.
+                if (on && status === 'inactive') void subscribePush().catch((err) => toast.error(err instanceof PushError ? err.message : PUSH_MESSAGES.enableFailed))
+              }}
             />
             {data.push_enabled && <DevicePushControl />}
           </section>

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Toaster } from '@/components/ui/Toaster'
 import { refreshPushState } from '../push/pushState'
 import { fakeBrowserPush, removeBrowserPush, type FakePushOptions } from '../test/browserPush'
-import { PROMPT_DISMISSED_KEY, PushPermissionPrompt } from './PushPermissionPrompt'
+import { PROMPT_DISMISSED_KEY, PROMPT_REGION_NAME, PROMPT_SLOT_ID, PushPermissionPrompt } from './PushPermissionPrompt'
 
 const title = () => screen.queryByRole('heading', { name: 'Notificações' })
 
@@ -52,6 +52,42 @@ describe('PushPermissionPrompt', () => {
     render(<PushPermissionPrompt />)
     act(() => vi.advanceTimersByTime(10_000))
     expect(title()).toBeNull()
+  })
+
+  it('stays dismissed in a new tab of the same sign-in session, and may ask again after the next sign-in', async () => {
+    document.cookie = 'vc_csrf=session-one; Path=/'
+    const { view } = await showPrompt()
+    act(() => vi.advanceTimersByTime(3000))
+    fireEvent.click(screen.getByRole('button', { name: 'Agora não' }))
+    view.unmount()
+
+    // A new tab: its own sessionStorage, the same cookies and localStorage.
+    sessionStorage.clear()
+    const again = render(<PushPermissionPrompt />)
+    act(() => vi.advanceTimersByTime(10_000))
+    expect(title()).toBeNull()
+    again.unmount()
+
+    // Signed in again: the server issued another session (another CSRF token).
+    document.cookie = 'vc_csrf=session-two; Path=/'
+    render(<PushPermissionPrompt />)
+    act(() => vi.advanceTimersByTime(3000))
+    expect(title()).toBeInTheDocument()
+    document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
+  })
+
+  it('sits in the page flow inside the layout slot, where it can cover nothing', async () => {
+    const slot = document.createElement('div')
+    slot.id = PROMPT_SLOT_ID
+    document.body.append(slot)
+    await showPrompt()
+    act(() => vi.advanceTimersByTime(3000))
+    const card = screen.getByRole('region', { name: PROMPT_REGION_NAME })
+    expect(slot).toContainElement(card)
+    // Fixed only from 1024 px (lg:fixed); on phones it takes its place in the flow.
+    expect(card.className.split(' ')).not.toContain('fixed')
+    expect(card.className.split(' ')).toContain('lg:fixed')
+    slot.remove()
   })
 
   it('the close icon dismisses it too', async () => {

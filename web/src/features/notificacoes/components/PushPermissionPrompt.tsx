@@ -10,8 +10,33 @@ import { subscribePush, usePushState, type PushState } from '../push/pushState'
 export const PROMPT_DELAY_MS = 3000
 export const PROMPT_DISMISSED_KEY = 'push-prompt-dismissed'
 export const PROMPT_REGION_NAME = 'Ativar push neste aparelho'
+/** The element at the top of the signed-in layout's content that holds the card on phones. */
+export const PROMPT_SLOT_ID = 'push-prompt-slot'
 
+/**
+ * The sign-in session this browser holds, as a short digest of its CSRF
+ * cookie (the server binds that token to the session): the same in every tab,
+ * new after the next sign-in. Without the cookie, the tab's own marker.
+ */
+function sessionMark(): string {
+  const csrf = /(?:^|;\s*)vc_csrf=([^;]*)/.exec(typeof document === 'undefined' ? '' : document.cookie)?.[1]
+  if (!csrf) return 'tab'
+  let hash = 0x811c9dc5
+  for (let i = 0; i < csrf.length; i++) hash = Math.imul(hash ^ csrf.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(36)
+}
+
+/**
+ * Dismissal lasts for the sign-in session: kept in localStorage with the
+ * session's mark, so a new tab of the same session does not ask again, and
+ * the next sign-in may. sessionStorage keeps it where localStorage is refused.
+ */
 function dismissedThisSession(): boolean {
+  try {
+    if (localStorage.getItem(PROMPT_DISMISSED_KEY) === sessionMark()) return true
+  } catch {
+    // Storage disabled: fall through to this tab's flag.
+  }
   try {
     return sessionStorage.getItem(PROMPT_DISMISSED_KEY) === '1'
   } catch {
@@ -20,6 +45,11 @@ function dismissedThisSession(): boolean {
 }
 
 function rememberDismissal() {
+  try {
+    localStorage.setItem(PROMPT_DISMISSED_KEY, sessionMark())
+  } catch {
+    // Storage disabled: this tab's flag below.
+  }
   try {
     sessionStorage.setItem(PROMPT_DISMISSED_KEY, '1')
   } catch {
@@ -60,12 +90,22 @@ export function PushPermissionPrompt() {
       setBusy(false)
     }
   }
-  // Portalled to <body>: the top bar's backdrop blur would make 'fixed' relative to the bar.
+  // It never covers an action: on phones it sits in the page's flow at the top
+  // of the content (the layout's slot); from 1024 px it floats bottom right
+  // and the page keeps that much room free at its end (data-push-prompt), so
+  // whatever is under it scrolls clear. Portalled out of the top bar, whose
+  // backdrop blur would make 'fixed' relative to the bar.
+  const slot = document.getElementById(PROMPT_SLOT_ID)
   return createPortal(
     <section
       // Its own name, not the heading's: the bell's panel is the one region named 'Notificações'.
       aria-label={PROMPT_REGION_NAME}
-      className="fixed bottom-20 right-3 z-[70] w-[calc(100%-1.5rem)] max-w-sm rounded-2xl border border-border bg-card p-4 text-card-foreground shadow-xl lg:bottom-6 lg:right-6"
+      data-push-prompt=""
+      className={
+        slot
+          ? 'relative mb-4 w-full rounded-2xl border border-border bg-card p-4 text-card-foreground shadow-sm lg:fixed lg:bottom-6 lg:right-6 lg:z-[70] lg:mb-0 lg:w-auto lg:max-w-sm lg:shadow-xl'
+          : 'fixed bottom-20 right-3 z-[70] w-[calc(100%-1.5rem)] max-w-sm rounded-2xl border border-border bg-card p-4 text-card-foreground shadow-xl lg:bottom-6 lg:right-6'
+      }
     >
       <div className="flex items-start gap-3">
         <span className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-accent text-accent-foreground">
@@ -90,6 +130,6 @@ export function PushPermissionPrompt() {
         </Button>
       </div>
     </section>,
-    document.body,
+    slot ?? document.body,
   )
 }

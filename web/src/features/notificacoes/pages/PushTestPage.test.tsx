@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Toaster } from '@/components/ui/Toaster'
@@ -51,6 +51,19 @@ describe('PushTestPage', () => {
     expect(within(rows[0]!).getByText('Entregue')).toBeInTheDocument()
     expect(within(rows[1]!).getByText('Inscrição expirada')).toBeInTheDocument()
     expect(within(rows[1]!).getByText('410 Gone')).toBeInTheDocument()
+  })
+
+  it.each<[NotificationPermission, string]>([
+    ['default', 'ainda não respondida'],
+    ['granted', 'permitida'],
+    ['denied', 'bloqueada'],
+  ])("names the browser's permission %s in Portuguese", async (permission, words) => {
+    fakeBrowserPush({ permission })
+    serve(() => json(202, { sent: 1 }))
+    renderPage()
+    const line = await screen.findByText(/^Permissão do navegador:/)
+    await waitFor(() => expect(line).toHaveTextContent(`Permissão do navegador: ${words}`))
+    expect(line.textContent).not.toMatch(/default|granted|denied/)
   })
 
   it.each([

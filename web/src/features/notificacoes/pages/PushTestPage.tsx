@@ -19,6 +19,13 @@ export const DELIVERY_STATUS_LABELS: Record<string, string> = {
   superseded: 'Substituída',
 }
 
+/** The browser's Notification.permission in pt-BR. */
+export const PERMISSION_LABELS: Record<NotificationPermission, string> = {
+  default: 'ainda não respondida',
+  granted: 'permitida',
+  denied: 'bloqueada',
+}
+
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' })
 const formatDate = (iso: string | null) => (iso ? dateTime.format(new Date(iso)) : '—')
 
@@ -57,7 +64,7 @@ export default function PushTestPage() {
       <Card>
         <CardHeader>
           <CardTitle>Inscrição</CardTitle>
-          <CardDescription>Permissão do navegador: {push.supported ? push.permission : 'indisponível'}</CardDescription>
+          <CardDescription>Permissão do navegador: {push.supported ? (PERMISSION_LABELS[push.permission] ?? push.permission) : 'indisponível'}</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
           <DevicePushControl />

@@ -87,6 +87,7 @@ export function fakeNotificationsApi(initial: Notification[], options: { fail?: 
       items = []
       return json(204)
     }
+    if (method === 'GET' && p === '/api/push/vapid-key') return json(200, { public_key: 'AQID' })
     if (method === 'POST' && (p === '/api/push/subscriptions' || p === '/api/push/subscriptions/unsubscribe')) return json(204)
     if (method === 'POST' && /^\/api\/connections\/[^/]+\/(accept|reject)$/.test(p)) return json(204)
     return json(404, { error: { code: 'ENOTFOUND', message: 'não encontrado' } })

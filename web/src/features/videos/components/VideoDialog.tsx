@@ -5,10 +5,11 @@ import { CheckCircle2, Eye, ThumbsUp, X } from 'lucide-react'
 import { Badge } from '@/components/ui/Badge'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
-import { Toaster } from '@/components/ui/Toaster'
+import { DialogToastAnnouncer, raiseToaster } from '@/components/ui/Toaster'
 import { cn } from '@/lib/cn'
 import { FavoriteToggle } from '@/components/FavoriteToggle'
 import { PremiumInvite } from '@/components/PremiumInvite'
+import { resumeAt } from '@/components/player/embed'
 import { MAX_STEP_SECONDS } from '@/components/player/tracker'
 import { useWatchReporter, type PlayerEvents, type WatchReport } from '@/components/player/useWatchReporter'
 import { VideoPlayer } from '@/components/player/VideoPlayer'
@@ -27,36 +28,49 @@ import {
 } from '../api'
 import { likesLabel, viewsLabel } from '../format'
 import { messages } from '../messages'
-
-/** A view counts after this much actual playback (the server counts it once per member per 24 h). */
-export const VIEW_AFTER_SECONDS = 30
+import { viewThreshold } from '../viewRule'
 
 /**
  * Counts seconds actually played (continuous steps of a playing player, as the
- * watch tracker does) and records the view once, at 30 s.
+ * watch tracker does) and records the view once, at 30 s or at the end of a
+ * shorter video.
  */
-function useViewRecorder(videoId: string, events: PlayerEvents): PlayerEvents {
+function useViewRecorder(videoId: string, knownDuration: number, events: PlayerEvents): PlayerEvents {
   const qc = useQueryClient()
-  const state = useRef({ played: 0, last: null as number | null, sent: false })
-  return useMemo(
-    () => ({
+  const state = useRef({ played: 0, last: null as number | null, sent: false, duration: knownDuration })
+  return useMemo(() => {
+    const maybeRecord = () => {
+      const s = state.current
+      if (s.sent || s.played < viewThreshold(s.duration)) return
+      s.sent = true
+      recordView(qc, videoId).catch(() => {
+        // Tried again on the next time update.
+        s.sent = false
+      })
+    }
+    return {
       ...events,
+      onDuration: (d: number) => {
+        events.onDuration(d)
+        if (Number.isFinite(d) && d > 0) state.current.duration = d
+      },
       onTime: (t: number, playing: boolean) => {
         events.onTime(t, playing)
         const s = state.current
         if (playing && s.last !== null && t > s.last && t - s.last <= MAX_STEP_SECONDS) s.played += t - s.last
         s.last = playing ? t : null
-        if (!s.sent && s.played >= VIEW_AFTER_SECONDS) {
-          s.sent = true
-          recordView(qc, videoId).catch(() => {
-            // Tried again on the next time update.
-            s.sent = false
-          })
-        }
+        maybeRecord()
       },
-    }),
-    [events, qc, videoId],
-  )
+      onStop: (t?: number) => {
+        const s = state.current
+        // The last stretch before a pause or the end, which no time update reported.
+        if (t !== undefined && s.last !== null && t > s.last && t - s.last <= MAX_STEP_SECONDS) s.played += t - s.last
+        s.last = null
+        events.onStop(t)
+        maybeRecord()
+      },
+    }
+  }, [events, qc, videoId])
 }
 
 function LikeButton({ video }: { video: VideoDetail }) {
@@ -107,10 +121,11 @@ function CompleteButton({ video }: { video: VideoDetail }) {
 /** One video, mounted per id: the position it resumes from is read once, when it opens. */
 function VideoView({ video, onExpired }: { video: VideoDetail; onExpired: () => void }) {
   const qc = useQueryClient()
-  const [startAt] = useState(() => Math.max(0, Math.floor(video.resume_at)))
+  // A video watched to its end starts again from the beginning.
+  const [startAt] = useState(() => resumeAt(video.resume_at, video.duration_seconds))
   const send = useCallback((report: WatchReport, leaving: boolean) => saveVideoProgress(qc, video.id, report, leaving), [qc, video.id])
   const reporter = useWatchReporter({ startAt, enabled: true, send })
-  const events = useViewRecorder(video.id, reporter)
+  const events = useViewRecorder(video.id, video.duration_seconds, reporter)
   const favorite = useToggleFavorite(video.id)
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -190,7 +205,10 @@ export function VideoDialog({ videoId, onClose }: { videoId: string; onClose: ()
   const [title, setTitle] = useState('')
   useEffect(() => {
     const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal?.()
+    if (dialog && !dialog.open) {
+      dialog.showModal?.()
+      raiseToaster()
+    }
   }, [])
   return (
     <dialog
@@ -216,8 +234,7 @@ export function VideoDialog({ videoId, onClose }: { videoId: string; onClose: ()
         </div>
         <DialogBody videoId={videoId} onTitle={setTitle} />
       </div>
-      {/* The page's toasts sit under the modal's backdrop: this one shows the dialog's. */}
-      <Toaster />
+      <DialogToastAnnouncer />
     </dialog>
   )
 }
