@@ -354,7 +354,7 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 		return LessonDetail{}, err
 	}
 	d := LessonDetail{LessonSummary: cur[i].LessonSummary, CourseID: c.ID, ModuleID: cur[i].moduleID, ModuleTitle: cur[i].moduleTitle,
-		Body: l.body, CoverImage: uploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
+		Body: l.body, CoverImage: UploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
 	d.Video = PlayerVideo(l.video, func(key string, seconds float64) string { return s.sign(key, readerID, seconds) })
 	if l.linkURL != "" {
 		title := l.linkTitle

@@ -14,7 +14,3 @@ const (
 // Player is what a player needs to play a video: one shape for a video and
 // a lesson, so the web has one player.
 type Player = courses.Video
-
-// StreamURL signs the address of a protected stream (a master playlist's
-// key in the private store) for memberID; core/media's Streams.MediaURL.
-type StreamURL func(key, memberID string, mediaSeconds float64) string
