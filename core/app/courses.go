@@ -12,13 +12,10 @@ import (
 // after the cursos plugin's own hook.
 func (a *App) buildCourses(pool *pgxpool.Pool) {
 	a.Courses = courses.New(pool, courses.Options{
-		Engagement:    a.Content.Engagement,
+		Base:          a.videoContentBase(),
 		Subscriptions: a.Engagement.Subscriptions,
 		Notify:        a.Engagement.Notifications,
 		Profiles:      a.Profiles,
-		Now:           a.Content.Now,
-		Log:           a.Log,
-		StreamURL:     a.Streams.MediaURL,
 	})
 	// Courses, modules and lessons are read and engaged with through
 	// /api/cursos only: it applies enrolment, access and awards.
@@ -26,4 +23,11 @@ func (a *App) buildCourses(pool *pgxpool.Pool) {
 		a.Content.Registry.ServeOwnAPI(typ)
 	}
 	a.Content.Gates.AddGate(courses.TypeCourse, a.Courses.PublishGate)
+}
+
+// videoContentBase is what the courses and the exclusive videos are built on
+// alike: the content platform's engagement and clock, the log, and the
+// media library's signed stream addresses.
+func (a *App) videoContentBase() courses.Base {
+	return courses.Base{Engagement: a.Content.Engagement, Now: a.Content.Now, Log: a.Log, StreamURL: a.Streams.MediaURL}
 }

@@ -14,13 +14,7 @@ import (
 // applies the premium/trial access rule, which the generic content routes
 // do not.
 func (a *App) buildVideos(pool *pgxpool.Pool) {
-	a.Videos = videos.New(pool, videos.Options{
-		Engagement:    a.Content.Engagement,
-		Subscriptions: a.Engagement.Subscriptions,
-		Now:           a.Content.Now,
-		Log:           a.Log,
-		StreamURL:     a.Streams.MediaURL,
-	})
+	a.Videos = videos.New(pool, videos.Options{Base: a.videoContentBase(), Subscriptions: a.Engagement.Subscriptions})
 	a.Content.Registry.ServeOwnAPI(videos.TypeVideo)
 }
 

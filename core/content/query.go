@@ -281,7 +281,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		if engagement.ReaderArg(q.ReaderID) == nil {
 			return Page{Items: []PublicItem{}, Total: 0}, nil
 		}
-		from += " JOIN engagement_favorites fav ON fav.item_id = p.item_id AND fav.user_id = " + reader + "::uuid"
+		from += engagement.FavoritesOnlyJoinSQL("fav", "p.item_id", reader+"::uuid")
 	}
 	if search.TooLong(q.Search) {
 		return Page{}, badQuery("q", search.MsgTooLong)

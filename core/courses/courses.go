@@ -118,29 +118,42 @@ type Service struct {
 // core/media's Streams.MediaURL.
 type StreamURL func(key, memberID string, mediaSeconds float64) string
 
+// Base is what the services of the video content (courses here, exclusive
+// videos in core/videos) are built on alike.
+type Base struct {
+	// Engagement keeps favorites, likes, views and watched positions.
+	Engagement *engagement.Service
+	Now        func() time.Time // nil: time.Now
+	Log        *slog.Logger     // nil: discarded
+	// StreamURL signs uploaded videos and material files (nil: an uploaded
+	// video has no player and a lesson shows no material file).
+	StreamURL StreamURL
+}
+
+// WithDefaults is b with its unset clock and log filled in.
+func (b Base) WithDefaults() Base {
+	if b.Now == nil {
+		b.Now = time.Now
+	}
+	if b.Log == nil {
+		b.Log = slog.New(slog.DiscardHandler)
+	}
+	return b
+}
+
 // Options configures a Service.
 type Options struct {
-	Engagement    *engagement.Service
+	Base
 	Subscriptions Subscriptions
 	Notify        notifications.Sender // nil: no notification on completion
 	Profiles      Profiles
-	Now           func() time.Time
-	Log           *slog.Logger
-	// StreamURL signs uploaded videos and material files (nil: lessons
-	// show neither).
-	StreamURL StreamURL
 }
 
 // New returns a service on pool.
 func New(pool *pgxpool.Pool, o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, notify: o.Notify, profiles: o.Profiles,
-		now: o.Now, log: o.Log, streamURL: o.StreamURL}
+	b := o.WithDefaults()
+	return &Service{pool: pool, eng: b.Engagement, subs: o.Subscriptions, notify: o.Notify, profiles: o.Profiles,
+		now: b.Now, log: b.Log, streamURL: b.StreamURL}
 }
 
 // Category is a course category.
@@ -182,7 +195,6 @@ type Card struct {
 	IsFavorite    bool        `json:"is_favorite"`
 }
 
-// uploadURL turns an image field's storage key into its public address.
 // sign is the signed address of protected media key for memberID, or "".
 func (s *Service) sign(key, memberID string, mediaSeconds float64) string {
 	if s.streamURL == nil || key == "" {
@@ -196,7 +208,9 @@ func (s *Service) sign(key, memberID string, mediaSeconds float64) string {
 // address.
 var materialFile = regexp.MustCompile(`^/uploads/(media/[0-9a-f-]{36}/original\.(pdf|docx|xlsx|pptx))$`)
 
-func uploadURL(key string) *string {
+// UploadURL turns an image field's storage key into its public address (an
+// address given whole stays as it is; nil when there is none).
+func UploadURL(key string) *string {
 	if key == "" {
 		return nil
 	}

@@ -239,18 +239,11 @@ func (s *Service) Detail(ctx context.Context, idOrSlug, readerID string) (Detail
 
 // lessonRow is a lesson's reading-model row.
 type lessonRow struct {
-	id, title, description, body, source, youtube, vimeo, stream, cover  string
+	id, title, description, body, cover                                  string
 	linkURL, linkTitle, supportURL, supportTitle, supportType, materials string
 	duration                                                             int
 	free, optional                                                       bool
-	media                                                                lessonMedia
-}
-
-// lessonMedia is an uploaded video's asset as media_public shows it (empty
-// when the lesson's source is not an upload or the asset is gone).
-type lessonMedia struct {
-	state, streamKey, posterURL string
-	duration                    float64
+	video                                                                VideoFields
 }
 
 func (s *Service) lessonRow(ctx context.Context, lessonID string) (lessonRow, error) {
@@ -262,9 +255,9 @@ func (s *Service) lessonRow(ctx context.Context, lessonID string) (lessonRow, er
 		FROM course_lessons l
 		LEFT JOIN media_public m ON m.id = l.video_asset AND l.video_source = 'upload'
 		WHERE l.item_id = $1 AND l.published`, lessonID).
-		Scan(&l.id, &l.title, &l.description, &l.body, &l.source, &l.youtube, &l.vimeo, &l.stream, &l.cover, &l.linkURL,
+		Scan(&l.id, &l.title, &l.description, &l.body, &l.video.Source, &l.video.YouTube, &l.video.Vimeo, &l.video.Stream, &l.cover, &l.linkURL,
 			&l.linkTitle, &l.supportURL, &l.supportTitle, &l.supportType, &l.materials, &l.duration, &l.free, &l.optional,
-			&l.media.state, &l.media.streamKey, &l.media.posterURL, &l.media.duration)
+			&l.video.Upload.State, &l.video.Upload.StreamKey, &l.video.Upload.PosterURL, &l.video.Upload.Duration)
 	if err == pgx.ErrNoRows {
 		return l, core.Errorf(core.ENOTFOUND, MsgLessonNotFound)
 	}
@@ -361,8 +354,8 @@ func (s *Service) Lesson(ctx context.Context, idOrSlug, lessonID, readerID strin
 		return LessonDetail{}, err
 	}
 	d := LessonDetail{LessonSummary: cur[i].LessonSummary, CourseID: c.ID, ModuleID: cur[i].moduleID, ModuleTitle: cur[i].moduleTitle,
-		Body: l.body, CoverImage: uploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
-	d.Video = lessonVideo(l, func(key string, seconds float64) string { return s.sign(key, readerID, seconds) })
+		Body: l.body, CoverImage: UploadURL(l.cover), Materials: []Material{}, Watched: []engagement.Range{}}
+	d.Video = PlayerVideo(l.video, func(key string, seconds float64) string { return s.sign(key, readerID, seconds) })
 	if l.linkURL != "" {
 		title := l.linkTitle
 		if title == "" {

@@ -149,12 +149,12 @@ func scanCard(row pgx.Row, extra ...any) (Card, error) {
 		return c, err
 	}
 	c.Description = Preview(desc)
-	c.Thumbnail = uploadURL(thumb)
+	c.Thumbnail = UploadURL(thumb)
 	if catID != nil {
 		c.Category = &Category{ID: *catID, Name: *catName}
 	}
 	if insID != nil {
-		c.Instructor = &Instructor{ID: *insID, Name: *insName, Avatar: uploadURL(*insAvatar)}
+		c.Instructor = &Instructor{ID: *insID, Name: *insName, Avatar: UploadURL(*insAvatar)}
 		if *insTitle != "" {
 			c.Instructor.Title = insTitle
 		}

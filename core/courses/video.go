@@ -51,36 +51,59 @@ func streamVideo(raw string) *Video {
 	return v
 }
 
-// lessonVideo is a lesson's playable video, or nil when it has none that
-// plays now: an upload plays once the media library has processed its
-// asset (the plugin holds such a lesson back until then, but an asset may
-// be reprocessed or deleted afterwards), at the address sign gives its
-// stream for the reader.
-func lessonVideo(l lessonRow, sign func(key string, seconds float64) string) *Video {
-	switch l.source {
+// VideoFields is what an item with a video (a lesson, an exclusive video)
+// says about it: the source the editor chose, the address of each source,
+// and the uploaded asset.
+type VideoFields struct {
+	Source, YouTube, Vimeo, Stream string
+	Upload                         Upload
+}
+
+// Upload is an uploaded video's asset as media_public shows it (empty when
+// the source is not an upload or the asset is gone). StreamKey names the
+// stream in the private store: a reader gets it only as a signed address.
+type Upload struct {
+	State, StreamKey, PosterURL string
+	Duration                    float64
+}
+
+// PlayerVideo is an item's playable video, or nil when it has none that
+// plays now: a YouTube or Vimeo source whose address names no video, a
+// stream without an address, or an upload whose asset is not ready (the
+// plugins hold such an item back, but an asset may be reprocessed or
+// deleted afterwards). An upload plays at the address sign gives its
+// stream for the reader, whose access the caller checked ("": no player).
+func PlayerVideo(f VideoFields, sign func(key string, seconds float64) string) *Video {
+	switch f.Source {
 	case "youtube":
-		return videoFromURL(l.youtube)
+		if id := videourl.YouTubeID(f.YouTube); id != "" {
+			e := videourl.YouTubeEmbed(id)
+			return &Video{Source: f.Source, Kind: VideoEmbed, URL: strings.TrimSpace(f.YouTube), EmbedURL: &e}
+		}
 	case "vimeo":
-		return videoFromURL(l.vimeo)
+		if id := videourl.VimeoID(f.Vimeo); id != "" {
+			e := videourl.VimeoEmbed(id)
+			return &Video{Source: f.Source, Kind: VideoEmbed, URL: strings.TrimSpace(f.Vimeo), EmbedURL: &e}
+		}
 	case "stream":
-		if l.stream == "" {
-			return nil
+		if f.Stream != "" {
+			return streamVideo(f.Stream)
 		}
-		return streamVideo(l.stream)
 	case "upload":
-		if l.media.state != "pronto" || l.media.streamKey == "" {
+		up := f.Upload
+		if up.State != "pronto" || up.StreamKey == "" {
 			return nil
 		}
-		u := sign(l.media.streamKey, l.media.duration)
+		u := sign(up.StreamKey, up.Duration)
 		if u == "" {
 			return nil
 		}
-		v := &Video{Source: "upload", Kind: VideoHLS, URL: u, HLS: true}
-		if l.media.posterURL != "" {
-			v.Poster = &l.media.posterURL
+		v := &Video{Source: f.Source, Kind: VideoHLS, URL: u, HLS: true}
+		if up.PosterURL != "" {
+			v.Poster = &up.PosterURL
 		}
-		if l.media.duration > 0 {
-			v.DurationSeconds = &l.media.duration
+		if up.Duration > 0 {
+			v.DurationSeconds = &up.Duration
 		}
 		return v
 	}
@@ -90,11 +113,5 @@ func lessonVideo(l lessonRow, sign func(key string, seconds float64) string) *Vi
 // playable reports whether a lesson's chosen source names something a
 // player can play now.
 func playable(l lessonRow) bool {
-	switch l.source {
-	case "youtube":
-		return videourl.YouTubeID(l.youtube) != ""
-	case "vimeo":
-		return videourl.VimeoID(l.vimeo) != ""
-	}
-	return lessonVideo(l, func(key string, _ float64) string { return key }) != nil
+	return PlayerVideo(l.video, func(key string, _ float64) string { return key }) != nil
 }

@@ -1,7 +1,7 @@
 package engagement
 
 // SQL builders for the packages that show engagement next to their own rows
-// (course and video cards, the community feed). Engagement owns its tables;
+// (course and video cards, the community feed, the content lists). Engagement owns its tables;
 // a reader joins them only through these, so the tables' shape stays this
 // package's to change.
 
@@ -15,6 +15,12 @@ func CountersJoinSQL(alias, itemColumn string) string {
 // made of the item in itemColumn (alias.user_id IS NOT NULL: a favourite).
 func FavoriteJoinSQL(alias, itemColumn, userExpr string) string {
 	return ` LEFT JOIN engagement_favorites ` + alias + ` ON ` + alias + `.item_id = ` + itemColumn + ` AND ` + alias + `.user_id = ` + userExpr + ` `
+}
+
+// FavoritesOnlyJoinSQL joins, as alias, the favourites the member in
+// userExpr made: only the items in itemColumn that member favourited stay.
+func FavoritesOnlyJoinSQL(alias, itemColumn, userExpr string) string {
+	return ` JOIN engagement_favorites ` + alias + ` ON ` + alias + `.item_id = ` + itemColumn + ` AND ` + alias + `.user_id = ` + userExpr + ` `
 }
 
 // FavoritesSQL is the favourites table under alias, for a FROM or JOIN

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/postgres"
 )
@@ -86,19 +87,19 @@ func (s *Service) Detail(ctx context.Context, idOrSlug, userID string) (Detail, 
 		return Detail{}, err
 	}
 	var d Detail
-	var source, yt, vimeo, stream string
-	var up uploaded
+	var f courses.VideoFields
 	d.Card, err = scanCard(s.pool.QueryRow(ctx, `SELECT `+cardColumns+`, v.description, v.video_source, v.youtube_url,
 			v.vimeo_url, v.stream_url, coalesce(m.state, ''), coalesce(m.stream_key, ''), coalesce(m.poster_url, ''),
 			coalesce(m.duration_seconds, 0) `+cardFrom+` WHERE v.item_id = $2::uuid`, userID, v.id),
-		&d.Description, &source, &yt, &vimeo, &stream, &up.state, &up.streamKey, &up.posterURL, &up.duration)
+		&d.Description, &f.Source, &f.YouTube, &f.Vimeo, &f.Stream, &f.Upload.State, &f.Upload.StreamKey, &f.Upload.PosterURL,
+		&f.Upload.Duration)
 	if postgres.IsNoRows(err) {
 		return Detail{}, notFound()
 	}
 	if err != nil {
 		return Detail{}, wrap("detail", err)
 	}
-	d.Video = player(source, yt, vimeo, stream, up, func(key string, seconds float64) string {
+	d.Video = courses.PlayerVideo(f, func(key string, seconds float64) string {
 		if s.streamURL == nil {
 			return ""
 		}

@@ -16,13 +16,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/engagement"
 	"github.com/vetclube/vetclube/core/subscriptions"
 
@@ -88,29 +88,20 @@ type Service struct {
 	now  func() time.Time
 	log  *slog.Logger
 	// streamURL signs an uploaded video's stream for a reader with access.
-	streamURL StreamURL
+	streamURL courses.StreamURL
 }
 
-// Options configures a Service.
+// Options configures a Service: the base it shares with the courses, and
+// the subscriptions that decide access.
 type Options struct {
-	Engagement    *engagement.Service
+	courses.Base
 	Subscriptions Subscriptions
-	Now           func() time.Time
-	Log           *slog.Logger
-	// StreamURL signs uploaded videos' streams (nil: uploaded videos have
-	// no player).
-	StreamURL StreamURL
 }
 
 // New returns a service on pool.
 func New(pool *pgxpool.Pool, o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	return &Service{pool: pool, eng: o.Engagement, subs: o.Subscriptions, now: o.Now, log: o.Log, streamURL: o.StreamURL}
+	b := o.WithDefaults()
+	return &Service{pool: pool, eng: b.Engagement, subs: o.Subscriptions, now: b.Now, log: b.Log, streamURL: b.StreamURL}
 }
 
 // HasAccess says whether userID may watch exclusive videos: premium or an
@@ -164,11 +155,7 @@ func imageURL(key, youtubeURL string) *string {
 		}
 		return nil
 	}
-	if strings.HasPrefix(key, "http://") || strings.HasPrefix(key, "https://") || strings.HasPrefix(key, "/") {
-		return &key
-	}
-	u := "/uploads/" + key
-	return &u
+	return courses.UploadURL(key)
 }
 
 func validUUID(s string) bool { return len(s) == 36 && uuid.Validate(s) == nil }
