@@ -257,6 +257,10 @@ func TestCertificatesStatisticsAndHomeCard(t *testing.T) {
 	if !a.Course.JustCompleted || cert == nil || len(cert.Code) != 26 || cert.Hours != 2 || cert.LearnerName == "" || cert.CourseTitle != "Emergências" {
 		t.Fatalf("completion: %+v %+v", a.Course, cert)
 	}
+	// The certificate names who taught the course.
+	if cert.InstructorName != "Dra. Ana Souza" || cert.InstructorTitle != "Médica veterinária" {
+		t.Fatalf("instructor on the certificate: %+v", cert)
+	}
 	// The home card moves to the unfinished course.
 	cl.Do("GET", "/api/cursos/ultimo", nil).JSON(t, &lc)
 	if lc.Course == nil || lc.Course.ID != other {
@@ -288,19 +292,20 @@ func TestCertificatesStatisticsAndHomeCard(t *testing.T) {
 	var v courses.Verification
 	r := visitor.Do("GET", "/api/certificados/"+strings.ToLower(cert.Code), nil)
 	r.JSON(t, &v)
-	if r.Status != http.StatusOK || v.Status != "valid" || v.LearnerName != cert.LearnerName || v.Hours != 2 || v.CourseTitle != "Emergências" {
+	if r.Status != http.StatusOK || v.Status != "valid" || v.LearnerName != cert.LearnerName || v.Hours != 2 || v.CourseTitle != "Emergências" || v.InstructorName != "Dra. Ana Souza" {
 		t.Fatalf("verify: %d %s", r.Status, r.Body)
 	}
 	var raw map[string]any
 	_ = json.Unmarshal(r.Body, &raw)
-	if len(raw) != 5 {
-		t.Fatalf("verification tells more than name, course, hours, date and status: %v", raw)
+	if len(raw) != 6 {
+		t.Fatalf("verification tells more than name, course, instructor, hours, date and status: %v", raw)
 	}
 	if r := visitor.Do("GET", "/api/certificados/0000000000000000000000000Z", nil); r.Status != http.StatusNotFound || r.ErrorMessage() != courses.MsgCertNotFound {
 		t.Fatalf("unknown code: %d %s", r.Status, r.Body)
 	}
 	// Printable page and PDF: the owner only.
 	if r := cl.Do("GET", cert.HTMLURL, nil); r.Status != http.StatusOK || !bytes.Contains(r.Body, []byte(cert.Code)) ||
+		!bytes.Contains(r.Body, []byte("Instrutor(a): Dra. Ana Souza — Médica veterinária")) ||
 		!strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("printable: %d %s", r.Status, r.Header)
 	}

@@ -25,27 +25,32 @@ const (
 
 // Certificate is a course certificate as its owner sees it.
 type Certificate struct {
-	Code        string     `json:"code"`
-	CourseID    string     `json:"course_id"`
-	CourseTitle string     `json:"course_title"`
-	LearnerName string     `json:"learner_name"`
-	Hours       int        `json:"hours"`
-	IssuedAt    time.Time  `json:"issued_at"`
-	Status      string     `json:"status"`
-	RevokedAt   *time.Time `json:"revoked_at"`
-	VerifyURL   string     `json:"verify_url"`
-	HTMLURL     string     `json:"html_url"`
-	PDFURL      string     `json:"pdf_url"`
-	userID      string
+	Code        string `json:"code"`
+	CourseID    string `json:"course_id"`
+	CourseTitle string `json:"course_title"`
+	LearnerName string `json:"learner_name"`
+	// Who taught the course when the certificate was issued ("" when the
+	// course had no instructor then).
+	InstructorName  string     `json:"instructor_name"`
+	InstructorTitle string     `json:"instructor_title"`
+	Hours           int        `json:"hours"`
+	IssuedAt        time.Time  `json:"issued_at"`
+	Status          string     `json:"status"`
+	RevokedAt       *time.Time `json:"revoked_at"`
+	VerifyURL       string     `json:"verify_url"`
+	HTMLURL         string     `json:"html_url"`
+	PDFURL          string     `json:"pdf_url"`
+	userID          string
 }
 
 // Verification is what anyone may learn about a code.
 type Verification struct {
-	Status      string    `json:"status"`
-	LearnerName string    `json:"learner_name"`
-	CourseTitle string    `json:"course_title"`
-	Hours       int       `json:"hours"`
-	IssuedAt    time.Time `json:"issued_at"`
+	Status         string    `json:"status"`
+	LearnerName    string    `json:"learner_name"`
+	CourseTitle    string    `json:"course_title"`
+	InstructorName string    `json:"instructor_name"`
+	Hours          int       `json:"hours"`
+	IssuedAt       time.Time `json:"issued_at"`
 }
 
 // crockford is Crockford's base32 alphabet (no I, L, O, U: codes are read
@@ -82,19 +87,21 @@ func (s *Service) learnerName(ctx context.Context, userID string) string {
 // hours are the course's certificate hours, or its duration rounded to whole
 // hours (at least 1).
 func (s *Service) issueTx(ctx context.Context, tx pgx.Tx, courseID, userID, learner string, at time.Time) error {
-	_, err := tx.Exec(ctx, `INSERT INTO course_certificates (code, course_id, user_id, learner_name, course_title, hours, issued_at)
+	_, err := tx.Exec(ctx, `INSERT INTO course_certificates (code, course_id, user_id, learner_name, course_title, hours, issued_at, instructor_name, instructor_title)
 		SELECT $1, l.item_id, $3, $4, l.title,
-			coalesce(l.certificate_hours, CASE WHEN l.duration_minutes > 0 THEN greatest(1, round(l.duration_minutes / 60.0)::int) ELSE 0 END), $5
-		FROM course_listings l WHERE l.item_id = $2
+			coalesce(l.certificate_hours, CASE WHEN l.duration_minutes > 0 THEN greatest(1, round(l.duration_minutes / 60.0)::int) ELSE 0 END), $5,
+			coalesce(i.name, ''), coalesce(i.professional_title, '')
+		FROM course_listings l LEFT JOIN course_instructors i ON i.item_id = l.instructor_id
+		WHERE l.item_id = $2
 		ON CONFLICT ON CONSTRAINT course_certificates_once DO NOTHING`, NewCode(), courseID, userID, learner, at)
 	return err
 }
 
-const certColumns = `code, course_id, course_title, learner_name, hours, issued_at, revoked_at, user_id`
+const certColumns = `code, course_id, course_title, learner_name, instructor_name, instructor_title, hours, issued_at, revoked_at, user_id`
 
 func scanCert(row pgx.Row) (Certificate, error) {
 	var c Certificate
-	err := row.Scan(&c.Code, &c.CourseID, &c.CourseTitle, &c.LearnerName, &c.Hours, &c.IssuedAt, &c.RevokedAt, &c.userID)
+	err := row.Scan(&c.Code, &c.CourseID, &c.CourseTitle, &c.LearnerName, &c.InstructorName, &c.InstructorTitle, &c.Hours, &c.IssuedAt, &c.RevokedAt, &c.userID)
 	if err != nil {
 		return c, err
 	}
@@ -138,7 +145,7 @@ func (s *Service) Verify(ctx context.Context, code string) (Verification, error)
 	if err != nil {
 		return Verification{}, err
 	}
-	return Verification{Status: c.Status, LearnerName: c.LearnerName, CourseTitle: c.CourseTitle, Hours: c.Hours, IssuedAt: c.IssuedAt}, nil
+	return Verification{Status: c.Status, LearnerName: c.LearnerName, CourseTitle: c.CourseTitle, InstructorName: c.InstructorName, Hours: c.Hours, IssuedAt: c.IssuedAt}, nil
 }
 
 // Own returns the certificate code names when userID owns it (404 otherwise,
@@ -213,6 +220,19 @@ func dateBR(t time.Time) string {
 	return fmt.Sprintf("%d de %s de %d", t.Day(), months[t.Month()-1], t.Year())
 }
 
+// instructorText is the instructor's name with their professional title, as
+// the certificate prints it ("" when none was recorded).
+func instructorText(c Certificate) string {
+	name, title := strings.TrimSpace(c.InstructorName), strings.TrimSpace(c.InstructorTitle)
+	switch {
+	case name == "":
+		return ""
+	case title == "":
+		return name
+	}
+	return name + " — " + title
+}
+
 func hoursText(h int) string {
 	if h == 1 {
 		return "1 hora"
@@ -243,6 +263,7 @@ h1 { font-size: 34pt; letter-spacing: .08em; margin: 0; color: #0f766e }
 <p>concluiu o curso</p>
 <p class="course">{{.CourseTitle}}</p>
 <p>com carga horária de {{.HoursText}}, em {{.Date}}.</p>
+{{with .Instructor}}<p class="small">Instrutor(a): {{.}}</p>{{end}}
 {{if .Revoked}}<p class="revoked">Certificado revogado.</p>{{end}}
 </div>
 <div class="small">Código de verificação: <strong>{{.Code}}</strong><br>Verifique em {{.VerifyURL}}</div>
@@ -257,6 +278,7 @@ func WriteHTML(w io.Writer, c Certificate, origin string) error {
 	return printable.Execute(w, map[string]any{
 		"CourseTitle": c.CourseTitle, "LearnerName": c.LearnerName, "HoursText": hoursText(c.Hours), "Date": dateBR(c.IssuedAt),
 		"Code": c.Code, "VerifyURL": strings.TrimRight(origin, "/") + c.VerifyURL, "Revoked": c.Status == CertRevoked,
+		"Instructor": instructorText(c),
 	})
 }
 
@@ -288,9 +310,14 @@ func WritePDF(w io.Writer, c Certificate, origin string) error {
 	line(98, "", 14, "concluiu o curso")
 	line(110, "I", 18, c.CourseTitle)
 	line(134, "", 14, "com carga horária de "+hoursText(c.Hours)+", em "+dateBR(c.IssuedAt)+".")
+	if who := instructorText(c); who != "" {
+		pdf.SetTextColor(75, 85, 99)
+		line(143, "", 12, "Instrutor(a): "+who)
+		pdf.SetTextColor(31, 41, 55)
+	}
 	if c.Status == CertRevoked {
 		pdf.SetTextColor(185, 28, 28)
-		line(150, "B", 14, "Certificado revogado.")
+		line(156, "B", 14, "Certificado revogado.")
 		pdf.SetTextColor(31, 41, 55)
 	}
 	pdf.SetTextColor(75, 85, 99)

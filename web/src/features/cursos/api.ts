@@ -108,6 +108,9 @@ export interface Certificate {
   course_id: string
   course_title: string
   learner_name: string
+  /** Who taught the course when the certificate was issued ('' when nobody was named). */
+  instructor_name?: string
+  instructor_title?: string
   hours: number
   issued_at: string
   status: 'valid' | 'revoked'
@@ -209,6 +212,7 @@ export interface PublicCertificate {
   status: 'valid' | 'revoked'
   learner_name: string
   course_title: string
+  instructor_name?: string
   hours: number
   issued_at: string
 }

@@ -56,7 +56,8 @@ export default function CertificatePage() {
             issuedAt={cert.issued_at}
             code={cert.code}
             verifyUrl={`${window.location.origin}${cert.verify_url}`}
-            instructor={course.data?.instructor}
+            // The instructor recorded on the certificate; older answers without one fall back to the course's.
+            instructor={cert.instructor_name ? { name: cert.instructor_name, title: cert.instructor_title } : course.data?.instructor}
           />
         </>
       )}

@@ -47,6 +47,15 @@ describe('PublicCertificatePage', () => {
     expect(api.calls.map((c) => c.path)).toEqual(['/api/certificados/7K3MXQ'])
   })
 
+  it('names the instructor recorded on the certificate', async () => {
+    fakeCoursesApi({ signedIn: false, certificates: [cert('7K3MXQ', { instructor_name: 'Dr. Paulo Reis', instructor_title: 'Dermatologista' })] })
+    document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
+    renderRoutes(routes, '/certificados/7K3MXQ')
+    const details = await screen.findByRole('region', { name: 'Certificado válido' })
+    expect(within(details).getAllByRole('term').map((t) => t.textContent)).toEqual(['Nome', 'Curso', 'Instrutor(a)', 'Carga horária', 'Data de conclusão'])
+    expect(within(details).getByText('Dr. Paulo Reis')).toBeInTheDocument()
+  })
+
   it("shows 'Certificado revogado'", async () => {
     fakeCoursesApi({ certificates: [cert('REV1', { status: 'revoked', revoked_at: '2026-11-21T00:00:00Z' })] })
     renderRoutes(routes, '/certificados/REV1')
@@ -80,6 +89,17 @@ describe('CertificatePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Imprimir' }))
     expect(print).toHaveBeenCalledTimes(1)
     expect(screen.getByRole('link', { name: 'Baixar PDF' })).toHaveAttribute('href', '/api/certificados/7K3MXQ/pdf')
+  })
+
+  it('is signed by the instructor recorded when it was issued, not a later one', async () => {
+    fakeCoursesApi({
+      courses: [course('c1', { is_enrolled: true, is_completed: true, progress: 100, my_certificate: cert('7K3MXQ', { instructor_name: 'Dr. Paulo Reis', instructor_title: 'Dermatologista' }) })],
+    })
+    renderRoutes(routes, '/cursos/c1/certificado')
+    const doc = await screen.findByRole('article', { name: 'Certificado de conclusão' })
+    expect(doc).toHaveTextContent('Dr. Paulo Reis')
+    expect(doc).toHaveTextContent('Instrutor(a) do curso · Dermatologista')
+    expect(doc).not.toHaveTextContent('Dra. Ana Lima')
   })
 
   it('explains when there is no certificate yet', async () => {

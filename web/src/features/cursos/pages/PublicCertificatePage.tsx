@@ -70,6 +70,12 @@ export default function PublicCertificatePage() {
                 <dt className="text-muted-foreground">Curso</dt>
                 <dd className="font-semibold">{c.course_title}</dd>
               </div>
+              {c.instructor_name && (
+                <div>
+                  <dt className="text-muted-foreground">Instrutor(a)</dt>
+                  <dd className="font-semibold">{c.instructor_name}</dd>
+                </div>
+              )}
               <div>
                 <dt className="text-muted-foreground">Carga horária</dt>
                 <dd className="font-semibold">{hoursLabel(c.hours)}</dd>

@@ -246,7 +246,7 @@ export function fakeCoursesApi(initial: Partial<State> = {}, options: { fail?: (
     if (m && method === 'GET') {
       const cert = state.certificates.find((x) => x.code === decodeURIComponent(m![1]!))
       if (!cert) return err(404, 'not_found', 'Certificado não encontrado.')
-      return { status: 200, body: { status: cert.status, learner_name: cert.learner_name, course_title: cert.course_title, hours: cert.hours, issued_at: cert.issued_at } }
+      return { status: 200, body: { status: cert.status, learner_name: cert.learner_name, course_title: cert.course_title, instructor_name: cert.instructor_name ?? '', hours: cert.hours, issued_at: cert.issued_at } }
     }
     if (!state.signedIn) return err(401, 'unauthorized', 'Usuário não autenticado')
 
