@@ -7,6 +7,7 @@ package catalog
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -195,9 +196,27 @@ func DurationSeconds(s string) int {
 	return total
 }
 
+// httpsURL accepts an https address, or a plain http one on this machine's
+// loopback: a stream a developer serves locally. Readers' browsers fetch
+// stream addresses (the server never does), and an https page may not load
+// a plain-http stream from anywhere else.
 func httpsURL(raw string) bool {
 	u, err := url.Parse(strings.TrimSpace(raw))
-	return err == nil && u.Scheme == "https" && u.Host != ""
+	if err != nil || u.Host == "" {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return true
+	case "http":
+		host := u.Hostname()
+		if host == "localhost" {
+			return true
+		}
+		ip := net.ParseIP(host)
+		return ip != nil && ip.IsLoopback()
+	}
+	return false
 }
 
 // Str is v as a string ("" when it is not one).

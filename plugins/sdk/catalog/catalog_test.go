@@ -37,6 +37,17 @@ func TestCheckVideo(t *testing.T) {
 	if errs["stream_url"] != catalog.MsgStreamURL || errs["youtube_url"] != catalog.MsgYouTubeURL || len(errs) != 2 {
 		t.Fatalf("errors: %v", errs)
 	}
+	// Plain http only on this machine's loopback (a stream served locally).
+	for addr, ok := range map[string]bool{
+		"http://127.0.0.1:8080/uploads/a/master.m3u8": true, "http://localhost/a.m3u8": true, "http://[::1]:9000/a.m3u8": true,
+		"http://10.0.0.5/a.m3u8": false, "http://127.0.0.1.example.com/a.m3u8": false, "ftp://127.0.0.1/a.m3u8": false, "https://cdn.example/a.m3u8": true,
+	} {
+		errs := map[string]string{}
+		catalog.CheckVideo(map[string]any{"video_source": "stream", "stream_url": addr}, errs)
+		if (errs["stream_url"] == "") != ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", addr, errs["stream_url"] == "", ok, errs)
+		}
+	}
 }
 
 func TestCheckCategory(t *testing.T) {
