@@ -70,6 +70,14 @@ func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source stri
 	}
 	created := time.Unix(ev.Created, 0).UTC()
 	customerID := eventCustomer(ev)
+	if customerID == "" && ev.Type == "charge.dispute.created" {
+		// A dispute names the charge, not the customer.
+		if ch := ev.GetObjectValue("charge"); ch != "" {
+			if c, err := s.sc.V1Charges.Retrieve(ctx, ch, nil); err == nil && c.Customer != nil {
+				customerID = c.Customer.ID
+			}
+		}
+	}
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var status string
 		var inserted bool
