@@ -2,6 +2,8 @@ package billing_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -105,3 +107,25 @@ func (e *env) member(t *testing.T) string {
 	}
 	return id
 }
+
+type fakeState struct {
+	Sessions map[string]map[string]any `json:"sessions"`
+	TaxIDs   map[string]map[string]any `json:"tax_ids"`
+	Subs     map[string]map[string]any `json:"subscriptions"`
+}
+
+func (e *env) fakeState(t *testing.T) fakeState {
+	t.Helper()
+	res, err := http.Get(e.fakeURL() + "/_fake/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var st fakeState
+	if err := json.NewDecoder(res.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func (e *env) fakeURL() string { return e.cfg.APIBase }

@@ -370,7 +370,11 @@ func (f *Fake) api(w http.ResponseWriter, r *http.Request, parts []string) {
 		writeJSON(w, err.status, Object{"error": Object{"type": err.typ, "code": err.code, "message": err.message, "param": err.param}})
 		return
 	}
-	f.deliver(evs)
+	// Like Stripe, events an API call causes arrive after its answer (the
+	// caller may hold a lock the webhook needs).
+	if len(evs) > 0 {
+		go f.deliver(evs)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Request-Id", "req_fake")
 	_, _ = w.Write(append(body, '\n'))
