@@ -60,6 +60,9 @@ type Config struct {
 	PluginMemoryMB, PluginOpenFiles, PluginProcesses int
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
+	// BillingGrace is BILLING_GRACE: how long a member keeps premium after a
+	// failed payment ("7d" by default; days as "Nd" or a Go duration).
+	BillingGrace time.Duration
 
 	// Per-client-IP limits per minute (the per-email limits are
 	// fixed). Raise them when many users share one address (a proxy
@@ -169,6 +172,9 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("TRIAL_DURATION must be a positive duration such as 90s or 2h, got %q", v)
 		}
 	}
+	if c.BillingGrace, err = parseDays(get("BILLING_GRACE", "7d")); err != nil || c.BillingGrace <= 0 {
+		return c, fmt.Errorf("BILLING_GRACE must be a positive duration such as 7d or 36h, got %q", getenv("BILLING_GRACE"))
+	}
 	if c.PluginCallTimeout, err = time.ParseDuration(get("PLUGIN_CALL_TIMEOUT", "10s")); err != nil || c.PluginCallTimeout <= 0 {
 		return c, fmt.Errorf("PLUGIN_CALL_TIMEOUT must be a positive duration such as 10s, got %q", getenv("PLUGIN_CALL_TIMEOUT"))
 	}
@@ -255,6 +261,18 @@ func (c *Config) loadS3(getenv func(string) string) error {
 		c.S3CacheDir = filepath.Join(c.DataDir, "s3-cache")
 	}
 	return nil
+}
+
+// parseDays reads "Nd" as N days, anything else as a Go duration.
+func parseDays(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil {
+			return 0, err
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 // parseLimits reads TRIAL_LIMITS: comma-separated type=count pairs.
