@@ -64,6 +64,17 @@ type Config struct {
 	// failed payment ("7d" by default; days as "Nd" or a Go duration).
 	BillingGrace time.Duration
 
+	// Stripe (core/billing). An empty STRIPE_SECRET_KEY runs the in-repo
+	// fake Stripe outside production (core/billing/stripefake).
+	StripeSecretKey      string // STRIPE_SECRET_KEY
+	StripeWebhookSecret  string // STRIPE_WEBHOOK_SECRET
+	StripePriceMonthly   string // STRIPE_PRICE_MONTHLY
+	StripePriceYearly    string // STRIPE_PRICE_YEARLY
+	StripeAPIBase        string // STRIPE_API_BASE: another API address (stripe-mock, a fake)
+	StripeFakeAddr       string // STRIPE_FAKE_ADDR: where the fake listens (127.0.0.1:0, any free port)
+	BillingPixEnabled    bool   // BILLING_PIX_ENABLED=true: the account has Pix Automático
+	BillingBoletoEnabled bool   // BILLING_BOLETO_ENABLED: "false" hides boleto
+
 	// Per-client-IP limits per minute (the per-email limits are
 	// fixed). Raise them when many users share one address (a proxy
 	// that does not forward client IPs, a campus NAT, the browser tests).
@@ -147,6 +158,15 @@ func Load(getenv func(string) string) (Config, error) {
 		VAPIDPrivateKey:        getenv("VAPID_PRIVATE_KEY"),
 		VAPIDSubject:           get("VAPID_SUBJECT", "mailto:nao-responda@vetclube.com.br"),
 		PushAllowLocalServices: getenv("PUSH_ALLOW_LOCAL_SERVICES") == "true",
+
+		StripeSecretKey:      getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret:  getenv("STRIPE_WEBHOOK_SECRET"),
+		StripePriceMonthly:   getenv("STRIPE_PRICE_MONTHLY"),
+		StripePriceYearly:    getenv("STRIPE_PRICE_YEARLY"),
+		StripeAPIBase:        getenv("STRIPE_API_BASE"),
+		StripeFakeAddr:       get("STRIPE_FAKE_ADDR", "127.0.0.1:0"),
+		BillingPixEnabled:    getenv("BILLING_PIX_ENABLED") == "true",
+		BillingBoletoEnabled: get("BILLING_BOLETO_ENABLED", "true") != "false",
 	}
 	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
 
