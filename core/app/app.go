@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
 	"github.com/vetclube/vetclube/core/billing/stripefake"
-	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"

@@ -61,6 +61,7 @@ type Service struct {
 	cfg  Config
 	ent  Entitlement
 	view Views
+	hist func(ctx context.Context, userID string) ([]TimelineEntry, error)
 	now  func() time.Time
 	log  *slog.Logger
 
@@ -73,13 +74,17 @@ type Service struct {
 type Options struct {
 	Entitlement Entitlement
 	Views       Views
-	Now         func() time.Time
-	Log         *slog.Logger
+	// EntitlementTimeline lists the member's entitlement changes for the
+	// backoffice timeline (core/subscriptions' history); nil: billing
+	// marks the events that changed entitlement instead.
+	EntitlementTimeline func(ctx context.Context, userID string) ([]TimelineEntry, error)
+	Now                 func() time.Time
+	Log                 *slog.Logger
 }
 
 // New returns the service; client is built once by the caller (NewClient).
 func New(pool *pgxpool.Pool, client *stripe.Client, cfg Config, o Options) *Service {
-	s := &Service{pool: pool, sc: client, cfg: cfg, ent: o.Entitlement, view: o.Views, now: o.Now, log: o.Log}
+	s := &Service{pool: pool, sc: client, cfg: cfg, ent: o.Entitlement, view: o.Views, hist: o.EntitlementTimeline, now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -396,7 +401,10 @@ func (s *Service) syncTx(ctx context.Context, tx pgx.Tx, userID, customerID stri
 		x = &row{UserID: userID, CustomerID: customerID}
 	}
 	x.CustomerID = customerID
-	at := s.now().UTC()
+	// Stripe's event times are whole seconds: a read ranks at its second,
+	// and an event of that same second wins the tie (its id sorts after
+	// the read's ""), as it may have happened after the read.
+	at := s.now().UTC().Truncate(time.Second)
 	before := *x
 	s.snapshot(x, sub, at, "")
 	failed := sub != nil && (sub.Status == "past_due" || sub.Status == "unpaid" ||

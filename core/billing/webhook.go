@@ -254,13 +254,14 @@ type payment struct {
 }
 
 // recordPayment writes a payments history row once per id; a later state
-// of the same invoice updates it.
+// of the same invoice (by event time, then event id) updates it, an older
+// one never does, whatever the arrival order.
 func (s *Service) recordPayment(ctx context.Context, tx pgx.Tx, p payment) error {
 	_, err := tx.Exec(ctx, `INSERT INTO billing_payments (id, user_id, kind, status, amount_cents, at, description, hosted_url, event_id)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
 		ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_cents = EXCLUDED.amount_cents, event_id = EXCLUDED.event_id,
-			hosted_url = CASE WHEN EXCLUDED.hosted_url <> '' THEN EXCLUDED.hosted_url ELSE billing_payments.hosted_url END
-		WHERE billing_payments.at <= EXCLUDED.at`,
+			at = EXCLUDED.at, hosted_url = CASE WHEN EXCLUDED.hosted_url <> '' THEN EXCLUDED.hosted_url ELSE billing_payments.hosted_url END
+		WHERE (billing_payments.at, coalesce(billing_payments.event_id, '')) < (EXCLUDED.at, coalesce(EXCLUDED.event_id, ''))`,
 		p.ID, p.UserID, p.Kind, p.Status, p.Amount, p.At, p.Description, p.HostedURL, nilIfEmpty(p.EventID))
 	if err != nil {
 		return fmt.Errorf("record payment: %w", err)
