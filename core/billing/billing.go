@@ -409,11 +409,11 @@ func (s *Service) syncTx(ctx context.Context, tx pgx.Tx, userID, customerID stri
 	s.snapshot(x, sub, at, "")
 	failed := sub != nil && (sub.Status == "past_due" || sub.Status == "unpaid" ||
 		(sub.LatestInvoice != nil && sub.LatestInvoice.Status == stripe.InvoiceStatusOpen && sub.LatestInvoice.AttemptCount > 0))
-	if failed && x.PaymentFailedAt != nil {
-		// Keep when the failure started.
-		x.InvoiceEventAt, x.InvoiceEventID = &at, ""
-	} else {
+	// A failure already recorded keeps its start (grace counts from it).
+	if !(failed && x.PaymentFailedAt != nil) {
 		invoiceOutcome(x, failed, at, "")
+	} else if newer(at, "", x.InvoiceEventAt, x.InvoiceEventID) {
+		x.InvoiceEventAt, x.InvoiceEventID = &at, ""
 	}
 	x.SyncedAt, x.LastEventAt = &at, maxTime(x.LastEventAt, at)
 	if err := putRow(ctx, tx, x); err != nil {

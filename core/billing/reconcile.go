@@ -43,11 +43,17 @@ func (s *Service) Reconcile(ctx context.Context) (ReconcileReport, error) {
 	params := &stripe.EventListParams{DeliverySuccess: stripe.Bool(false), Types: stripe.StringSlice(HandledEvents)}
 	params.Limit = stripe.Int64(100)
 	params.CreatedRange = &stripe.RangeQueryParams{GreaterThanOrEqual: s.now().Add(-30 * 24 * time.Hour).Unix()}
+	// Stripe lists newest first; they are applied oldest first.
+	var undelivered []*stripe.Event
 	for ev, err := range s.sc.V1Events.List(ctx, params) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("list undelivered events: %w", err))
 			break
 		}
+		undelivered = append(undelivered, ev)
+	}
+	for i := len(undelivered) - 1; i >= 0; i-- {
+		ev := undelivered[i]
 		out, err := s.HandleEvent(ctx, ev, "reconciler")
 		if err != nil {
 			rep.Failed++
