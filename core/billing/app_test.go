@@ -1,6 +1,7 @@
 package billing_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -135,6 +136,47 @@ func TestMemberBecomesPremiumOnTheFirstSyncWithWebhooksOff(t *testing.T) {
 	}
 	if res := c.Do("GET", "/api/billing/diagnostics", nil); res.Status != http.StatusForbidden {
 		t.Errorf("diagnostics as a member: %d", res.Status)
+	}
+	// The member's timeline: Stripe events and entitlement changes.
+	var memberID string
+	if err := srv.App.Pool.QueryRow(t.Context(), `SELECT id::text FROM users WHERE email = 'assinante@example.com'`).Scan(&memberID); err != nil {
+		t.Fatal(err)
+	}
+	var timeline []struct {
+		Source string `json:"source"`
+		Type   string `json:"type"`
+	}
+	admin.Do("GET", "/api/admin/billing/subscriptions/"+memberID+"/timeline", nil).JSON(t, &timeline)
+	sources := map[string]int{}
+	for _, e := range timeline {
+		sources[e.Source]++
+	}
+	if sources["stripe"] == 0 || sources["entitlement"] == 0 {
+		t.Errorf("timeline %+v", timeline)
+	}
+	// Eventos do Stripe, and 'Reprocessar' changes nothing the second time.
+	var events []struct {
+		ID     string `json:"id"`
+		Type   string `json:"type"`
+		Status string `json:"status"`
+	}
+	res = admin.Do("GET", "/api/admin/billing/events?filter="+`{"status":"applied"}`, nil)
+	res.JSON(t, &events)
+	if len(events) == 0 || !strings.HasPrefix(res.Header.Get("Content-Range"), "events ") {
+		t.Fatalf("events %d %s", res.Status, res.Body)
+	}
+	before := map[string]any{}
+	c.Do("GET", "/api/subscription", nil).JSON(t, &before)
+	if res := admin.Do("POST", "/api/admin/billing/events/"+events[0].ID+"/reprocess", nil); res.Status != 200 {
+		t.Errorf("reprocess: %d %s", res.Status, res.Body)
+	}
+	after := map[string]any{}
+	c.Do("GET", "/api/subscription", nil).JSON(t, &after)
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("reprocessing an applied event changed the view:\n%v\n%v", before, after)
+	}
+	if res := c.Do("POST", "/api/admin/billing/events/"+events[0].ID+"/reprocess", nil); res.Status != http.StatusForbidden {
+		t.Errorf("reprocess as a member: %d", res.Status)
 	}
 	var metrics struct {
 		Months []struct {

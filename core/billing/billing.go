@@ -149,6 +149,31 @@ func scanRow(r pgx.Row) (*row, error) {
 	return &x, nil
 }
 
+// nullableRowColumns are rowColumns from a LEFT JOIN on b (a missing row
+// reads as NULLs).
+const nullableRowColumns = `b.user_id::text, b.customer_id, b.subscription_id, b.status, b.tier, b.price_id, b.collection_method,
+	b.current_period_end, b.cancel_at_period_end, b.payment_failed_at, b.started_at, b.ended_at, b.sub_event_at, b.sub_event_id,
+	b.invoice_event_at, b.invoice_event_id, b.last_event_at, b.synced_at`
+
+// scanNullableRow reads the inbox status and nullableRowColumns.
+func scanNullableRow(r pgx.Row) (*string, *row, error) {
+	var prev, userID, customerID, status, subEventID, invEventID *string
+	var cancel *bool
+	var x row
+	err := r.Scan(&prev, &userID, &customerID, &x.SubscriptionID, &status, &x.Tier, &x.PriceID, &x.CollectionMethod,
+		&x.CurrentPeriodEnd, &cancel, &x.PaymentFailedAt, &x.StartedAt, &x.EndedAt, &x.SubEventAt,
+		&subEventID, &x.InvoiceEventAt, &invEventID, &x.LastEventAt, &x.SyncedAt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if userID == nil {
+		return prev, nil, nil
+	}
+	x.UserID, x.CustomerID, x.Status, x.CancelAtPeriodEnd = *userID, *customerID, *status, *cancel
+	x.SubEventID, x.InvoiceEventID = *subEventID, *invEventID
+	return prev, &x, nil
+}
+
 func getRow(ctx context.Context, q querier, userID string) (*row, error) {
 	r, err := scanRow(q.QueryRow(ctx, `SELECT `+rowColumns+` FROM billing_subscriptions WHERE user_id = $1`, userID))
 	if err != nil {
@@ -157,8 +182,8 @@ func getRow(ctx context.Context, q querier, userID string) (*row, error) {
 	return r, nil
 }
 
-func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
-	_, err := tx.Exec(ctx, `INSERT INTO billing_subscriptions (user_id, customer_id, subscription_id, status, tier, price_id,
+// putRowSQL writes a whole row.
+const putRowSQL = `INSERT INTO billing_subscriptions (user_id, customer_id, subscription_id, status, tier, price_id,
 		collection_method, current_period_end, cancel_at_period_end, payment_failed_at, started_at, ended_at, sub_event_at,
 		sub_event_id, invoice_event_at, invoice_event_id, last_event_at, synced_at, updated_at)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18, now())
@@ -168,15 +193,22 @@ func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
 		payment_failed_at = EXCLUDED.payment_failed_at, started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at,
 		sub_event_at = EXCLUDED.sub_event_at, sub_event_id = EXCLUDED.sub_event_id, invoice_event_at = EXCLUDED.invoice_event_at,
 		invoice_event_id = EXCLUDED.invoice_event_id, last_event_at = EXCLUDED.last_event_at, synced_at = EXCLUDED.synced_at,
-		updated_at = now()`,
-		x.UserID, x.CustomerID, x.SubscriptionID, x.Status, x.Tier, x.PriceID, x.CollectionMethod, x.CurrentPeriodEnd,
+		updated_at = now()`
+
+func putRowArgs(x *row) []any {
+	return []any{x.UserID, x.CustomerID, x.SubscriptionID, x.Status, x.Tier, x.PriceID, x.CollectionMethod, x.CurrentPeriodEnd,
 		x.CancelAtPeriodEnd, x.PaymentFailedAt, x.StartedAt, x.EndedAt, x.SubEventAt, x.SubEventID, x.InvoiceEventAt,
-		x.InvoiceEventID, x.LastEventAt, x.SyncedAt)
-	if err != nil {
+		x.InvoiceEventID, x.LastEventAt, x.SyncedAt}
+}
+
+func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
+	if _, err := tx.Exec(ctx, putRowSQL, putRowArgs(x)...); err != nil {
 		return fmt.Errorf("write billing subscription: %w", err)
 	}
 	return nil
 }
+
+func queuePutRow(b *pgx.Batch, x *row) { b.Queue(putRowSQL, putRowArgs(x)...) }
 
 // state is the row as entitlement reads it.
 func (x *row) state() State {

@@ -49,7 +49,7 @@ func stripeMock(t *testing.T) string {
 		t.Fatalf("start stripe-mock: %v", err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		res, err := http.Get("http://" + addr + "/v1/customers/cus_x")
 		if err == nil {
