@@ -38,13 +38,20 @@ func stripeMock(t *testing.T) string {
 	if bin == "" {
 		t.Skip("stripe-mock is not installed (make deps runs: go install github.com/stripe/stripe-mock@v0.203.0)")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	free := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return ln.Addr().String()
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "-http-addr", addr)
+	// Both listeners on loopback (its HTTPS one would otherwise bind
+	// :12112 on every address).
+	addr := free()
+	cmd := exec.Command(bin, "-http-addr", addr, "-https-addr", free())
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start stripe-mock: %v", err)
 	}
@@ -57,7 +64,7 @@ func stripeMock(t *testing.T) string {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("stripe-mock did not answer on %s: %v", addr, err)
+			t.Fatalf("stripe-mock did not answer on %s: %v\n%s", addr, err, logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
