@@ -247,10 +247,17 @@ func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID
 		x = &row{UserID: userID, CustomerID: customerID}
 	}
 	change := func(fn func(*row) bool) (*State, *row, bool, error) {
+		before := *x
 		if !fn(x) {
 			return nil, nil, false, nil
 		}
 		x.LastEventAt = maxTime(x.LastEventAt, at)
+		if sameState(before, *x) {
+			// Newer but saying the same (a renewal's invoice.paid, a
+			// metadata change): the row moves on, entitlement has nothing
+			// to learn.
+			return nil, x, true, nil
+		}
 		st := x.state()
 		return &st, x, true, nil
 	}
