@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -145,10 +144,10 @@ func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte
 			return err
 		}
 		var write *row
-		var applied bool
+		var applied, synced bool
 		if userID != "" {
 			var err error
-			if notify, write, applied, err = s.apply(ctx, tx, ev, userID, customerID, x); err != nil {
+			if notify, write, applied, synced, err = s.apply(ctx, tx, ev, userID, customerID, x); err != nil {
 				return err
 			}
 		}
@@ -173,8 +172,7 @@ func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte
 		if notify == nil {
 			return nil
 		}
-		if strings.HasPrefix(notify.UserID, syncedMarker) {
-			notify.UserID = strings.TrimPrefix(notify.UserID, syncedMarker)
+		if synced {
 			return nil
 		}
 		changed, err := s.applyEntitlement(ctx, tx, *notify, false)
@@ -233,80 +231,77 @@ func eventCustomer(ev *stripe.Event) string {
 	return ""
 }
 
-// syncedMarker prefixes the user id of a state apply got from a Sync
-// (entitlement already has it; it is only notified).
-const syncedMarker = "synced:"
-
 // apply makes the event's change on x (the member's row as read under the
 // lock, nil when there is none): it returns the state to hand
-// entitlement and the row to write (nil when nothing changed), and
-// whether anything was applied. Payments history rows are written here.
-func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID, customerID string, x *row) (*State, *row, bool, error) {
+// entitlement, the row to write (nil when nothing changed), whether
+// anything was applied, and synced when a Sync already wrote the row and
+// applied the state (it is then only notified). Payments history rows are
+// written here.
+func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID, customerID string, x *row) (*State, *row, bool, bool, error) {
 	at := time.Unix(ev.Created, 0).UTC()
 	if x == nil {
 		x = &row{UserID: userID, CustomerID: customerID}
 	}
-	change := func(fn func(*row) bool) (*State, *row, bool, error) {
+	change := func(fn func(*row) bool) (*State, *row, bool, bool, error) {
 		before := *x
 		if !fn(x) {
-			return nil, nil, false, nil
+			return nil, nil, false, false, nil
 		}
 		x.LastEventAt = maxTime(x.LastEventAt, at)
 		if sameState(before, *x) {
 			// Newer but saying the same (a renewal's invoice.paid, a
 			// metadata change): the row moves on, entitlement has nothing
 			// to learn.
-			return nil, x, true, nil
+			return nil, x, true, false, nil
 		}
 		st := x.state()
-		return &st, x, true, nil
+		return &st, x, true, false, nil
 	}
 	switch ev.Type {
 	case "checkout.session.completed", "checkout.session.async_payment_succeeded", "checkout.session.async_payment_failed":
 		// The session names the subscription but not its state: read it.
 		st, _, err := s.syncTx(ctx, tx, userID, customerID)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, false, false, err
 		}
 		// syncTx wrote the row and handed entitlement its state already:
 		// no row to write, but the state to notify after the commit.
-		st.UserID = syncedMarker + st.UserID
-		return &st, nil, true, nil
+		return &st, nil, true, true, nil
 	case "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
 		"customer.subscription.paused", "customer.subscription.resumed", "customer.subscription.trial_will_end":
 		var sub stripe.Subscription
 		if err := json.Unmarshal(ev.Data.Raw, &sub); err != nil {
-			return nil, nil, false, fmt.Errorf("decode subscription: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode subscription: %w", err)
 		}
 		return change(func(x *row) bool { return s.snapshot(x, &sub, at, ev.ID) })
 	case "invoice.paid", "invoice.payment_failed", "invoice.payment_action_required":
 		var inv stripe.Invoice
 		if err := json.Unmarshal(ev.Data.Raw, &inv); err != nil {
-			return nil, nil, false, fmt.Errorf("decode invoice: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode invoice: %w", err)
 		}
 		if err := s.recordInvoice(ctx, tx, userID, ev, &inv); err != nil {
-			return nil, nil, false, err
+			return nil, nil, false, false, err
 		}
 		failed := ev.Type != "invoice.paid"
 		return change(func(x *row) bool { return invoiceOutcome(x, failed, at, ev.ID) })
 	case "charge.refunded":
 		var ch stripe.Charge
 		if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil {
-			return nil, nil, false, fmt.Errorf("decode charge: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode charge: %w", err)
 		}
 		err := s.recordPayment(ctx, tx, payment{ID: "refund:" + ch.ID, UserID: userID, Kind: "refund", Status: "refunded",
 			Amount: ch.AmountRefunded, At: at, Description: "Reembolso", EventID: ev.ID})
-		return nil, nil, err == nil, err
+		return nil, nil, err == nil, false, err
 	case "charge.dispute.created":
 		var d stripe.Dispute
 		if err := json.Unmarshal(ev.Data.Raw, &d); err != nil {
-			return nil, nil, false, fmt.Errorf("decode dispute: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode dispute: %w", err)
 		}
 		err := s.recordPayment(ctx, tx, payment{ID: "dispute:" + d.ID, UserID: userID, Kind: "dispute", Status: string(d.Status),
 			Amount: d.Amount, At: at, Description: "Contestação do pagamento", EventID: ev.ID})
-		return nil, nil, err == nil, err
+		return nil, nil, err == nil, false, err
 	}
-	return nil, nil, false, nil
+	return nil, nil, false, false, nil
 }
 
 // payment is one billing_payments row.
