@@ -266,8 +266,9 @@ func (s *Service) StartTrial(ctx context.Context, userID string) error {
 	now := s.now()
 	endsAt := now.Add(s.trialLen).UTC()
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at)
-			VALUES ($1, 'trial', $2) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt)
+		// created_at is the trial's start (the reminders skip moments before it).
+		tag, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at, created_at)
+			VALUES ($1, 'trial', $2, $3) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt, now)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
@@ -319,7 +320,7 @@ func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error 
 func (s *Service) ExpireTrial(ctx context.Context, userID string) (bool, error) {
 	var expired bool
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = now(), updated_at = now()
+		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = $2, updated_at = now()
 			WHERE user_id = $1 AND subscription_status = 'trial' AND trial_ends_at <= $2 AND trial_expired_at IS NULL`,
 			userID, s.now())
 		if err != nil || tag.RowsAffected() == 0 {
