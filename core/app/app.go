@@ -33,6 +33,7 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -238,6 +239,9 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		// Whole days, rounded up: a trial shorter than a day (tests) is "1 dia".
 		TrialDays: int((cfg.TrialDuration + 24*time.Hour - 1) / (24 * time.Hour)),
 	}
+	// The confirmation email promises the trial's real limits (the same
+	// TRIAL_LIMITS the subscription service applies) and Premium's benefits.
+	opts.TrialOffer = subscriptions.TrialPromise(opts.TrialDays, cfg.TrialLimits)
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}
 	}

@@ -544,8 +544,8 @@ func TestConfirmationEmailAnnouncesTheTrial(t *testing.T) {
 		days int
 		want string
 	}{
-		{7, "Ao confirmar, você ganha 7 dias de Premium grátis"},
-		{1, "Ao confirmar, você ganha 1 dia de Premium grátis"},
+		{7, "Ao confirmar, você ganha 7 dias de teste grátis do Premium"},
+		{1, "Ao confirmar, você ganha 1 dia de teste grátis do Premium"},
 		{0, ""},
 	} {
 		f := newFixture(t, func(o *auth.Options) { o.TrialDays = tc.days })
