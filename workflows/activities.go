@@ -130,10 +130,20 @@ const (
 	TrialExpiredMessage  = "Seu período de teste terminou. Faça upgrade para continuar com acesso ilimitado."
 )
 
-// SendTrialReminder notifies the user 2 days before the trial ends, once.
+// SendTrialReminder notifies the user 2 days before the trial ends, once
+// (the former Trial clock's reminder).
 func (a *Activities) SendTrialReminder(ctx context.Context, userID string) error {
 	if a.Subscriptions == nil || a.Notifications == nil {
 		return errMissingDependency
+	}
+	sub, err := a.Subscriptions.Get(ctx, userID)
+	if err != nil || sub == nil {
+		return err
+	}
+	// The Entitlement workflow (resumed for this trial too) reminds 3 days
+	// and 1 day before; once it has, this older clock stays quiet.
+	if sub.Reminded3dAt != nil || sub.Reminded1dAt != nil {
+		return nil
 	}
 	v, err := a.Subscriptions.View(ctx, userID)
 	if err != nil {
