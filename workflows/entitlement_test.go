@@ -343,3 +343,26 @@ func TestEntitlementContinuesAsNew(t *testing.T) {
 		t.Fatalf("fired %+v before the first reminder", e.fires)
 	}
 }
+
+// A trial shorter than 3 days gets only the 1-day reminder (a reminder
+// whose moment came before the trial began is skipped), and the end.
+func TestEntitlementShortTrialSkipsTheEarlierReminder(t *testing.T) {
+	e := newEntEnv(t, t0)
+	if err := e.subs.StartTrial(e.ctx, e.user); err != nil {
+		t.Fatal(err)
+	}
+	end := t0.Add(2 * 24 * time.Hour)
+	if _, err := e.pool.Exec(e.ctx, `UPDATE subscribers SET trial_ends_at = $2 WHERE user_id = $1`, e.user, end); err != nil {
+		t.Fatal(err)
+	}
+	e.run()
+	if got := e.firedKinds(); strings.Join(got, ",") != subscriptions.MomentTrialReminder1d+","+subscriptions.MomentTrialEnd {
+		t.Fatalf("fired %v", got)
+	}
+	if !e.fires[0].At.Equal(end.Add(-24*time.Hour)) || !e.fires[1].At.Equal(end) {
+		t.Fatalf("fired %+v", e.fires)
+	}
+	if got := strings.Join(e.titles(), " | "); got != "Seu teste Premium termina amanhã | "+workflows.TrialExpiredTitle {
+		t.Fatalf("notifications: %s", got)
+	}
+}
