@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,15 +20,26 @@ import (
 
 // signals records what the service asks of the Entitlement workflow.
 type signals struct {
-	mu  sync.Mutex
-	got []time.Time
+	mu    sync.Mutex
+	got   []time.Time
+	users []string
 }
 
-func (s *signals) SignalEntitlement(_ context.Context, _ string, at time.Time) error {
+func (s *signals) SignalEntitlement(_ context.Context, user string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.got = append(s.got, at)
+	s.users = append(s.users, user)
 	return nil
+}
+
+func (s *signals) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.users
+	s.users, s.got = nil, nil
+	slices.Sort(out)
+	return out
 }
 
 type billingEnv struct {
@@ -406,5 +418,41 @@ func TestApplyBillingConcurrentOutOfOrder(t *testing.T) {
 	if got.IsPremium != want.IsPremium || got.CancelAtPeriodEnd != want.CancelAtPeriodEnd || got.PaymentFailed != want.PaymentFailed ||
 		!got.CurrentPeriodEnd.Equal(*want.CurrentPeriodEnd) || str(got.BillingStatus) != str(want.BillingStatus) {
 		t.Fatalf("out of order: %+v\nin order: %+v", got, want)
+	}
+}
+
+// At start every pending moment gets its workflow; afterwards the periodic
+// catch-up wakes only the overdue ones (a trial or premium whose end passed
+// unrecorded).
+func TestResumeEntitlements(t *testing.T) {
+	e := newBillingEnv(t)
+	t0 := e.clock()
+	trial, graceUser, paid, expired := e.user(), e.user(), e.user(), e.user()
+	for _, u := range []string{trial, expired} {
+		if err := e.svc.StartTrial(e.ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A trial whose end was recorded already has nothing pending.
+	if _, err := e.pool.Exec(e.ctx, `UPDATE subscribers SET trial_expired_at = $2 WHERE user_id = $1`, expired, t0); err != nil {
+		t.Fatal(err)
+	}
+	failed := t0
+	e.apply(subscriptions.BillingState{UserID: graceUser, StripeStatus: "past_due", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: t0})
+	e.apply(subscriptions.BillingState{UserID: paid, StripeStatus: "active", Tier: "premium_monthly", ObservedAt: t0})
+	e.wf.take()
+
+	n, err := e.svc.ResumeEntitlements(e.ctx)
+	want := []string{trial, graceUser}
+	slices.Sort(want)
+	if got := e.wf.take(); err != nil || n != 2 || !slices.Equal(got, want) {
+		t.Fatalf("resume at start: %d %v %v, want %v", n, got, err, want)
+	}
+	if n, err := e.svc.ResumeOverdueEntitlements(e.ctx); err != nil || n != 0 || len(e.wf.take()) != 0 {
+		t.Fatalf("nothing overdue yet: %d %v", n, err)
+	}
+	e.advance(7 * 24 * time.Hour) // the trial's end and the grace's end
+	if n, err := e.svc.ResumeOverdueEntitlements(e.ctx); err != nil || n != 2 || !slices.Equal(e.wf.take(), want) {
+		t.Fatalf("overdue: %d %v", n, err)
 	}
 }
