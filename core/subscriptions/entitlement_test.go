@@ -456,3 +456,30 @@ func TestResumeEntitlements(t *testing.T) {
 		t.Fatalf("overdue: %d %v", n, err)
 	}
 }
+
+// A state applied after its grace already ended (a replay after an outage,
+// the workflow late) records the downgrade with its reason at once.
+func TestApplyBillingAfterGraceEndedDowngradesAtOnce(t *testing.T) {
+	e := newBillingEnv(t)
+	u := e.user()
+	t0 := e.clock()
+	failed := t0
+	e.apply(subscriptions.BillingState{UserID: u, StripeStatus: "past_due", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: t0})
+	e.advance(8 * 24 * time.Hour)
+	if !e.apply(subscriptions.BillingState{UserID: u, StripeStatus: "unpaid", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: e.clock()}) {
+		t.Fatal("no change")
+	}
+	var status, reason string
+	if err := e.pool.QueryRow(e.ctx, `SELECT subscription_status, downgrade_reason FROM subscribers WHERE user_id = $1`, u).Scan(&status, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if status != subscriptions.StatusCanceled || reason != subscriptions.ReasonGraceEnded {
+		t.Fatalf("status %q reason %q", status, reason)
+	}
+	if got := e.kinds(u); fmt.Sprint(got) != "[premium grace_ended]" {
+		t.Fatalf("timeline %v", got)
+	}
+	if done, err := e.svc.EndPremium(e.ctx, u); err != nil || done {
+		t.Fatalf("a second downgrade: %v %v", done, err)
+	}
+}
