@@ -483,3 +483,32 @@ func TestApplyBillingAfterGraceEndedDowngradesAtOnce(t *testing.T) {
 		t.Fatalf("a second downgrade: %v %v", done, err)
 	}
 }
+
+// The view keeps the spec's rules (premium = active with a premium tier;
+// trial flags only for status trial) and stops premium at premium_until.
+func TestViewOfBillingFields(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	tier := func(s string) *string { return &s }
+	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	for _, tc := range []struct {
+		name          string
+		sub           subscriptions.Subscriber
+		premium, fail bool
+		plan          string
+	}{
+		{"active monthly open-ended", subscriptions.Subscriber{Status: "active", Tier: tier("premium_monthly")}, true, false, "monthly"},
+		{"active yearly in grace", subscriptions.Subscriber{Status: "active", Tier: tier("premium_yearly"), PaymentFailedAt: at(-time.Hour),
+			GraceUntil: at(time.Hour), PremiumUntil: at(time.Hour)}, true, true, "yearly"},
+		{"grace ended, downgrade not yet recorded", subscriptions.Subscriber{Status: "active", Tier: tier("premium_yearly"), PaymentFailedAt: at(-8 * 24 * time.Hour),
+			GraceUntil: at(-time.Hour), PremiumUntil: at(-time.Hour)}, false, false, "yearly"},
+		{"premium_until exactly now", subscriptions.Subscriber{Status: "active", Tier: tier("premium_monthly"), PremiumUntil: at(0)}, false, false, "monthly"},
+		{"canceled keeps its plan, not premium", subscriptions.Subscriber{Status: "canceled", Tier: tier("premium_monthly")}, false, false, "monthly"},
+		{"vip has no Stripe plan", subscriptions.Subscriber{Status: "active", Tier: tier("vip")}, true, false, "<nil>"},
+		{"canceled with a trial end past is not an expired trial", subscriptions.Subscriber{Status: "canceled", TrialEndsAt: at(-time.Hour)}, false, false, "<nil>"},
+	} {
+		v := subscriptions.ViewOf(&tc.sub, now)
+		if v.IsPremium != tc.premium || v.PaymentFailed != tc.fail || str(v.Plan) != tc.plan || v.TrialActive || v.TrialExpired {
+			t.Errorf("%s: %+v", tc.name, v)
+		}
+	}
+}
