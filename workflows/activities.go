@@ -21,8 +21,10 @@ type Activities struct {
 	Checkin       *checkin.Service
 	Notifications *notifications.Service
 	Subscriptions *subscriptions.Service
-	// Mailer sends the trial reminders' e-mails (nil: in-app and push only).
-	Mailer mail.Mailer
+	// Mailer sends the trial reminders' e-mails (nil: in-app and push only)
+	// to the address Recipient gives (core/auth's Email).
+	Mailer    mail.Mailer
+	Recipient func(ctx context.Context, userID string) (string, error)
 	// PublicURL is the app's address the e-mails link to.
 	PublicURL string
 	// Now is the activities' clock (workflows use workflow.Now).

@@ -82,11 +82,11 @@ func (a *Activities) sendTrialReminder(ctx context.Context, userID string, m Ent
 }
 
 func (a *Activities) mailTrialReminder(ctx context.Context, userID, title string, v subscriptions.View) error {
-	if a.Pool == nil {
+	if a.Recipient == nil {
 		return errMissingDependency
 	}
-	var to string
-	if err := a.Pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, userID).Scan(&to); err != nil {
+	to, err := a.Recipient(ctx, userID)
+	if err != nil {
 		return fmt.Errorf("trial reminder recipient: %w", err)
 	}
 	ends := ""

@@ -73,6 +73,11 @@ func newEntEnv(t *testing.T, start time.Time) *entEnv {
 	e.notes = notifications.NewService(e.pool, notifications.Options{Now: e.env.Now,
 		Push: push.New(e.pool, push.Options{Keys: &keys, Subject: "mailto:ops@vetclube.test", AllowLocalServices: true})})
 	e.acts = &workflows.Activities{Pool: e.pool, Notifications: e.notes, Subscriptions: e.subs, Mailer: e.box,
+		Recipient: func(ctx context.Context, userID string) (string, error) {
+			var email string
+			err := e.pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, userID).Scan(&email)
+			return email, err
+		},
 		PublicURL: "https://vetclube.test", Now: e.env.Now}
 	e.env.RegisterActivity(e.acts)
 	e.env.OnActivity(e.acts.PlanEntitlement, mock.Anything, mock.Anything).Return(func(ctx context.Context, u string) (workflows.EntitlementPlan, error) {

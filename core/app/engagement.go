@@ -79,6 +79,7 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			Notifications: e.Notifications,
 			Subscriptions: e.Subscriptions,
 			Mailer:        a.Auth.Mailer(),
+			Recipient:     a.Auth.Email,
 			PublicURL:     cfg.PublicURL,
 		})
 		if err := w.Start(); err != nil {
