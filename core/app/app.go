@@ -240,8 +240,14 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		TrialDays: int((cfg.TrialDuration + 24*time.Hour - 1) / (24 * time.Hour)),
 	}
 	// The confirmation email promises the trial's real limits (the same
-	// TRIAL_LIMITS the subscription service applies) and Premium's benefits.
-	opts.TrialOffer = subscriptions.TrialPromise(opts.TrialDays, cfg.TrialLimits)
+	// TRIAL_LIMITS the subscription service applies, said per day where a
+	// feature counts per day) and Premium's benefits.
+	opts.TrialOffer = func() string {
+		if a.Engagement.Subscriptions != nil {
+			return a.Engagement.Subscriptions.TrialPromise()
+		}
+		return subscriptions.TrialPromise(opts.TrialDays, cfg.TrialLimits, nil)
+	}
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}
 	}

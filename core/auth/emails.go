@@ -43,9 +43,13 @@ func (s *Service) send(ctx context.Context, to, subject string, c emailContent) 
 
 func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) {
 	intro := "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo."
+	offer := ""
+	if s.opts.TrialOffer != nil {
+		offer = s.opts.TrialOffer()
+	}
 	switch days := s.opts.TrialDays; {
-	case days > 0 && s.opts.TrialOffer != "":
-		intro += " " + s.opts.TrialOffer
+	case days > 0 && offer != "":
+		intro += " " + offer
 	case days > 0:
 		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de teste grátis do Premium.", days, plural(days, "dia", "dias"))
 	}

@@ -2,8 +2,10 @@ package subscriptions
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
+	"time"
 )
 
 // PremiumBenefits is what Premium gives, in the order the trial-expired
@@ -27,9 +29,10 @@ var limitWords = map[string]struct {
 
 // TrialAllowances is what the trial allows, one phrase per configured limit
 // (TRIAL_LIMITS), in the benefits' order: "até 10 pacientes", "1 curso",
-// "nenhum curso" for a zero limit. Limits without words are said by their
-// type name, so nothing the server counts is left unsaid.
-func TrialAllowances(limits map[string]int) []string {
+// "nenhum curso" for a zero limit, "por dia" after a limit counted per day
+// (daily). Limits without words are said by their type name, so nothing the
+// server counts is left unsaid.
+func TrialAllowances(limits map[string]int, daily map[string]bool) []string {
 	types := make([]string, 0, len(limits))
 	for t := range limits {
 		types = append(types, t)
@@ -52,16 +55,22 @@ func TrialAllowances(limits map[string]int) []string {
 		if !ok {
 			w.one, w.many, w.none = t, t, "nenhum uso de "+t
 		}
+		var phrase string
 		switch {
 		case n < 0:
 			out = append(out, w.many+" sem limite")
+			continue
 		case n == 0:
-			out = append(out, w.none)
+			phrase = w.none
 		case n == 1:
-			out = append(out, "até 1 "+w.one)
+			phrase = "até 1 " + w.one
 		default:
-			out = append(out, fmt.Sprintf("até %d %s", n, w.many))
+			phrase = fmt.Sprintf("até %d %s", n, w.many)
 		}
+		if daily[t] {
+			phrase += " por dia"
+		}
+		out = append(out, phrase)
 	}
 	return out
 }
@@ -70,12 +79,12 @@ func TrialAllowances(limits map[string]int) []string {
 // trial's length and its real limits, then what Premium gives. It is built
 // from the same limits CheckTrialLimits applies, so the e-mail cannot
 // promise what the trial refuses. Empty when there is no trial.
-func TrialPromise(days int, limits map[string]int) string {
+func TrialPromise(days int, limits map[string]int, daily map[string]bool) string {
 	if days <= 0 {
 		return ""
 	}
 	s := fmt.Sprintf("Ao confirmar, você ganha %d %s de teste grátis do Premium", days, plural(days, "dia", "dias"))
-	if allow := TrialAllowances(limits); len(allow) > 0 {
+	if allow := TrialAllowances(limits, daily); len(allow) > 0 {
 		s += ", com " + joinPT(allow)
 	}
 	benefits := make([]string, len(PremiumBenefits))
@@ -101,4 +110,25 @@ func joinPT(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " e " + items[len(items)-1]
+}
+
+// CountsPerDay records that limitType's use is counted per day (by the
+// feature that counts it), so the trial's promise says "por dia".
+func (s *Service) CountsPerDay(limitType string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.daily == nil {
+		s.daily = map[string]bool{}
+	}
+	s.daily[limitType] = true
+}
+
+// TrialPromise is the package's TrialPromise for this service's trial and
+// limits (and the limits counted per day).
+func (s *Service) TrialPromise() string {
+	days := int((s.trialLen + 24*time.Hour - 1) / (24 * time.Hour))
+	s.mu.Lock()
+	daily := maps.Clone(s.daily)
+	s.mu.Unlock()
+	return TrialPromise(days, s.limits, daily)
 }

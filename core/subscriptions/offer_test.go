@@ -40,19 +40,23 @@ func TestTrialPromiseSaysTheRealLimits(t *testing.T) {
 	for _, tc := range []struct {
 		days   int
 		limits map[string]int
+		daily  map[string]bool
 		want   string
 	}{
-		{7, map[string]int{"patients": 10, "ai_consultations": 5, "challenges": 3, "courses": 1},
+		{7, map[string]int{"patients": 10, "ai_consultations": 5, "challenges": 3, "courses": 1}, nil,
 			"Ao confirmar, você ganha 7 dias de teste grátis do Premium, com até 10 pacientes, até 3 desafios profissionais, até 5 consultas à VetClube IA e até 1 curso. " +
 				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas ilimitadas à IA e todos os cursos e certificados."},
-		{1, map[string]int{"courses": 0, "rockets": 2},
+		{7, map[string]int{"patients": 10, "ai_consultations": 5}, map[string]bool{"ai_consultations": true},
+			"Ao confirmar, você ganha 7 dias de teste grátis do Premium, com até 10 pacientes e até 5 consultas à VetClube IA por dia. " +
+				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas ilimitadas à IA e todos os cursos e certificados."},
+		{1, map[string]int{"courses": 0, "rockets": 2}, nil,
 			"Ao confirmar, você ganha 1 dia de teste grátis do Premium, com nenhum curso e até 2 rockets. " +
 				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas ilimitadas à IA e todos os cursos e certificados."},
-		{3, nil, "Ao confirmar, você ganha 3 dias de teste grátis do Premium. " +
+		{3, nil, nil, "Ao confirmar, você ganha 3 dias de teste grátis do Premium. " +
 			"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas ilimitadas à IA e todos os cursos e certificados."},
-		{0, map[string]int{"patients": 10}, ""},
+		{0, map[string]int{"patients": 10}, nil, ""},
 	} {
-		if got := subscriptions.TrialPromise(tc.days, tc.limits); got != tc.want {
+		if got := subscriptions.TrialPromise(tc.days, tc.limits, tc.daily); got != tc.want {
 			t.Errorf("%d days %v:\n got %q\nwant %q", tc.days, tc.limits, got, tc.want)
 		}
 	}
@@ -82,7 +86,7 @@ func TestConfirmationEmailPromisesTheAppliedTrial(t *testing.T) {
 	}
 	text := strings.Join(strings.Fields(msgs[0].Text), " ")
 	limits := map[string]int{"patients": 2, "ai_consultations": 4, "challenges": 1, "courses": 0}
-	if promise := subscriptions.TrialPromise(7, limits); !strings.Contains(text, promise) {
+	if promise := srv.App.Engagement.Subscriptions.TrialPromise(); promise == "" || !strings.Contains(text, promise) {
 		t.Fatalf("e-mail %q does not carry the promise %q", text, promise)
 	}
 	trialPart, _, _ := strings.Cut(text, "Com o Premium")
@@ -116,5 +120,18 @@ func TestConfirmationEmailPromisesTheAppliedTrial(t *testing.T) {
 		if c := subs.CheckTrialLimits(ctx, userID, typ); c.Limit != n || c.Allowed != (n > 0) {
 			t.Errorf("%s: server applies %+v, the e-mail says %d", typ, c, n)
 		}
+	}
+}
+
+// A limit the feature counts per day is promised per day; the service's
+// promise uses its own trial length and limits.
+func TestServiceTrialPromiseSaysPerDay(t *testing.T) {
+	svc := subscriptions.New(nil, subscriptions.Options{TrialDuration: 36 * time.Hour, Limits: map[string]int{"ai_consultations": 5, "courses": 1}})
+	if got := svc.TrialPromise(); !strings.Contains(got, "2 dias de teste grátis do Premium, com até 5 consultas à VetClube IA e até 1 curso.") {
+		t.Fatalf("promise %q", got)
+	}
+	svc.CountsPerDay("ai_consultations")
+	if got := svc.TrialPromise(); !strings.Contains(got, "com até 5 consultas à VetClube IA por dia e até 1 curso.") {
+		t.Fatalf("per-day promise %q", got)
 	}
 }

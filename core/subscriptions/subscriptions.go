@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -190,6 +191,9 @@ type Service struct {
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
+
+	mu    sync.Mutex
+	daily map[string]bool // limit types counted per day (offer.go)
 }
 
 // DefaultBillingGrace is how long a member keeps premium after a failed
