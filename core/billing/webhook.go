@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/webhook"
 
@@ -143,11 +144,14 @@ func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte
 			_, err := tx.Exec(ctx, `UPDATE billing_events SET attempts = attempts + 1 WHERE id = $1`, ev.ID)
 			return err
 		}
+		// The payments history rows, the member's row and the inbox row go
+		// to the database in one round trip.
+		wb := &pgx.Batch{}
 		var write *row
 		var applied, synced bool
 		if userID != "" {
 			var err error
-			if notify, write, applied, synced, err = s.apply(ctx, tx, ev, userID, customerID, x); err != nil {
+			if notify, write, applied, synced, err = s.apply(ctx, tx, batchExec{wb}, ev, userID, customerID, x); err != nil {
 				return err
 			}
 		}
@@ -156,7 +160,6 @@ func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte
 			out.Status = EventApplied
 		}
 		now := s.now()
-		wb := &pgx.Batch{}
 		if write != nil {
 			queuePutRow(wb, write)
 		}
@@ -237,7 +240,7 @@ func eventCustomer(ev *stripe.Event) string {
 // anything was applied, and synced when a Sync already wrote the row and
 // applied the state (it is then only notified). Payments history rows are
 // written here.
-func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID, customerID string, x *row) (*State, *row, bool, bool, error) {
+func (s *Service) apply(ctx context.Context, tx pgx.Tx, w execer, ev *stripe.Event, userID, customerID string, x *row) (*State, *row, bool, bool, error) {
 	at := time.Unix(ev.Created, 0).UTC()
 	if x == nil {
 		x = &row{UserID: userID, CustomerID: customerID}
@@ -279,7 +282,7 @@ func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID
 		if err := json.Unmarshal(ev.Data.Raw, &inv); err != nil {
 			return nil, nil, false, false, fmt.Errorf("decode invoice: %w", err)
 		}
-		if err := s.recordInvoice(ctx, tx, userID, ev, &inv); err != nil {
+		if err := s.recordInvoice(ctx, w, userID, ev, &inv); err != nil {
 			return nil, nil, false, false, err
 		}
 		failed := ev.Type != "invoice.paid"
@@ -289,7 +292,7 @@ func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID
 		if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil {
 			return nil, nil, false, false, fmt.Errorf("decode charge: %w", err)
 		}
-		err := s.recordPayment(ctx, tx, payment{ID: "refund:" + ch.ID, UserID: userID, Kind: "refund", Status: "refunded",
+		err := s.recordPayment(ctx, w, payment{ID: "refund:" + ch.ID, UserID: userID, Kind: "refund", Status: "refunded",
 			Amount: ch.AmountRefunded, At: at, Description: "Reembolso", EventID: ev.ID})
 		return nil, nil, err == nil, false, err
 	case "charge.dispute.created":
@@ -297,11 +300,24 @@ func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID
 		if err := json.Unmarshal(ev.Data.Raw, &d); err != nil {
 			return nil, nil, false, false, fmt.Errorf("decode dispute: %w", err)
 		}
-		err := s.recordPayment(ctx, tx, payment{ID: "dispute:" + d.ID, UserID: userID, Kind: "dispute", Status: string(d.Status),
+		err := s.recordPayment(ctx, w, payment{ID: "dispute:" + d.ID, UserID: userID, Kind: "dispute", Status: string(d.Status),
 			Amount: d.Amount, At: at, Description: "Contestação do pagamento", EventID: ev.ID})
 		return nil, nil, err == nil, false, err
 	}
 	return nil, nil, false, false, nil
+}
+
+// execer runs a write now (a transaction) or queues it (batchExec).
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// batchExec queues writes on a batch; their errors come with SendBatch.
+type batchExec struct{ b *pgx.Batch }
+
+func (e batchExec) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	e.b.Queue(sql, args...)
+	return pgconn.CommandTag{}, nil
 }
 
 // payment is one billing_payments row.
@@ -316,7 +332,7 @@ type payment struct {
 // recordPayment writes a payments history row once per id; a later state
 // of the same invoice (by event time, then event id) updates it, an older
 // one never does, whatever the arrival order.
-func (s *Service) recordPayment(ctx context.Context, tx pgx.Tx, p payment) error {
+func (s *Service) recordPayment(ctx context.Context, tx execer, p payment) error {
 	_, err := tx.Exec(ctx, `INSERT INTO billing_payments (id, user_id, kind, status, amount_cents, at, description, hosted_url, event_id)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
 		ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_cents = EXCLUDED.amount_cents, event_id = EXCLUDED.event_id,
@@ -330,7 +346,7 @@ func (s *Service) recordPayment(ctx context.Context, tx pgx.Tx, p payment) error
 }
 
 // recordInvoice writes the invoice and, for a failure, the attempt.
-func (s *Service) recordInvoice(ctx context.Context, tx pgx.Tx, userID string, ev *stripe.Event, inv *stripe.Invoice) error {
+func (s *Service) recordInvoice(ctx context.Context, tx execer, userID string, ev *stripe.Event, inv *stripe.Invoice) error {
 	at := time.Unix(ev.Created, 0).UTC()
 	desc := "Fatura"
 	if inv.Number != "" {
