@@ -118,8 +118,8 @@ func (s *Service) MarkConfirmed(ctx context.Context, id string) error {
 // it answers the referral after the step (a second invoice changes nothing).
 func (s *Service) MarkPaid(ctx context.Context, id, invoiceID string, paidAt time.Time) (Snapshot, error) {
 	_, err := s.transition(ctx, s.pool, id, []string{"cadastrado", "confirmado"}, "em_carencia",
-		`, paid_at = $4, invoice_id = $5, hold_until = $4 + make_interval(days => (SELECT hold_days FROM referral_settings)),
-		  confirmed_at = coalesce(confirmed_at, $4)`,
+		`, paid_at = $4::timestamptz, invoice_id = $5, hold_until = $4::timestamptz + make_interval(days => (SELECT hold_days FROM referral_settings)),
+		  confirmed_at = coalesce(confirmed_at, $4::timestamptz)`,
 		[]any{paidAt, invoiceID}, "invoice_paid", map[string]any{"invoice_id": invoiceID, "paid_at": paidAt})
 	if err != nil {
 		return Snapshot{}, err
