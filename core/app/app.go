@@ -32,6 +32,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
+	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/videos"
 )
@@ -80,6 +81,9 @@ type App struct {
 
 	// Moderation is reports and the moderation queue (moderation.go).
 	Moderation *moderation.Service
+
+	// Referrals is "Indique e ganhe" (referrals.go).
+	Referrals *referrals.Service
 
 	// Media is the media library (media.go): uploads, storage, processing.
 	Media *media.Service
@@ -137,6 +141,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	a.onClose(tools.Close)
 	a.Tools = tools
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
+		return nil, err
+	}
+	if err := a.buildReferrals(cfg, pool, log); err != nil {
 		return nil, err
 	}
 	a.Connections = connections.New(pool, a.Profiles, a.Engagement.Notifications, log)
@@ -198,6 +205,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
+		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,

@@ -106,6 +106,7 @@ type Service struct {
 	hooksMu     sync.RWMutex
 	roleSources []RoleSource
 	onConfirmed []EmailConfirmedHook
+	referrals   ReferralRecorder
 
 	google *google
 
