@@ -93,14 +93,24 @@ func Referral(ctx workflow.Context, in ReferralInput) (string, error) {
 		_, err := workflow.AwaitWithTimeout(ctx, wait, cond)
 		return err
 	}
+	// The free month goes to Stripe's customer balance: a few tries, then
+	// it stays pending (applied_at empty, visible to the staff) rather
+	// than hold the referral's notifications.
+	creditCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 5},
+	})
+	applyCredits := func() {
+		if err := workflow.ExecuteActivity(creditCtx, a.ApplyReferralCredits, in.ReferralID).Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Warn("referral balance credit left pending", "referral", in.ReferralID, "err", err)
+		}
+	}
 	reverse := func() (string, error) {
 		var changed bool
 		if err := workflow.ExecuteActivity(ctx, a.ReverseReferral, in.ReferralID, reversal.Kind).Get(ctx, &changed); err != nil {
 			return "", err
 		}
-		if err := workflow.ExecuteActivity(ctx, a.ApplyReferralCredits, in.ReferralID).Get(ctx, nil); err != nil {
-			return "", err
-		}
+		applyCredits()
 		var sn referrals.Snapshot
 		if err := workflow.ExecuteActivity(ctx, a.LoadReferral, in.ReferralID).Get(ctx, &sn); err != nil {
 			return "", err
@@ -199,9 +209,7 @@ func Referral(ctx workflow.Context, in ReferralInput) (string, error) {
 	}
 	switch res.State {
 	case "recompensada":
-		if err := workflow.ExecuteActivity(ctx, a.ApplyReferralCredits, in.ReferralID).Get(ctx, nil); err != nil {
-			return "", err
-		}
+		applyCredits()
 		if err := notify(referrals.NotifyRewarded); err != nil {
 			return "", err
 		}

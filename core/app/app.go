@@ -185,6 +185,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildBilling(cfg, pool, log); err != nil {
 		return nil, fmt.Errorf("billing: %w", err)
 	}
+	a.connectReferralsBilling()
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,

@@ -56,3 +56,14 @@ func (r signupReferrals) RecordSignup(ctx context.Context, tx pgx.Tx, acc auth.N
 func (r signupReferrals) AfterSignup(ctx context.Context, userID string) {
 	r.s.AfterSignup(ctx, userID)
 }
+
+// connectReferralsBilling lets billing's webhook tell the referral program
+// about paid invoices, refunds and disputes, and lets the rewards use
+// billing's customer balance and card fingerprints.
+func (a *App) connectReferralsBilling() {
+	if a.Billing == nil || a.Referrals == nil {
+		return
+	}
+	a.Billing.SetPaymentHooks(a.Referrals)
+	a.Referrals.SetBilling(a.Billing)
+}

@@ -64,6 +64,7 @@ type Outcome struct {
 func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source string) (Outcome, error) {
 	var out Outcome
 	var notify *State
+	var member string // the event's member, for the payment hooks
 	payload, err := json.Marshal(ev)
 	if err != nil {
 		return out, fmt.Errorf("encode event: %w", err)
@@ -98,6 +99,7 @@ func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source stri
 		if err != nil {
 			return err
 		}
+		member = userID
 		out.Status = EventIgnored
 		if applied {
 			out.Status = EventApplied
@@ -119,6 +121,9 @@ func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source stri
 	}
 	if notify != nil {
 		s.notify(ctx, *notify)
+	}
+	if !out.Duplicate {
+		s.runPaymentHooks(ctx, ev, member)
 	}
 	return out, nil
 }
