@@ -243,6 +243,7 @@ func addRoutes(rt *router, d Deps) {
 	// backoffice's review queue, numbers and settings (super admins).
 	if rf := d.Referrals; rf != nil && rf.Service != nil {
 		rt.handle("GET", "/api/referrals/me", rf.Me())
+		rt.handle("GET", "/api/referrals/me/qr.svg", rf.QR())
 		rt.handle("POST", "/api/referrals/click", rf.Click())
 		rt.handle("POST", "/api/referrals/process-signup", rf.ProcessSignup())
 		rt.handle("GET", "/api/admin/referrals", rf.AdminList())

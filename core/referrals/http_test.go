@@ -27,6 +27,10 @@ func TestReferralsThroughTheAPI(t *testing.T) {
 		t.Fatalf("dashboard %+v", d)
 	}
 
+	if r := ana.Do("GET", "/api/referrals/me/qr.svg", nil); r.Status != http.StatusOK || r.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("qr: %d %q", r.Status, r.Header.Get("Content-Type"))
+	}
+
 	visitor := srv.Client(t)
 	for range 5 {
 		r := visitor.Do("POST", "/api/referrals/click", map[string]string{"referral_code": d.Code, "session_id": "sessao-visitante-1"})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -421,5 +422,16 @@ func TestDisposableListSparesReservedDomains(t *testing.T) {
 		if !referrals.Disposable(e) {
 			t.Errorf("%s is not called disposable", e)
 		}
+	}
+}
+
+func TestQRSVGEncodesTheLink(t *testing.T) {
+	svg, err := referrals.QRSVG("https://app.vetclube.dev/i/ABCDEFGH")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Version 3 at level M holds the link: 29 modules plus a 4-module quiet zone each side.
+	if !strings.HasPrefix(svg, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37"`) || strings.Count(svg, "h1v1h-1z") < 200 {
+		t.Fatalf("svg %.200s", svg)
 	}
 }
