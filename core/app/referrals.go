@@ -23,6 +23,7 @@ func (a *App) buildReferrals(cfg config.Config, pool *pgxpool.Pool, log *slog.Lo
 		Points:        a.Engagement.Points,
 		Log:           log,
 		PublicURL:     cfg.PublicURL,
+		Day:           cfg.ReferralDay,
 	})
 	if c := a.Engagement.Temporal; c != nil {
 		svc.SetWorkflows(workflows.ReferralEngine{Client: c})

@@ -86,9 +86,9 @@ func (s *Service) Load(ctx context.Context, referralID string) (Snapshot, error)
 	if err != nil {
 		return sn, fmt.Errorf("load referral: %w", err)
 	}
-	sn.Deadline = sn.CreatedAt.Add(time.Duration(windowDays) * 24 * time.Hour)
+	sn.Deadline = sn.CreatedAt.Add(time.Duration(windowDays) * s.opts.Day)
 	if sn.PaidAt != nil {
-		sn.ReversalUntil = sn.PaidAt.Add(time.Duration(reversalDays) * 24 * time.Hour)
+		sn.ReversalUntil = sn.PaidAt.Add(time.Duration(reversalDays) * s.opts.Day)
 	}
 	return sn, nil
 }
@@ -118,9 +118,9 @@ func (s *Service) MarkConfirmed(ctx context.Context, id string) error {
 // it answers the referral after the step (a second invoice changes nothing).
 func (s *Service) MarkPaid(ctx context.Context, id, invoiceID string, paidAt time.Time) (Snapshot, error) {
 	_, err := s.transition(ctx, s.pool, id, []string{"cadastrado", "confirmado"}, "em_carencia",
-		`, paid_at = $4::timestamptz, invoice_id = $5, hold_until = $4::timestamptz + make_interval(days => (SELECT hold_days FROM referral_settings)),
+		`, paid_at = $4::timestamptz, invoice_id = $5, hold_until = $4::timestamptz + (SELECT hold_days FROM referral_settings) * make_interval(secs => $6::float8),
 		  confirmed_at = coalesce(confirmed_at, $4::timestamptz)`,
-		[]any{paidAt, invoiceID}, "invoice_paid", map[string]any{"invoice_id": invoiceID, "paid_at": paidAt})
+		[]any{paidAt, invoiceID, s.opts.Day.Seconds()}, "invoice_paid", map[string]any{"invoice_id": invoiceID, "paid_at": paidAt})
 	if err != nil {
 		return Snapshot{}, err
 	}

@@ -95,6 +95,9 @@ type Options struct {
 	// PublicURL is the app's address, for the share link.
 	PublicURL string
 	Now       func() time.Time
+	// Day is the length of the program's days (hold, windows): 24h unless
+	// a demo or a browser test shortens it.
+	Day time.Duration
 }
 
 // Service is the referral program.
@@ -113,6 +116,9 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Day <= 0 {
+		o.Day = 24 * time.Hour
 	}
 	if o.Points == nil {
 		o.Points = points.New(pool)
