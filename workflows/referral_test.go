@@ -278,3 +278,40 @@ func TestReferralRefundDuringHoldPaysNothing(t *testing.T) {
 		t.Fatalf("balances %d/%d", a, b)
 	}
 }
+
+// A referral flagged by the anti-fraud checks waits for the staff: nothing
+// is granted at the end of the hold; the approval (audited) releases it.
+func TestReferralFlaggedWaitsForTheReview(t *testing.T) {
+	c := newReferralCase(t)
+	ctx := context.Background()
+	if _, err := c.pool.Exec(ctx, `UPDATE referrals SET verdict = 'flagged', reasons = ARRAY['same_device'] WHERE id = $1`, c.in.ReferralID); err != nil {
+		t.Fatal(err)
+	}
+	var staff string
+	if err := c.pool.QueryRow(ctx, `INSERT INTO users (email) VALUES ('equipe@example.com') RETURNING id`).Scan(&staff); err != nil {
+		t.Fatal(err)
+	}
+	c.at(day, func() {
+		c.signal(referrals.SignalInvoicePaid, referrals.InvoicePaidSignal{InvoiceID: "in_1", PaidAt: t0.Add(day)})
+	})
+	c.at(20*day, func() {
+		if a, b := c.balances(t); a != 0 || b != 0 {
+			t.Errorf("paid before the review: %d/%d", a, b)
+		}
+		var state string
+		c.pool.QueryRow(ctx, `SELECT state FROM referrals WHERE id = $1`, c.in.ReferralID).Scan(&state)
+		if state != "em_analise" {
+			t.Errorf("state %q during the review, want em_analise", state)
+		}
+		if err := c.svc.Review(ctx, staff, c.in.ReferralID, true, "Conferido: pessoas diferentes."); err != nil {
+			t.Error(err)
+		}
+		c.signal(referrals.SignalReviewed, true)
+	})
+	if state := c.run(t); state != "recompensada" {
+		t.Fatalf("ended %q", state)
+	}
+	if a, b := c.balances(t); a != 500 || b != 200 {
+		t.Fatalf("balances %d/%d", a, b)
+	}
+}

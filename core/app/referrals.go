@@ -33,6 +33,11 @@ func (a *App) buildReferrals(cfg config.Config, pool *pgxpool.Pool, log *slog.Lo
 				return fmt.Errorf("start referral worker: %w", err)
 			}
 			a.onClose(func() error { w.Stop(); return nil })
+			go func() {
+				if n, err := svc.ResumeWorkflows(context.Background()); err != nil {
+					log.Warn("resume referral workflows", "started", n, "err", err)
+				}
+			}()
 		}
 	}
 	a.Auth.SetReferrals(signupReferrals{svc})

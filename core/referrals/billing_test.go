@@ -97,3 +97,22 @@ func TestBillingWebhookReachesReferrals(t *testing.T) {
 		t.Fatalf("signals %v, want %v", rec.signals, want)
 	}
 }
+
+// Referrals under way get their workflow again at start; ended ones do not.
+func TestResumeWorkflowsStartsReferralsUnderWay(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	rec := &recordingWorkflows{}
+	f.svc.SetWorkflows(rec)
+	a := f.user(t, "ana@example.com", "Ana", "Souza", "")
+	code, _ := f.svc.Code(ctx, a)
+	live, _ := f.signup(t, code, "bia@example.com", "", "")
+	ended, out := f.signup(t, code, "caio@example.com", "", "")
+	if _, err := f.pool.Exec(ctx, `UPDATE referrals SET state = 'expirada' WHERE id = $1`, out.ReferralID); err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.svc.ResumeWorkflows(ctx)
+	if err != nil || n != 1 || len(rec.started) != 1 || rec.started[0] != live {
+		t.Fatalf("resumed %d %v (err %v); want only %s, not %s", n, rec.started, err, live, ended)
+	}
+}

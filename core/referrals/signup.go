@@ -270,3 +270,35 @@ func (s *Service) signalIfReferee(ctx context.Context, userID, signal string, pa
 	}
 	return s.opts.Workflows.SignalReferral(ctx, userID, signal, payload)
 }
+
+// ResumeWorkflows starts the workflow of every referral still under way: a
+// start lost at sign-up (Temporal unreachable, a crash after the commit) is
+// made good; a running or finished workflow is left as it is (the start is
+// a harmless duplicate). It answers how many it asked for.
+func (s *Service) ResumeWorkflows(ctx context.Context) (int, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id::text, referee_id::text FROM referrals
+		WHERE state IN ('cadastrado', 'confirmado', 'em_carencia', 'em_analise', 'recompensada') ORDER BY created_at`)
+	if err != nil {
+		return 0, fmt.Errorf("resume referrals: %w", err)
+	}
+	type pair struct{ id, referee string }
+	var list []pair
+	for rows.Next() {
+		var p pair
+		if err := rows.Scan(&p.id, &p.referee); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		list = append(list, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for i, p := range list {
+		if err := s.opts.Workflows.StartReferral(ctx, p.id, p.referee); err != nil {
+			return i, err
+		}
+	}
+	return len(list), nil
+}
