@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
 import { linkFrom, waitForMail } from './support/mailbox'
 import { startServer, type RunningServer } from './support/server'
 import { apiPost, newTestUser, signInByApi, signedInUser } from './support/users'
@@ -46,6 +47,10 @@ test.describe('indique e ganhe', () => {
     await expect(pageA.getByText('Link copiado!')).toBeVisible()
     expect(await pageA.evaluate(() => navigator.clipboard.readText())).toBe(link)
     await expect(pageA.getByRole('img', { name: 'QR code do seu link de indicação' })).toBeVisible()
+    // The QR is the server's SVG of the same link.
+    const qr = await a.request.get('/api/referrals/me/qr.svg')
+    expect(qr.headers()['content-type']).toBe('image/svg+xml')
+    await expectNoSeriousA11yViolations(pageA, 'indique-e-ganhe')
 
     // A new browser opens it (twice: one click counted) and signs up.
     const b = await newContext(browser)
@@ -79,6 +84,7 @@ test.describe('indique e ganhe', () => {
       await expect(row).toContainText('Em carência', { timeout: 1000 })
     }).toPass({ timeout: 30_000 })
     await expect(row).toContainText(/Recompensa em \d{2}\/\d{2}\/\d{4}/)
+    await expectNoSeriousA11yViolations(pageA, 'indique-e-ganhe with a referral')
     const totals = pageA.getByLabel('Seus números')
     await expect(totals.getByText('Cliques').locator('xpath=following-sibling::dd')).toHaveText('1')
     await expect(totals.getByText('Cadastros').locator('xpath=following-sibling::dd')).toHaveText('1')
