@@ -99,6 +99,7 @@ var authorisationMatrix = map[string][]string{
 	// Referrals
 	"POST /api/referrals/click":             everyone,
 	"GET /api/referrals/me":                 signedIn,
+	"GET /api/referrals/me/qr.svg":          signedIn,
 	"POST /api/referrals/process-signup":    signedIn,
 	"GET /api/admin/referrals":              superAdmin,
 	"GET /api/admin/referrals/{id}":         superAdmin,
