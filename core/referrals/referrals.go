@@ -27,6 +27,7 @@ import (
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/ratelimit"
 )
 
 // Messages shown after a sign-up with a referral code (the product spec's).
@@ -102,9 +103,14 @@ type Options struct {
 
 // Service is the referral program.
 type Service struct {
-	pool *pgxpool.Pool
-	opts Options
+	pool    *pgxpool.Pool
+	opts    Options
+	limiter *ratelimit.Limiter
 }
+
+// clicksPerIP bounds the clicks one address may record (new browser
+// sessions are free to make, so this is what keeps the counts honest).
+var clicksPerIP = ratelimit.Rule{Max: 30, Window: time.Minute}
 
 // New returns the service.
 func New(pool *pgxpool.Pool, o Options) *Service {
@@ -126,7 +132,7 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 	if o.Notifications == nil {
 		o.Notifications = notifications.New(pool)
 	}
-	return &Service{pool: pool, opts: o}
+	return &Service{pool: pool, opts: o, limiter: ratelimit.New(pool, o.Now)}
 }
 
 // SetBilling plugs billing in after both are built (core/app).
@@ -228,6 +234,15 @@ func (s *Service) Click(ctx context.Context, code, sessionID, deviceID, ip strin
 	}
 	if len(fields) > 0 {
 		return false, core.Invalid("Dados inválidos.", fields)
+	}
+	if ip != "" {
+		ok, err := s.limiter.Allow(ctx, "referral-click:"+ip, clicksPerIP)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			return false, core.Errorf(core.ERATELIMITED, "Muitos acessos a links de indicação. Aguarde um momento.")
+		}
 	}
 	var dev *string
 	if deviceID != "" {

@@ -139,8 +139,9 @@ func TestClicksCountOncePerSession(t *testing.T) {
 	ctx := context.Background()
 	a := f.user(t, "ana@example.com", "Ana", "Souza", "")
 	code, _ := f.svc.Code(ctx, a)
-	for range 100 {
-		if _, err := f.svc.Click(ctx, code, "session-one-123", "device-aaaa-1", "10.0.0.1"); err != nil {
+	for i := range 100 {
+		// Spread over addresses: one address may record 30 clicks a minute.
+		if _, err := f.svc.Click(ctx, code, "session-one-123", "device-aaaa-1", fmt.Sprintf("10.0.%d.1", i%4)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -154,6 +155,12 @@ func TestClicksCountOncePerSession(t *testing.T) {
 	}
 	if d.Totals.Clicks != 2 {
 		t.Fatalf("clicks %d, want 2 (100 hits in one session, 1 in another)", d.Totals.Clicks)
+	}
+	for i := range 30 {
+		f.svc.Click(ctx, code, fmt.Sprintf("flood-session-%04d", i), "", "10.7.7.7")
+	}
+	if _, err := f.svc.Click(ctx, code, "flood-session-9999", "", "10.7.7.7"); err == nil {
+		t.Fatal("the 31st click of one address in a minute was accepted")
 	}
 	if _, err := f.svc.Click(ctx, "ZZZZZZZZ", "session-one-123", "", ""); err == nil {
 		t.Fatal("an unknown code was accepted")
@@ -181,7 +188,15 @@ func TestBindingIsFrozenAtSignup(t *testing.T) {
 	if err := f.pool.QueryRow(ctx, `SELECT referrer_id FROM referrals WHERE referee_id = $1`, b).Scan(&referrer); err != nil || referrer != a {
 		t.Fatalf("referrer %q err %v, want %q", referrer, err, a)
 	}
-	// process-referral-signup binds only a fresh account.
+	// process-referral-signup (after a Google sign-in) binds a fresh account, once.
+	google := f.user(t, "google@example.com", "Gil", "Nunes", "")
+	if out, err := f.svc.ProcessSignup(ctx, google, codeA, "device-google-1", "10.0.0.5"); err != nil || !out.Recorded {
+		t.Fatalf("process-signup %+v err %v", out, err)
+	}
+	if out, err := f.svc.ProcessSignup(ctx, google, codeC, "", ""); err != nil || out.Recorded {
+		t.Fatalf("second process-signup %+v err %v: the first binding must stand", out, err)
+	}
+	// An account older than a day is not bound.
 	f.at(t0.Add(48 * time.Hour))
 	old := f.user(t, "velho@example.com", "Velho", "Conta", "")
 	f.at(t0.Add(96 * time.Hour))
