@@ -106,8 +106,8 @@ func Referral(ctx workflow.Context, in ReferralInput) (string, error) {
 		}
 	}
 	reverse := func() (string, error) {
-		var changed bool
-		if err := workflow.ExecuteActivity(ctx, a.ReverseReferral, in.ReferralID, reversal.Kind).Get(ctx, &changed); err != nil {
+		// Billing's hook may have reversed already: every step is idempotent.
+		if err := workflow.ExecuteActivity(ctx, a.ReverseReferral, in.ReferralID, reversal.Kind).Get(ctx, nil); err != nil {
 			return "", err
 		}
 		applyCredits()
@@ -115,14 +115,8 @@ func Referral(ctx workflow.Context, in ReferralInput) (string, error) {
 		if err := workflow.ExecuteActivity(ctx, a.LoadReferral, in.ReferralID).Get(ctx, &sn); err != nil {
 			return "", err
 		}
-		if changed {
-			event := referrals.NotifyNotApproved
-			if sn.State == "estornada" {
-				event = referrals.NotifyReversed
-			}
-			if err := notify(event); err != nil {
-				return "", err
-			}
+		if err := workflow.ExecuteActivity(ctx, a.NotifyReferralEnd, in.ReferralID).Get(ctx, nil); err != nil {
+			return "", err
 		}
 		return sn.State, nil
 	}
@@ -295,6 +289,14 @@ func (a *ReferralActivities) ReverseReferral(ctx context.Context, id, kind strin
 		return false, err
 	}
 	return s.Reverse(ctx, id, kind)
+}
+
+func (a *ReferralActivities) NotifyReferralEnd(ctx context.Context, id string) error {
+	s, err := a.svc()
+	if err != nil {
+		return err
+	}
+	return s.NotifyEnd(ctx, id)
 }
 
 func (a *ReferralActivities) NotifyReferral(ctx context.Context, id, event string) error {

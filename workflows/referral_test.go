@@ -315,3 +315,30 @@ func TestReferralFlaggedWaitsForTheReview(t *testing.T) {
 		t.Fatalf("balances %d/%d", a, b)
 	}
 }
+
+// Billing's hook stores the first paid invoice before it signals; with the
+// signal lost (Temporal unreachable then) the workflow still finds the
+// payment when the qualification window ends, and rewards once.
+func TestReferralPaymentStoredButSignalLost(t *testing.T) {
+	c := newReferralCase(t)
+	c.at(day, func() {
+		// NoWorkflows: the hook's signal goes nowhere.
+		if err := c.svc.InvoicePaid(context.Background(), c.referee, "in_1", t0.Add(day)); err != nil {
+			t.Error(err)
+		}
+	})
+	var grantedAt time.Time
+	c.env.OnActivity(c.acts.GrantReferral, mock.Anything, c.in.ReferralID).Return(func(ctx context.Context, id string) (referrals.GrantResult, error) {
+		grantedAt = c.env.Now()
+		return c.acts.GrantReferral(ctx, id)
+	})
+	if state := c.run(t); state != "recompensada" {
+		t.Fatalf("ended %q", state)
+	}
+	if want := t0.Add(60 * day); !grantedAt.Equal(want) {
+		t.Fatalf("granted at %s, want at the window's end %s", grantedAt, want)
+	}
+	if a, b := c.balances(t); a != 500 || b != 200 {
+		t.Fatalf("balances %d/%d", a, b)
+	}
+}

@@ -89,7 +89,16 @@ func TestBillingWebhookReachesReferrals(t *testing.T) {
 	}
 	send("evt_trial", "invoice.paid", inv("in_trial", 0))
 	send("evt_paid", "invoice.paid", inv("in_paid", 4990))
+	// The first paid invoice is stored at once (the hold starts), whatever becomes of the signal.
+	var state string
+	if err := srv.App.Pool.QueryRow(ctx, `SELECT state FROM referrals WHERE referee_id = $1`, bia).Scan(&state); err != nil || state != "em_carencia" {
+		t.Fatalf("after invoice.paid: state %q err %v", state, err)
+	}
 	send("evt_refund", "charge.refunded", map[string]any{"id": "ch_1", "object": "charge", "customer": "cus_bia", "amount_refunded": 4990})
+	// A refund during the hold ends the referral unrewarded, at once.
+	if err := srv.App.Pool.QueryRow(ctx, `SELECT state FROM referrals WHERE referee_id = $1`, bia).Scan(&state); err != nil || state != "nao_aprovada" {
+		t.Fatalf("after charge.refunded: state %q err %v", state, err)
+	}
 	want := []string{bia + ":" + referrals.SignalInvoicePaid, bia + ":" + referrals.SignalPaymentReversed}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

@@ -246,18 +246,83 @@ func (s *Service) EmailConfirmed(ctx context.Context, userID string) error {
 }
 
 // InvoicePaid is billing's hook: the member's invoice of a paid plan was
-// paid. Only the first one matters to the workflow; trials (no charge)
-// never come here.
+// paid (trials, with no charge, never come here). The first one is
+// recorded at once (the hold starts; later ones change nothing), then the
+// referee's workflow is told; should that signal be lost, the workflow
+// still finds the payment stored when its window ends.
 func (s *Service) InvoicePaid(ctx context.Context, userID, invoiceID string, paidAt time.Time) error {
-	return s.signalIfReferee(ctx, userID, SignalInvoicePaid, InvoicePaidSignal{InvoiceID: invoiceID, PaidAt: paidAt})
+	id, err := s.referralOf(ctx, userID)
+	if err != nil || id == "" {
+		return err
+	}
+	if _, err := s.MarkPaid(ctx, id, invoiceID, paidAt); err != nil {
+		return err
+	}
+	return s.opts.Workflows.SignalReferral(ctx, userID, SignalInvoicePaid, InvoicePaidSignal{InvoiceID: invoiceID, PaidAt: paidAt})
 }
 
-// PaymentReversed is billing's hook for a refund ("refund") or a dispute ("dispute").
+// PaymentReversed is billing's hook for a refund ("refund") or a dispute
+// ("dispute"). Within the reversal window after the first payment it takes
+// the rewards back at once (or ends a referral not yet rewarded), tells
+// the referrer and signals the workflow; every step is idempotent, so the
+// workflow repeating them changes nothing.
 func (s *Service) PaymentReversed(ctx context.Context, userID, kind string, at time.Time) error {
 	if kind != ReasonRefund && kind != ReasonDispute {
 		return fmt.Errorf("payment reversed: unknown kind %q", kind)
 	}
-	return s.signalIfReferee(ctx, userID, SignalPaymentReversed, ReversalSignal{Kind: kind, At: at})
+	id, err := s.referralOf(ctx, userID)
+	if err != nil || id == "" {
+		return err
+	}
+	sn, err := s.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if sn.PaidAt == nil || at.After(sn.ReversalUntil) {
+		return nil // no payment of the program's, or past the window
+	}
+	changed, err := s.Reverse(ctx, id, kind)
+	if err != nil {
+		return err
+	}
+	if changed {
+		if _, err := s.ApplyCredits(ctx, id); err != nil {
+			s.opts.Log.Warn("reverse referral balance credit", "referral", id, "err", err)
+		}
+		if err := s.NotifyEnd(ctx, id); err != nil {
+			return err
+		}
+	}
+	return s.opts.Workflows.SignalReferral(ctx, userID, SignalPaymentReversed, ReversalSignal{Kind: kind, At: at})
+}
+
+// NotifyEnd tells the referrer how an ended referral ended (once: the
+// notification keys are per referral and event).
+func (s *Service) NotifyEnd(ctx context.Context, id string) error {
+	sn, err := s.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	switch sn.State {
+	case "estornada":
+		return s.Notify(ctx, id, NotifyReversed)
+	case "nao_aprovada", "expirada", "limite":
+		return s.Notify(ctx, id, NotifyNotApproved)
+	}
+	return nil
+}
+
+// referralOf is the id of userID's referral as a referee ("" for none).
+func (s *Service) referralOf(ctx context.Context, userID string) (string, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT id FROM referrals WHERE referee_id = $1`, userID).Scan(&id)
+	if postgres.IsNoRows(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("find referral: %w", err)
+	}
+	return id, nil
 }
 
 func (s *Service) signalIfReferee(ctx context.Context, userID, signal string, payload any) error {
