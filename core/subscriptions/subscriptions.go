@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -187,6 +188,8 @@ type Service struct {
 	wf       Workflows
 	trialLen time.Duration
 	grace    time.Duration
+	mu       sync.Mutex
+	daily    map[string]bool // limit types counted per day (offer.go)
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
@@ -266,8 +269,9 @@ func (s *Service) StartTrial(ctx context.Context, userID string) error {
 	now := s.now()
 	endsAt := now.Add(s.trialLen).UTC()
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at)
-			VALUES ($1, 'trial', $2) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt)
+		// created_at is the trial's start (the reminders skip moments before it).
+		tag, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at, created_at)
+			VALUES ($1, 'trial', $2, $3) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt, now)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
@@ -319,7 +323,7 @@ func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error 
 func (s *Service) ExpireTrial(ctx context.Context, userID string) (bool, error) {
 	var expired bool
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = now(), updated_at = now()
+		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = $2, updated_at = now()
 			WHERE user_id = $1 AND subscription_status = 'trial' AND trial_ends_at <= $2 AND trial_expired_at IS NULL`,
 			userID, s.now())
 		if err != nil || tag.RowsAffected() == 0 {
@@ -402,9 +406,24 @@ func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]str
 // lost (the confirmation hook only logs) or whose moment passed while
 // nothing ran. It returns how many members it looked at.
 func (s *Service) ResumeEntitlements(ctx context.Context) (int, error) {
-	rows, err := s.pool.Query(ctx, `SELECT user_id::text FROM subscribers
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
 		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at IS NOT NULL)
 		   OR premium_until IS NOT NULL`)
+}
+
+// ResumeOverdueEntitlements wakes the workflow of every member whose trial
+// end or premium end has passed without being recorded (a notice lost while
+// Temporal was unreachable, a workflow that failed): the periodic catch-up.
+// Access already follows the row's times; this records the change and tells
+// the member.
+func (s *Service) ResumeOverdueEntitlements(ctx context.Context) (int, error) {
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
+		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at <= $1)
+		   OR (subscription_status = 'active' AND premium_until <= $1)`, s.now())
+}
+
+func (s *Service) resume(ctx context.Context, sql string, args ...any) (int, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return 0, fmt.Errorf("list pending entitlements: %w", err)
 	}
