@@ -36,7 +36,10 @@ require (
 	golang.org/x/exp v0.0.0-20261011100332-faecfb24eb49
 )
 
-require github.com/stripe/stripe-go/v82 v82.5.1 // indirect
+require (
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
+	github.com/stripe/stripe-go/v82 v82.5.1 // indirect
+)
 
 require (
 	github.com/elastic/go-seccomp-bpf v1.6.0

@@ -3,6 +3,7 @@ import GavelIcon from '@mui/icons-material/Gavel'
 import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import PermMediaIcon from '@mui/icons-material/PermMedia'
+import RedeemIcon from '@mui/icons-material/Redeem'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
@@ -15,6 +16,7 @@ import { authProvider, endSession, fetchSession, mayEnterBackoffice, type Sessio
 import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
 import { ModerationList } from './moderation'
+import { ReferralList, ReferralProgramPage } from './referrals'
 import { UserList, UserShow } from './users'
 import { LoginPage } from './layout/LoginPage'
 
@@ -43,9 +45,13 @@ async function resources(permissions: string[] | undefined) {
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
     <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,
+    ...(permissions?.includes('super_admin')
+      ? [<Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />]
+      : []),
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
       {permissions?.includes('super_admin') && <Route path="/plugins" element={<PluginsPage />} />}
+      {permissions?.includes('super_admin') && <Route path="/referral-program" element={<ReferralProgramPage />} />}
     </CustomRoutes>,
   ]
 }

@@ -34,6 +34,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
+	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
@@ -83,6 +84,9 @@ type App struct {
 
 	// Moderation is reports and the moderation queue (moderation.go).
 	Moderation *moderation.Service
+
+	// Referrals is "Indique e ganhe" (referrals.go).
+	Referrals *referrals.Service
 
 	// Media is the media library (media.go): uploads, storage, processing.
 	Media *media.Service
@@ -147,6 +151,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	if err := a.buildReferrals(cfg, pool, log); err != nil {
+		return nil, err
+	}
 	a.Connections = connections.New(pool, a.Profiles, a.Engagement.Notifications, log)
 	rolesSvc := roles.NewService(pool)
 	rolesSvc.OnChange(a.Auth.InvalidatePrincipalsOf)
@@ -179,6 +186,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildBilling(cfg, pool, log); err != nil {
 		return nil, fmt.Errorf("billing: %w", err)
 	}
+	a.connectReferralsBilling()
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -209,6 +217,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
+		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		Billing:    &billing.HTTP{Service: a.Billing, Log: log},
 		Content: httpapi.ContentDeps{

@@ -103,16 +103,26 @@ type SignupInput struct {
 	Email        string `json:"email"`
 	Password     string `json:"password"`
 	ReferralCode string `json:"referral_code,omitempty"`
+	// DeviceID is the PWA's first-party device id (the referral checks).
+	DeviceID string `json:"device_id,omitempty"`
 }
 
 // Signup creates an unconfirmed account and emails its confirmation link.
 // An address already registered gets the same answer and no new account, so
 // sign-up does not reveal who has an account.
 func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) error {
+	_, err := s.SignupWithMessage(ctx, in, clientIP)
+	return err
+}
+
+// SignupWithMessage is Signup answering the message to show: with a
+// referral code, whether the code was taken (it depends on the code only,
+// never on whether the address was registered).
+func (s *Service) SignupWithMessage(ctx context.Context, in SignupInput, clientIP string) (string, error) {
 	email := NormaliseEmail(in.Email)
 	if reasons := password.Validate(in.Password, email); len(reasons) > 0 {
 		msg := password.Message(reasons)
-		return core.Invalid(msg, map[string]string{"password": msg})
+		return "", core.Invalid(msg, map[string]string{"password": msg})
 	}
 	fields := map[string]string{}
 	if !validEmail(email) {
@@ -137,24 +147,35 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 		fields["referral_code"] = "Código de indicação inválido."
 	}
 	if len(fields) > 0 {
-		return core.Invalid(msgInvalidData, fields)
+		return "", core.Invalid(msgInvalidData, fields)
 	}
 	if err := s.limit(ctx, "signup:email:"+email, s.opts.SignupPerEmail, MsgSignupLimited); err != nil {
-		return err
+		return "", err
 	}
 	if err := s.limit(ctx, "signup:ip:"+clientIP, s.opts.SignupPerIP, MsgSignupLimited); err != nil {
-		return err
+		return "", err
 	}
 	hash, err := s.opts.Hash.Hash(in.Password)
 	if err != nil {
-		return err
+		return "", err
+	}
+	message := MsgSignupOK
+	rec := s.referralRecorder()
+	referralOK := false
+	if referral != "" && rec != nil {
+		if referralOK, err = rec.KnownCode(ctx, referral); err != nil {
+			s.log.ErrorContext(ctx, "check referral code", "err", err)
+			referralOK = false
+		}
 	}
 	meta, _ := json.Marshal(map[string]string{"first_name": first, "last_name": last})
 	var referralArg *string
 	if referral != "" {
 		referralArg = &referral
 	}
+	var created string
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		created = ""
 		// ON CONFLICT makes two simultaneous sign-ups of one address create one account.
 		var userID string
 		err := tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, provider, metadata, referral_code)
@@ -170,14 +191,27 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 		kind := mailConfirm
 		if userID == "" {
 			kind = mailRegistered
+		} else if referralOK {
+			created = userID
+			referralOK = s.recordReferral(ctx, tx, rec, NewAccount{UserID: userID, Email: email,
+				ReferralCode: referral, DeviceID: in.DeviceID, IP: clientIP})
 		}
 		return s.requestMail(ctx, tx, kind, email)
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
 	s.kickMail()
-	return nil
+	if referral != "" && rec != nil {
+		if created != "" && referralOK {
+			rec.AfterSignup(ctx, created)
+		}
+		message = MsgSignupReferralFailed
+		if referralOK {
+			message = MsgSignupReferralOK
+		}
+	}
+	return message, nil
 }
 
 // limit counts one hit and refuses with msg beyond rule.

@@ -102,10 +102,11 @@ func HandleSignup(log *slog.Logger, s *Service) http.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.Signup(r.Context(), in, ClientIP(r)); err != nil {
+		msg, err := s.SignupWithMessage(r.Context(), in, ClientIP(r))
+		if err != nil {
 			return err
 		}
-		return httpx.Encode(w, http.StatusCreated, messageBody{MsgSignupOK})
+		return httpx.Encode(w, http.StatusCreated, messageBody{msg})
 	})
 }
 

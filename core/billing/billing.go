@@ -65,6 +65,9 @@ type Service struct {
 	now  func() time.Time
 	log  *slog.Logger
 
+	// hooks hear about paid invoices, refunds and disputes (referrals.go).
+	hooks PaymentHooks
+
 	pricesMu sync.Mutex
 	prices   map[string]priceInfo
 	pricesAt time.Time

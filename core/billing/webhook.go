@@ -56,6 +56,8 @@ func (s *Service) VerifyWebhook(payload []byte, header string) (stripe.Event, er
 type Outcome struct {
 	Status    string // applied, ignored (or the status a duplicate already had)
 	Duplicate bool
+	// member is the event's member, for the payment hooks (referrals.go).
+	member string
 }
 
 // HandleEvent applies a verified event once: the inbox row keyed by its id
@@ -98,6 +100,9 @@ func (s *Service) handle(ctx context.Context, ev *stripe.Event, payload []byte, 
 	}
 	if notify != nil {
 		s.notify(ctx, *notify)
+	}
+	if !out.Duplicate {
+		s.runPaymentHooks(ctx, ev, out.member)
 	}
 	return out, nil
 }
@@ -155,7 +160,7 @@ func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte
 				return err
 			}
 		}
-		out.Status = EventIgnored
+		out.Status, out.member = EventIgnored, userID
 		if applied {
 			out.Status = EventApplied
 		}

@@ -63,6 +63,10 @@ type Config struct {
 	// BillingGrace is BILLING_GRACE: how long a member keeps premium after a
 	// failed payment ("7d" by default; days as "Nd" or a Go duration).
 	BillingGrace time.Duration
+	// ReferralDay is REFERRAL_DAY: the length of one of the referral
+	// program's days (hold, qualification and reversal windows); 24h unless
+	// a demo or a browser test shortens it ("2s").
+	ReferralDay time.Duration
 
 	// Stripe (core/billing). An empty STRIPE_SECRET_KEY runs the in-repo
 	// fake Stripe outside production (core/billing/stripefake).
@@ -191,6 +195,9 @@ func Load(getenv func(string) string) (Config, error) {
 		if c.TrialDuration, err = time.ParseDuration(v); err != nil || c.TrialDuration <= 0 {
 			return c, fmt.Errorf("TRIAL_DURATION must be a positive duration such as 90s or 2h, got %q", v)
 		}
+	}
+	if c.ReferralDay, err = time.ParseDuration(get("REFERRAL_DAY", "24h")); err != nil || c.ReferralDay <= 0 {
+		return c, fmt.Errorf("REFERRAL_DAY must be a positive duration such as 24h or 2s, got %q", getenv("REFERRAL_DAY"))
 	}
 	if c.BillingGrace, err = parseDays(get("BILLING_GRACE", "7d")); err != nil || c.BillingGrace <= 0 {
 		return c, fmt.Errorf("BILLING_GRACE must be a positive duration such as 7d or 36h, got %q", getenv("BILLING_GRACE"))

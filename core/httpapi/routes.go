@@ -238,6 +238,22 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("POST", "/api/admin/moderation/{target_type}/{target_id}/{action}", m.Act())
 	}
 
+	// Referrals, "Indique e ganhe" (core/referrals): the member's dashboard,
+	// click tracking (visitors), the Google sign-up binding, and the
+	// backoffice's review queue, numbers and settings (super admins).
+	if rf := d.Referrals; rf != nil && rf.Service != nil {
+		rt.handle("GET", "/api/referrals/me", rf.Me())
+		rt.handle("GET", "/api/referrals/me/qr.svg", rf.QR())
+		rt.handle("POST", "/api/referrals/click", rf.Click())
+		rt.handle("POST", "/api/referrals/process-signup", rf.ProcessSignup())
+		rt.handle("GET", "/api/admin/referrals", rf.AdminList())
+		rt.handle("GET", "/api/admin/referrals/{id}", rf.AdminGet())
+		rt.handle("POST", "/api/admin/referrals/{id}/review", rf.AdminReview())
+		rt.handle("GET", "/api/admin/referral-stats", rf.AdminStats())
+		rt.handle("GET", "/api/admin/referral-settings", rf.AdminSettings())
+		rt.handle("PUT", "/api/admin/referral-settings", rf.AdminUpdateSettings())
+	}
+
 	// Billing (core/billing): plans, checkout, the customer portal, the
 	// member's subscription and payments, Stripe's webhook (its signature is
 	// the permission) and the billing backoffice (super admins).

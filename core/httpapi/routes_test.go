@@ -96,6 +96,17 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/moderation":                                     moderators,
 	"GET /api/admin/moderation/{id}":                                moderators,
 	"POST /api/admin/moderation/{target_type}/{target_id}/{action}": moderators,
+	// Referrals
+	"POST /api/referrals/click":             everyone,
+	"GET /api/referrals/me":                 signedIn,
+	"GET /api/referrals/me/qr.svg":          signedIn,
+	"POST /api/referrals/process-signup":    signedIn,
+	"GET /api/admin/referrals":              superAdmin,
+	"GET /api/admin/referrals/{id}":         superAdmin,
+	"POST /api/admin/referrals/{id}/review": superAdmin,
+	"GET /api/admin/referral-stats":         superAdmin,
+	"GET /api/admin/referral-settings":      superAdmin,
+	"PUT /api/admin/referral-settings":      superAdmin,
 	// VetCoins, check-in, subscription, notifications, live events
 	"GET /api/points/balance":                  signedIn,
 	"GET /api/points/history":                  signedIn,

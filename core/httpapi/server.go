@@ -35,6 +35,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/push"
+	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
@@ -94,6 +95,8 @@ type Deps struct {
 	// Moderation is reports and the moderation queue (core/moderation);
 	// nil: not served.
 	Moderation *moderation.HTTP
+	// Referrals is "Indique e ganhe" (core/referrals); nil: not served.
+	Referrals *referrals.HTTP
 	// Media is the media library: tus uploads and its admin API
 	// (core/media); nil: not served.
 	Media *media.HTTP

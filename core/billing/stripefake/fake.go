@@ -85,6 +85,7 @@ type state struct {
 	Subs         map[string]Object `json:"subscriptions"`
 	Invoices     map[string]Object `json:"invoices"`
 	Prices       map[string]Object `json:"prices"`
+	BalanceTxs   map[string]Object `json:"balance_transactions"`
 	Events       []*event          `json:"events"`
 	Idempotent   map[string][]byte `json:"idempotent"`
 	WebhooksOff  bool              `json:"webhooks_off"`
@@ -133,7 +134,7 @@ func New(o Options) *Fake {
 
 func (f *Fake) init() {
 	s := f.st
-	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices} {
+	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices, &s.BalanceTxs} {
 		if *m == nil {
 			*m = map[string]Object{}
 		}
@@ -408,7 +409,34 @@ func (f *Fake) route(r *http.Request, p []string) (any, []*event, *apiError) {
 		f.st.TaxIDs[t["id"].(string)] = t
 		return t, nil, nil
 	case m == "GET" && len(p) == 3 && p[0] == "customers" && p[2] == "balance_transactions":
-		return list("/v1/customers/"+p[1]+"/balance_transactions", nil), nil, nil
+		var out []Object
+		for _, t := range f.st.BalanceTxs {
+			if t["customer"] == p[1] {
+				out = append(out, t)
+			}
+		}
+		sortByCreated(out)
+		return list("/v1/customers/"+p[1]+"/balance_transactions", out), nil, nil
+	case m == "POST" && len(p) == 3 && p[0] == "customers" && p[2] == "balance_transactions":
+		// A credit (negative amount) or debit on the customer's balance.
+		c, ok := f.st.Customers[p[1]]
+		if !ok {
+			return nil, nil, missing("customer", p[1])
+		}
+		amount, err := strconv.ParseInt(get("amount"), 10, 64)
+		if err != nil || amount == 0 {
+			return nil, nil, invalid("amount", "Invalid integer amount")
+		}
+		balance := num(c["balance"]) + amount
+		c["balance"] = balance
+		t := Object{"id": f.id("cbtxn"), "object": "customer_balance_transaction", "customer": p[1], "amount": amount,
+			"currency": "brl", "description": get("description"), "ending_balance": balance, "type": "adjustment",
+			"created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
+		f.st.BalanceTxs[t["id"].(string)] = t
+		return t, nil, nil
+	case m == "GET" && len(p) == 3 && p[0] == "customers" && p[2] == "payment_methods":
+		// The fake keeps no payment methods (its checkout pays without one).
+		return list("/v1/customers/"+p[1]+"/payment_methods", nil), nil, nil
 	case m == "POST" && len(p) == 2 && p[0] == "checkout" && p[1] == "sessions":
 		return f.createSession(r)
 	case m == "GET" && len(p) == 3 && p[0] == "checkout" && p[1] == "sessions":

@@ -103,7 +103,7 @@ const guardedRoutes: RouteObject[] = [
   soon('/oportunidades', 'Oportunidades'),
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,
-  soon('/indique-e-ganhe', 'Indique e Ganhe'),
+  { path: '/indique-e-ganhe', handle: { title: 'Indique e Ganhe' }, lazy: lazyPage(() => import('@/features/indique/pages/IndiquePage')) },
   { path: '/pricing', handle: { title: 'Planos' }, lazy: lazyPage(() => import('@/features/subscription/pages/PricingPage')) },
   soon('/subscription', 'Minha Assinatura'),
   soon('/subscription-management', 'Minha Assinatura'),
@@ -129,6 +129,8 @@ export const routes: RouteObject[] = [
           // Sign-in.
           { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
           { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
+          // A member's referral link: keeps the code, counts the click, goes on to sign-up.
+          { path: '/i/:code', lazy: lazyPage(() => import('@/features/indique/pages/InviteLinkPage')) },
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
           { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },

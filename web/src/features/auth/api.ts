@@ -15,6 +15,7 @@ export type SignupInput = {
   email: string
   password: string
   referral_code?: string
+  device_id?: string
 }
 
 export function useLogin() {

@@ -10,7 +10,7 @@ import { AuthShell, FormMessage } from '../components/AuthShell'
 import { NewPasswordField } from '../components/PasswordField'
 import { signupErrorMessage } from '../loginMessages'
 import { passwordError } from '../passwordRules'
-import { captureReferralCode, clearReferralCode } from '../referral'
+import { captureReferralCode, clearReferralCode, deviceId } from '../referral'
 
 type Fields = { first_name: string; last_name: string; email: string; password: string }
 type FieldErrors = Partial<Record<keyof Fields, string>>
@@ -61,7 +61,7 @@ export default function RegisterPage() {
         last_name: form.last_name.trim(),
         email: form.email.trim(),
         password: form.password,
-        ...(referralCode ? { referral_code: referralCode } : {}),
+        ...(referralCode ? { referral_code: referralCode, device_id: deviceId() } : {}),
       })
       if (referralCode) clearReferralCode()
       setDone(res.message)
