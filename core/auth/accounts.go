@@ -103,7 +103,13 @@ type SignupInput struct {
 	Email        string `json:"email"`
 	Password     string `json:"password"`
 	ReferralCode string `json:"referral_code,omitempty"`
+	// Intent "premium_monthly" (/register-premium): the confirmation link
+	// also signs in, and the page continues to the monthly checkout.
+	Intent string `json:"intent,omitempty"`
 }
+
+// IntentPremiumMonthly is the only sign-up intent.
+const IntentPremiumMonthly = "premium_monthly"
 
 // Signup creates an unconfirmed account and emails its confirmation link.
 // An address already registered gets the same answer and no new account, so
@@ -135,6 +141,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	referral := strings.TrimSpace(in.ReferralCode)
 	if len(referral) > 64 {
 		fields["referral_code"] = "Código de indicação inválido."
+	}
+	if in.Intent != "" && in.Intent != IntentPremiumMonthly {
+		fields["intent"] = "Plano inválido."
 	}
 	if len(fields) > 0 {
 		return core.Invalid(msgInvalidData, fields)
@@ -168,6 +177,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 		// way the email is one queued request in this same transaction, so
 		// both cases cost the same writes.
 		kind := mailConfirm
+		if in.Intent == IntentPremiumMonthly {
+			kind = mailConfirmPremium
+		}
 		if userID == "" {
 			kind = mailRegistered
 		}
@@ -233,12 +245,24 @@ func (s *Service) confirmEmail(ctx context.Context, tx pgx.Tx, userID string) (b
 
 // Confirm spends a confirmation link.
 func (s *Service) Confirm(ctx context.Context, token string) error {
-	var userID string
+	_, _, err := s.confirm(ctx, token)
+	return err
+}
+
+// confirm spends a confirmation link and reports whose it was and whether it
+// also signs in (a /register-premium link, purpose confirm_signin).
+func (s *Service) confirm(ctx context.Context, token string) (userID string, signIn bool, err error) {
 	var newly bool
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		id, ok, err := s.spendEmailToken(ctx, tx, token, "confirm")
 		if err != nil {
 			return err
+		}
+		if !ok {
+			if id, ok, err = s.spendEmailToken(ctx, tx, token, "confirm_signin"); err != nil {
+				return err
+			}
+			signIn = ok
 		}
 		if !ok {
 			return core.Errorf(core.EINVALID, MsgConfirmInvalid)
@@ -248,12 +272,12 @@ func (s *Service) Confirm(ctx context.Context, token string) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return "", false, err
 	}
 	if newly {
 		s.RunEmailConfirmedHooks(ctx, userID)
 	}
-	return nil
+	return userID, signIn, nil
 }
 
 // ResendConfirmation emails a new link to an unconfirmed account. It answers
