@@ -100,7 +100,7 @@ export default function TestStripePage() {
                         <td className="whitespace-nowrap p-3">{formatDateTime(e.received_at)}</td>
                         <td className="p-3 font-mono text-xs">{e.type}</td>
                         <td className="p-3">{eventStatusInWords(e.status)}</td>
-                        <td className="whitespace-nowrap p-3">{e.lag_ms == null ? '—' : `${(e.lag_ms / 1000).toFixed(1)} s`}</td>
+                        <td className="whitespace-nowrap p-3">{e.lag_ms == null ? '—' : `${(e.lag_ms / 1000).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} s`}</td>
                       </tr>
                     ))}
                   </tbody>
