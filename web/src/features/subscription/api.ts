@@ -26,6 +26,8 @@ export interface Subscription {
   grace_until?: string | null
   /** The latest invoice failed: the dunning banner shows. */
   payment_failed?: boolean
+  /** When premium ends (grace, or a cancelled period); null = open-ended. */
+  premium_until?: string | null
 }
 
 /**

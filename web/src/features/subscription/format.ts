@@ -40,12 +40,12 @@ export function statusInWords(v: Subscription): { text: string; tone: StatusTone
   const status = v.billing_status ?? ''
   const until = (iso: string | null | undefined) => (iso ? ` — acesso até ${formatDate(iso)}` : '')
   if (v.payment_failed || status === 'past_due' || status === 'unpaid') {
-    return { text: `pagamento pendente${until(v.grace_until ?? v.current_period_end)}`, tone: 'warning' }
+    return { text: `pagamento pendente${until(v.grace_until ?? v.premium_until ?? v.current_period_end)}`, tone: 'warning' }
   }
   if (status === 'canceled' || status === 'incomplete_expired') {
-    return v.is_premium ? { text: `cancelada${until(v.current_period_end)}`, tone: 'ended' } : { text: 'cancelada', tone: 'ended' }
+    return v.is_premium ? { text: `cancelada${until(v.premium_until ?? v.current_period_end)}`, tone: 'ended' } : { text: 'cancelada', tone: 'ended' }
   }
-  if (v.cancel_at_period_end) return { text: `cancelada${until(v.current_period_end)}`, tone: 'ended' }
+  if (v.cancel_at_period_end) return { text: `cancelada${until(v.premium_until ?? v.current_period_end)}`, tone: 'ended' }
   if (status === 'trialing') return { text: v.current_period_end ? `em teste até ${formatDate(v.current_period_end)}` : 'em teste', tone: 'ok' }
   if (status === 'active' || (v.is_premium && !v.trial_active)) return { text: 'ativa', tone: 'ok' }
   if (status === 'incomplete') return { text: 'aguardando o primeiro pagamento', tone: 'warning' }

@@ -30,7 +30,7 @@ function Overview({ d }: { d: SubscriptionDetails }) {
       <dl className="grid gap-3 sm:grid-cols-2">
         <div>
           <dt className="text-sm text-muted-foreground">Situação</dt>
-          <dd className={cn('font-semibold', TONE[status.tone])}>{d.status_text || status.text}</dd>
+          <dd className={cn('font-semibold', TONE[status.tone])}>{status.tone === 'none' && d.status_text ? d.status_text : status.text}</dd>
         </div>
         <div>
           <dt className="text-sm text-muted-foreground">Próxima cobrança</dt>
