@@ -36,6 +36,8 @@ require (
 	golang.org/x/exp v0.0.0-20261011100332-faecfb24eb49
 )
 
+require github.com/stripe/stripe-go/v82 v82.5.1 // indirect
+
 require (
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/landlock-lsm/go-landlock v0.11.2

@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
@@ -20,6 +21,10 @@ type Activities struct {
 	Checkin       *checkin.Service
 	Notifications *notifications.Service
 	Subscriptions *subscriptions.Service
+	// Mailer sends the trial reminders' e-mails (nil: in-app and push only).
+	Mailer mail.Mailer
+	// PublicURL is the app's address the e-mails link to.
+	PublicURL string
 	// Now is the activities' clock (workflows use workflow.Now).
 	Now func() time.Time
 }

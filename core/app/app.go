@@ -15,6 +15,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/billing"
+	"github.com/vetclube/vetclube/core/billing/stripefake"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
@@ -87,6 +89,11 @@ type App struct {
 	// documents) for readers with access.
 	Streams     *media.Streams
 	mediaUpload http.Handler
+
+	// Billing is Stripe (core/billing); StripeFake the local fake Stripe
+	// it talks to when STRIPE_SECRET_KEY is empty (nil otherwise).
+	Billing    *billing.Service
+	StripeFake *stripefake.Fake
 
 	closers []func() error
 }
@@ -168,6 +175,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("media: %w", err)
 	}
 	a.Content.Uploads = content.NewUploads(uploads, contentLibrary{a.Media})
+	if err := a.buildBilling(cfg, pool, log); err != nil {
+		return nil, fmt.Errorf("billing: %w", err)
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -199,6 +209,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
+		Billing:    &billing.HTTP{Service: a.Billing, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

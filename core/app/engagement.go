@@ -65,6 +65,7 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
 		Workflows:     subsWF,
 		TrialDuration: cfg.TrialDuration,
+		BillingGrace:  cfg.BillingGrace,
 		Limits:        cfg.TrialLimits,
 		Log:           log,
 	})
@@ -77,15 +78,17 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			Checkin:       e.Checkin,
 			Notifications: e.Notifications,
 			Subscriptions: e.Subscriptions,
+			Mailer:        a.Auth.Mailer(),
+			PublicURL:     cfg.PublicURL,
 		})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start workflow worker: %w", err)
 		}
 		a.onClose(func() error { w.Stop(); return nil })
 		go func() {
-			n, err := e.Subscriptions.ResumeTrialClocks(context.WithoutCancel(ctx))
+			n, err := e.Subscriptions.ResumeEntitlements(context.WithoutCancel(ctx))
 			if err != nil {
-				log.Warn("resume trial clocks", "trials", n, "err", err)
+				log.Warn("resume entitlement workflows", "members", n, "err", err)
 			}
 		}()
 		// A streak bonus is started after its check-in commits; one whose

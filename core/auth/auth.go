@@ -114,6 +114,10 @@ type Service struct {
 	cache *principalCache
 }
 
+// Mailer is the mailer the service sends through (the outbox queue or the
+// development mailbox), for other mail about the account.
+func (s *Service) Mailer() mail.Mailer { return s.mailer }
+
 // New returns the service.
 func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error) {
 	if opts.Log == nil {

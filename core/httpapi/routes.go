@@ -237,6 +237,26 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/moderation/{id}", m.Get())
 		rt.handle("POST", "/api/admin/moderation/{target_type}/{target_id}/{action}", m.Act())
 	}
+
+	// Billing (core/billing): plans, checkout, the customer portal, the
+	// member's subscription and payments, Stripe's webhook (its signature is
+	// the permission) and the billing backoffice (super admins).
+	if b := d.Billing; b != nil && b.Service != nil {
+		rt.handle("GET", "/api/billing/plans", b.Plans())
+		rt.handle("POST", "/api/billing/checkout", b.Checkout())
+		rt.handle("POST", "/api/billing/portal", b.Portal())
+		rt.handle("POST", "/api/billing/check", b.Check())
+		rt.handle("POST", "/api/billing/sync", b.Sync())
+		rt.handle("GET", "/api/billing/subscription", b.Subscription())
+		rt.handle("GET", "/api/billing/payments", b.Payments())
+		rt.handle("GET", "/api/billing/diagnostics", b.Diagnostics())
+		rt.handle("POST", "/api/billing/webhook", b.Webhook())
+		rt.handle("GET", "/api/admin/billing/subscriptions", b.AdminSubscriptions())
+		rt.handle("GET", "/api/admin/billing/subscriptions/{user_id}/timeline", b.AdminTimeline())
+		rt.handle("GET", "/api/admin/billing/metrics", b.AdminMetrics())
+		rt.handle("GET", "/api/admin/billing/events", b.AdminEvents())
+		rt.handle("POST", "/api/admin/billing/events/{id}/reprocess", b.AdminReprocess())
+	}
 }
 
 // addContentRoutes registers the content platform: public lists and details,

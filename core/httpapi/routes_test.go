@@ -232,6 +232,22 @@ var authorisationMatrix = map[string][]string{
 	"DELETE /api/admin/media/{id}":      backoffice,
 	// Protected media by signed address: the token decides, not the role.
 	"GET /api/media/stream/*": everyone,
+
+	// Billing
+	"GET /api/billing/plans":                                  everyone,
+	"POST /api/billing/checkout":                              signedIn,
+	"POST /api/billing/portal":                                signedIn,
+	"POST /api/billing/check":                                 signedIn,
+	"POST /api/billing/sync":                                  signedIn,
+	"GET /api/billing/subscription":                           signedIn,
+	"GET /api/billing/payments":                               signedIn,
+	"GET /api/billing/diagnostics":                            superAdmin,
+	"POST /api/billing/webhook":                               everyone,
+	"GET /api/admin/billing/subscriptions":                    superAdmin,
+	"GET /api/admin/billing/subscriptions/{user_id}/timeline": superAdmin,
+	"GET /api/admin/billing/metrics":                          superAdmin,
+	"GET /api/admin/billing/events":                           superAdmin,
+	"POST /api/admin/billing/events/{id}/reprocess":           superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

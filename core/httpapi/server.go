@@ -17,6 +17,7 @@ import (
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/billing"
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
@@ -96,6 +97,9 @@ type Deps struct {
 	// Media is the media library: tus uploads and its admin API
 	// (core/media); nil: not served.
 	Media *media.HTTP
+	// Billing is Stripe checkout, portal, webhooks and the billing
+	// backoffice (core/billing); nil: not served.
+	Billing *billing.HTTP
 }
 
 // New returns the application's root handler.
