@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type PlaywrightWorkerArgs } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { linkFrom, waitForMail } from './support/mailbox'
 import { freePort, startServer, type RunningServer } from './support/server'
@@ -30,7 +30,7 @@ test.describe('assinatura', () => {
     await server?.stop()
   })
 
-  async function member(browser: import('@playwright/test').Browser, playwright: typeof import('@playwright/test')): Promise<{ context: BrowserContext; request: APIRequestContext; email: string }> {
+  async function member(browser: Browser, playwright: PlaywrightWorkerArgs['playwright']): Promise<{ context: BrowserContext; request: APIRequestContext; email: string }> {
     const context = await browser.newContext({ baseURL: server!.baseURL })
     const request = await playwright.request.newContext({ baseURL: server!.baseURL })
     // The push prompt would cover the page's corner: not this test's subject.
@@ -50,7 +50,7 @@ test.describe('assinatura', () => {
     await expect(menu.getByRole('link', { name: 'Planos' })).toBeVisible()
     await expect(page.getByText('Economize')).toBeVisible()
     await expectNoSeriousA11yViolations(page, '/pricing')
-    await page.getByText('Anual', { exact: true }).click()
+    await page.locator('label', { hasText: 'Anual' }).click()
     await expect(page.getByRole('radio', { name: /Anual/ })).toBeChecked()
     await expect(page.getByText('/ano')).toBeVisible()
 
