@@ -134,8 +134,11 @@ export function usePayments() {
 export interface Diagnostics {
   configured: { secret_key: boolean; webhook_secret: boolean; price_monthly: boolean; price_yearly: boolean }
   mode: 'fake' | 'test' | 'live'
+  /** The Stripe API version the code pins (the webhook endpoint must use it). */
+  api_version?: string
   api_reachable: boolean
   api_latency_ms: number | null
+  api_error?: string
   webhook_url: string
   last_events: { id: string; type: string; status: string; received_at: string; lag_ms: number | null }[]
 }

@@ -64,6 +64,7 @@ describe('/test-stripe', () => {
   const diagnostics = {
     configured: { secret_key: true, webhook_secret: true, price_monthly: true, price_yearly: false },
     mode: 'fake',
+    api_version: '2025-08-27.basil',
     api_reachable: true,
     api_latency_ms: 12,
     webhook_url: 'http://127.0.0.1:8080/api/billing/webhook',
@@ -80,6 +81,7 @@ describe('/test-stripe', () => {
     const row = screen.getByRole('row', { name: /invoice\.paid/ })
     expect(row).toHaveTextContent('aplicado')
     expect(row).toHaveTextContent('1,5 s')
+    expect(screen.getByText('2025-08-27.basil')).toBeInTheDocument()
   })
 
   it('anyone else gets Acesso restrito and no diagnostics call', async () => {

@@ -100,7 +100,7 @@ describe('/pricing', () => {
     fakeBillingApi(() => undefined, { view: premiumView })
     renderPricing()
     expect(await screen.findByRole('heading', { name: 'Seu plano: Premium Anual' })).toBeInTheDocument()
-    expect(screen.getByText(/Assinatura ativa/)).toBeInTheDocument()
+    expect(screen.getByText(/Situação da assinatura: ativa\./)).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Gerenciar assinatura' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Assinar' })).not.toBeInTheDocument()
   })

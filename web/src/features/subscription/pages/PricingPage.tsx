@@ -199,7 +199,7 @@ export default function PricingPage() {
             <Crown aria-hidden="true" className="h-5 w-5" />
             Seu plano: {planName(sub.plan, sub.subscription_tier)}
           </h2>
-          <p>Assinatura {statusInWords(sub).text}. Obrigado por fazer parte do VetClube!</p>
+          <p>Situação da assinatura: {statusInWords(sub).text}. Obrigado por fazer parte do VetClube!</p>
           <div className="flex flex-wrap gap-2">
             {hasBillingSubscription(sub) && <PortalButton>Gerenciar assinatura</PortalButton>}
             <Link to="/subscription" className="inline-flex h-10 items-center px-2 text-sm font-medium text-primary underline-offset-4 hover:underline">

@@ -70,6 +70,16 @@ export default function TestStripePage() {
               <Yes ok={diag.data.api_reachable}>API da Stripe acessível</Yes>
             </ul>
             {diag.data.api_latency_ms != null && <p className="text-sm text-muted-foreground">Latência da API: {diag.data.api_latency_ms} ms</p>}
+            {diag.data.api_error && (
+              <p role="alert" className="text-sm text-destructive">
+                Erro da API: {diag.data.api_error}
+              </p>
+            )}
+            {diag.data.api_version && (
+              <p className="text-sm">
+                Versão da API (use-a ao criar o endpoint do webhook): <code>{diag.data.api_version}</code>
+              </p>
+            )}
             <p className="break-all text-sm">
               Endpoint do webhook: <code>{diag.data.webhook_url}</code>
             </p>
