@@ -30,7 +30,7 @@ export function planName(plan: BillingCycle | null | undefined, tier?: string | 
   return 'Premium'
 }
 
-export type StatusTone = 'ok' | 'warning' | 'ended' | 'none'
+export type StatusTone = 'ok' | 'pending' | 'warning' | 'ended' | 'none'
 
 /**
  * The subscription's state in words: "ativa", "em teste até …",
@@ -64,7 +64,7 @@ export function hasBillingSubscription(v: Subscription | undefined): boolean {
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', elo: 'Elo', hipercard: 'Hipercard', diners: 'Diners' }
 
 export function paymentMethodInWords(pm: PaymentMethod | null): string {
-  if (!pm) return 'Nenhuma forma de pagamento cadastrada'
+  if (!pm) return 'Veja no gerenciamento da assinatura'
   if (pm.type === 'boleto') return 'Boleto bancário'
   if (pm.type === 'pix') return 'Pix'
   const brand = pm.brand ?? ''
@@ -100,10 +100,10 @@ export function paymentInWords(p: Payment): { title: string; next: string; tone:
   }
   if (s === 'paid' || s === 'succeeded') return { title: 'Pagamento confirmado', next: 'Está tudo certo: nada a fazer. O seu acesso Premium segue ativo.', tone: 'ok' }
   if (s === 'processing' || s === 'pending') {
-    return { title: 'Pagamento em processamento', next: 'Boletos levam até 3 dias úteis para compensar. Avisaremos você assim que for confirmado.', tone: 'warning' }
+    return { title: 'Pagamento em processamento', next: 'Boletos levam até 3 dias úteis para compensar. Avisaremos você assim que for confirmado.', tone: 'pending' }
   }
   if (s === 'open' || s === 'requires_action' || s === 'action_required') {
-    return { title: 'Pagamento aguardando você', next: 'Abra a fatura para pagar ou confirmar o pagamento.', tone: 'warning' }
+    return { title: 'Pagamento aguardando você', next: 'Abra a fatura para pagar ou confirmar o pagamento.', tone: 'pending' }
   }
   if (s === 'failed' || s === 'payment_failed' || s === 'uncollectible') {
     return { title: 'Pagamento recusado', next: 'Atualize a sua forma de pagamento: tentaremos cobrar de novo.', tone: 'warning' }

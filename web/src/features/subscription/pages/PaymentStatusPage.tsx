@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import { Link } from 'react-router'
-import { CircleAlert, CircleCheck, Clock, Info } from 'lucide-react'
+import { CircleAlert, CircleCheck, CircleX, Clock, Info } from 'lucide-react'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
@@ -11,8 +11,9 @@ import { formatDateTime, formatMoney, paymentInWords, paymentKindInWords, type S
 
 const ICON: Record<StatusTone, ComponentType<{ className?: string; 'aria-hidden'?: boolean }>> = {
   ok: CircleCheck,
-  warning: Clock,
-  ended: CircleAlert,
+  pending: Clock,
+  warning: CircleAlert,
+  ended: CircleX,
   none: Info,
 }
 
@@ -51,7 +52,7 @@ export default function PaymentStatusPage() {
               <h2 className="text-lg font-semibold">{words.title}</h2>
               <p className="text-sm text-muted-foreground">
                 {paymentKindInWords(latest.kind)} de {formatMoney(latest.amount_cents)} em {formatDateTime(latest.at)}
-                {latest.description ? ` — ${latest.description}` : ''}
+                {latest.description && !latest.description.startsWith(paymentKindInWords(latest.kind)) ? ` — ${latest.description}` : ''}
               </p>
             </div>
           </div>
@@ -62,7 +63,7 @@ export default function PaymentStatusPage() {
             <p>{words.next}</p>
           </section>
           <div className="flex flex-wrap gap-2">
-            {latest.hosted_url && (words.tone === 'warning' || latest.status === 'open') && (
+            {latest.hosted_url && (words.tone === 'warning' || words.tone === 'pending') && (
               <a href={latest.hosted_url} target="_blank" rel="noopener noreferrer" className={buttonClasses('primary')}>
                 Abrir fatura
               </a>

@@ -11,6 +11,7 @@ import { formatDate, formatMoney, hasBillingSubscription, invoiceStatusInWords, 
 
 const TONE: Record<StatusTone, string> = {
   ok: 'text-green-800 dark:text-green-300',
+  pending: 'text-amber-800 dark:text-amber-300',
   warning: 'text-amber-800 dark:text-amber-300',
   ended: 'text-destructive',
   none: 'text-muted-foreground',
