@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -63,24 +64,29 @@ func (a *Activities) sendTrialReminder(ctx context.Context, userID string, m Ent
 	// One key per member, reminder and day of its moment: a retry or a
 	// second firing sends nothing more.
 	key := "notify:" + m.Kind + ":" + userID + ":" + m.At.UTC().Format(time.DateOnly)
-	_, created, err := a.Notifications.Create(ctx, userID, "other", title, TrialReminderMessage, key)
-	if err != nil {
+	// In-app and push (the notifications service pushes what it stores,
+	// honouring the member's preferences and quiet hours).
+	if _, _, err := a.Notifications.Create(ctx, userID, "other", title, TrialReminderMessage, key); err != nil {
 		return err
 	}
-	if created && a.Mailer != nil {
-		if err := a.mailTrialReminder(ctx, userID, title, v); err != nil {
-			return err
-		}
+	// The mark claims the e-mail: one call sends it; a failed send gives the
+	// claim back so the retry sends it.
+	claimed, err := a.Subscriptions.MarkTrialReminded(ctx, userID, m.Kind)
+	if err != nil || !claimed || a.Mailer == nil {
+		return err
 	}
-	return a.Subscriptions.MarkTrialReminded(ctx, userID, m.Kind)
+	if err := a.mailTrialReminder(ctx, userID, title, v); err != nil {
+		return errors.Join(err, a.Subscriptions.UnmarkTrialReminded(ctx, userID, m.Kind))
+	}
+	return nil
 }
 
 func (a *Activities) mailTrialReminder(ctx context.Context, userID, title string, v subscriptions.View) error {
-	if a.Pool == nil {
+	if a.Recipient == nil {
 		return errMissingDependency
 	}
-	var to string
-	if err := a.Pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, userID).Scan(&to); err != nil {
+	to, err := a.Recipient(ctx, userID)
+	if err != nil {
 		return fmt.Errorf("trial reminder recipient: %w", err)
 	}
 	ends := ""

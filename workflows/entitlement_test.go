@@ -18,6 +18,8 @@ import (
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/postgres"
 	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/push"
+	"github.com/vetclube/vetclube/core/push/pushtest"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/workflows"
 )
@@ -48,6 +50,8 @@ type entEnv struct {
 	acts  *workflows.Activities
 	user  string
 
+	pushServer *pushtest.Server
+
 	mu    sync.Mutex
 	fires []fired
 	plans int
@@ -61,8 +65,19 @@ func newEntEnv(t *testing.T, start time.Time) *entEnv {
 	e.subs = subscriptions.New(e.pool, subscriptions.Options{Workflows: signalRecorder{}, TrialDuration: 7 * 24 * time.Hour,
 		Now: e.env.Now})
 	e.box = mail.NewMailbox(e.pool)
-	e.notes = notifications.New(e.pool)
+	// Push configured (no delivery worker: pushes stay queued for the test to count).
+	keys, err := push.GenerateKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.notes = notifications.NewService(e.pool, notifications.Options{Now: e.env.Now,
+		Push: push.New(e.pool, push.Options{Keys: &keys, Subject: "mailto:ops@vetclube.test", AllowLocalServices: true})})
 	e.acts = &workflows.Activities{Pool: e.pool, Notifications: e.notes, Subscriptions: e.subs, Mailer: e.box,
+		Recipient: func(ctx context.Context, userID string) (string, error) {
+			var email string
+			err := e.pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, userID).Scan(&email)
+			return email, err
+		},
 		PublicURL: "https://vetclube.test", Now: e.env.Now}
 	e.env.RegisterActivity(e.acts)
 	e.env.OnActivity(e.acts.PlanEntitlement, mock.Anything, mock.Anything).Return(func(ctx context.Context, u string) (workflows.EntitlementPlan, error) {
@@ -78,7 +93,29 @@ func newEntEnv(t *testing.T, start time.Time) *entEnv {
 		return e.acts.FireEntitlement(ctx, u, m)
 	})
 	e.user = newUser(t, e.pool)
+	e.pushServer = pushtest.NewServer()
+	t.Cleanup(e.pushServer.Close)
+	sub := e.pushServer.NewDevice("phone").Subscription()
+	if _, err := e.pool.Exec(e.ctx, `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)`,
+		e.user, sub.Endpoint, sub.Keys.P256dh, sub.Keys.Auth); err != nil {
+		t.Fatal(err)
+	}
 	return e
+}
+
+// pushed is the titles of the pushes queued for the member, oldest first.
+func (e *entEnv) pushed() []string {
+	e.t.Helper()
+	rows, err := e.pool.Query(e.ctx, `SELECT m.title FROM push_deliveries d JOIN push_messages m ON m.id = d.message_id
+		WHERE d.user_id = $1 ORDER BY d.id`, e.user)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	titles, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return titles
 }
 
 func (e *entEnv) apply(st subscriptions.BillingState) {
@@ -180,12 +217,16 @@ func TestEntitlementTrialRemindsAndEndsExactlyAtItsEnd(t *testing.T) {
 	if got := strings.Join(e.titles(), " | "); got != "Seu teste Premium termina em 3 dias | Seu teste Premium termina amanhã | "+workflows.TrialExpiredTitle {
 		t.Fatalf("notifications: %s", got)
 	}
+	if got := strings.Join(e.pushed(), " | "); got != "Seu teste Premium termina em 3 dias | Seu teste Premium termina amanhã | "+workflows.TrialExpiredTitle {
+		t.Fatalf("pushes: %s", got)
+	}
 	mails, err := e.box.List(e.ctx, "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mails) != 2 {
-		t.Fatalf("%d e-mails, want the two reminders", len(mails))
+	if len(mails) != 2 || mails[1].Subject != "Seu teste Premium termina em 3 dias" || mails[0].Subject != "Seu teste Premium termina amanhã" ||
+		!strings.Contains(mails[0].Text, "https://vetclube.test/pricing") {
+		t.Fatalf("e-mails %+v, want the two reminders", mails)
 	}
 	// Firing a reminder again (a retry, a duplicate workflow) sends nothing more.
 	if err := e.acts.FireEntitlement(e.ctx, e.user, workflows.EntitlementPlan{Kind: subscriptions.MomentTrialReminder1d, At: end.Add(-24 * time.Hour)}); err != nil {
@@ -341,5 +382,28 @@ func TestEntitlementContinuesAsNew(t *testing.T) {
 	}
 	if len(e.fires) != 0 {
 		t.Fatalf("fired %+v before the first reminder", e.fires)
+	}
+}
+
+// A trial shorter than 3 days gets only the 1-day reminder (a reminder
+// whose moment came before the trial began is skipped), and the end.
+func TestEntitlementShortTrialSkipsTheEarlierReminder(t *testing.T) {
+	e := newEntEnv(t, t0)
+	if err := e.subs.StartTrial(e.ctx, e.user); err != nil {
+		t.Fatal(err)
+	}
+	end := t0.Add(2 * 24 * time.Hour)
+	if _, err := e.pool.Exec(e.ctx, `UPDATE subscribers SET trial_ends_at = $2 WHERE user_id = $1`, e.user, end); err != nil {
+		t.Fatal(err)
+	}
+	e.run()
+	if got := e.firedKinds(); strings.Join(got, ",") != subscriptions.MomentTrialReminder1d+","+subscriptions.MomentTrialEnd {
+		t.Fatalf("fired %v", got)
+	}
+	if !e.fires[0].At.Equal(end.Add(-24*time.Hour)) || !e.fires[1].At.Equal(end) {
+		t.Fatalf("fired %+v", e.fires)
+	}
+	if got := strings.Join(e.titles(), " | "); got != "Seu teste Premium termina amanhã | "+workflows.TrialExpiredTitle {
+		t.Fatalf("notifications: %s", got)
 	}
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core/auth"
+	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
 	"github.com/vetclube/vetclube/core/billing/stripefake"
-	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
@@ -35,6 +35,7 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -248,6 +249,15 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		LoginPerIP:  ratelimit.Rule{Max: cfg.LoginsPerIPPerMinute, Window: time.Minute},
 		// Whole days, rounded up: a trial shorter than a day (tests) is "1 dia".
 		TrialDays: int((cfg.TrialDuration + 24*time.Hour - 1) / (24 * time.Hour)),
+	}
+	// The confirmation email promises the trial's real limits (the same
+	// TRIAL_LIMITS the subscription service applies, said per day where a
+	// feature counts per day) and Premium's benefits.
+	opts.TrialOffer = func() string {
+		if a.Engagement.Subscriptions != nil {
+			return a.Engagement.Subscriptions.TrialPromise()
+		}
+		return subscriptions.TrialPromise(opts.TrialDays, cfg.TrialLimits, nil)
 	}
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}

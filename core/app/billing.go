@@ -58,6 +58,21 @@ func (a *App) buildBilling(cfg config.Config, pool *pgxpool.Pool, log *slog.Logg
 	subs := a.Engagement.Subscriptions
 	a.Billing = billing.New(pool, billing.NewClient(bc, nil), bc, billing.Options{
 		Entitlement: entitlement{subs}, Views: views{subs}, Log: log,
+		EntitlementTimeline: func(ctx context.Context, userID string) ([]billing.TimelineEntry, error) {
+			changes, err := subs.Changes(ctx, userID)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]billing.TimelineEntry, 0, len(changes))
+			for _, c := range changes {
+				detail := "sem acesso premium"
+				if c.IsPremium {
+					detail = "acesso premium"
+				}
+				out = append(out, billing.TimelineEntry{At: c.At, Source: "entitlement", Type: c.Kind, Detail: detail + " " + string(c.Detail)})
+			}
+			return out, nil
+		},
 	})
 	a.onClose(a.Billing.StartReconciler(nil))
 	return nil

@@ -538,6 +538,20 @@ func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID st
 	return userID, created, err
 }
 
+// Email is userID's e-mail address (for mail about the account sent by
+// other packages, such as the trial reminders). An unknown id is ENOTFOUND.
+func (s *Service) Email(ctx context.Context, userID string) (string, error) {
+	var email string
+	err := s.pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1::uuid`, userID).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", core.Errorf(core.ENOTFOUND, "Conta não encontrada.")
+	}
+	if err != nil {
+		return "", fmt.Errorf("account email: %w", err)
+	}
+	return email, nil
+}
+
 // AccountFacts tells when userID's account was made and whether its e-mail
 // is confirmed: what moderation weighs a report by. An unknown id is
 // ENOTFOUND.

@@ -61,6 +61,11 @@ type Options struct {
 	// TrialDays is the Premium trial a newly confirmed account gets, which the
 	// confirmation email announces; 0 says nothing of a trial.
 	TrialDays int
+	// TrialOffer gives the confirmation email's sentence on what confirming
+	// gives (subscriptions' TrialPromise: the trial's real limits and what
+	// Premium gives), asked at each email; nil or empty: only the trial's
+	// length is said.
+	TrialOffer func() string
 }
 
 // Lockout policy: 5 consecutive failures lock the account 30 min.

@@ -45,8 +45,15 @@ func (s *Service) send(ctx context.Context, to, subject string, c emailContent) 
 // /register-premium) signs in and continues to the monthly checkout.
 func (s *Service) sendConfirmation(ctx context.Context, to, name, token string, premium bool) {
 	intro := "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo."
-	if days := s.opts.TrialDays; days > 0 {
-		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de Premium grátis: cursos, desafios e consultas à VetClube IA sem limites.", days, plural(days, "dia", "dias"))
+	offer := ""
+	if s.opts.TrialOffer != nil {
+		offer = s.opts.TrialOffer()
+	}
+	switch days := s.opts.TrialDays; {
+	case days > 0 && offer != "":
+		intro += " " + offer
+	case days > 0:
+		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de teste grátis do Premium.", days, plural(days, "dia", "dias"))
 	}
 	action, link := "Confirmar email", s.link("/confirmar-email", token)
 	if premium {

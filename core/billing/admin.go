@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -164,7 +165,7 @@ func (s *Service) Timeline(ctx context.Context, userID string) ([]TimelineEntry,
 			rows.Close()
 			return nil, fmt.Errorf("timeline: %w", err)
 		}
-		if changed {
+		if changed && s.hist == nil {
 			out = append(out, TimelineEntry{At: appliedAt, Source: "entitlement", Type: "entitlement.changed",
 				Detail: "Acesso recalculado após " + typ})
 		}
@@ -177,6 +178,14 @@ func (s *Service) Timeline(ctx context.Context, userID string) ([]TimelineEntry,
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("timeline: %w", err)
+	}
+	if s.hist != nil {
+		ent, err := s.hist(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ent...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
 	}
 	x, err := getRow(ctx, s.pool, userID)
 	if err != nil {

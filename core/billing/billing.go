@@ -61,6 +61,7 @@ type Service struct {
 	cfg  Config
 	ent  Entitlement
 	view Views
+	hist func(ctx context.Context, userID string) ([]TimelineEntry, error)
 	now  func() time.Time
 	log  *slog.Logger
 
@@ -73,13 +74,17 @@ type Service struct {
 type Options struct {
 	Entitlement Entitlement
 	Views       Views
-	Now         func() time.Time
-	Log         *slog.Logger
+	// EntitlementTimeline lists the member's entitlement changes for the
+	// backoffice timeline (core/subscriptions' history); nil: billing
+	// marks the events that changed entitlement instead.
+	EntitlementTimeline func(ctx context.Context, userID string) ([]TimelineEntry, error)
+	Now                 func() time.Time
+	Log                 *slog.Logger
 }
 
 // New returns the service; client is built once by the caller (NewClient).
 func New(pool *pgxpool.Pool, client *stripe.Client, cfg Config, o Options) *Service {
-	s := &Service{pool: pool, sc: client, cfg: cfg, ent: o.Entitlement, view: o.Views, now: o.Now, log: o.Log}
+	s := &Service{pool: pool, sc: client, cfg: cfg, ent: o.Entitlement, view: o.Views, hist: o.EntitlementTimeline, now: o.Now, log: o.Log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -144,6 +149,31 @@ func scanRow(r pgx.Row) (*row, error) {
 	return &x, nil
 }
 
+// nullableRowColumns are rowColumns from a LEFT JOIN on b (a missing row
+// reads as NULLs).
+const nullableRowColumns = `b.user_id::text, b.customer_id, b.subscription_id, b.status, b.tier, b.price_id, b.collection_method,
+	b.current_period_end, b.cancel_at_period_end, b.payment_failed_at, b.started_at, b.ended_at, b.sub_event_at, b.sub_event_id,
+	b.invoice_event_at, b.invoice_event_id, b.last_event_at, b.synced_at`
+
+// scanNullableRow reads the inbox status and nullableRowColumns.
+func scanNullableRow(r pgx.Row) (*string, *row, error) {
+	var prev, userID, customerID, status, subEventID, invEventID *string
+	var cancel *bool
+	var x row
+	err := r.Scan(&prev, &userID, &customerID, &x.SubscriptionID, &status, &x.Tier, &x.PriceID, &x.CollectionMethod,
+		&x.CurrentPeriodEnd, &cancel, &x.PaymentFailedAt, &x.StartedAt, &x.EndedAt, &x.SubEventAt,
+		&subEventID, &x.InvoiceEventAt, &invEventID, &x.LastEventAt, &x.SyncedAt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if userID == nil {
+		return prev, nil, nil
+	}
+	x.UserID, x.CustomerID, x.Status, x.CancelAtPeriodEnd = *userID, *customerID, *status, *cancel
+	x.SubEventID, x.InvoiceEventID = *subEventID, *invEventID
+	return prev, &x, nil
+}
+
 func getRow(ctx context.Context, q querier, userID string) (*row, error) {
 	r, err := scanRow(q.QueryRow(ctx, `SELECT `+rowColumns+` FROM billing_subscriptions WHERE user_id = $1`, userID))
 	if err != nil {
@@ -152,8 +182,8 @@ func getRow(ctx context.Context, q querier, userID string) (*row, error) {
 	return r, nil
 }
 
-func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
-	_, err := tx.Exec(ctx, `INSERT INTO billing_subscriptions (user_id, customer_id, subscription_id, status, tier, price_id,
+// putRowSQL writes a whole row.
+const putRowSQL = `INSERT INTO billing_subscriptions (user_id, customer_id, subscription_id, status, tier, price_id,
 		collection_method, current_period_end, cancel_at_period_end, payment_failed_at, started_at, ended_at, sub_event_at,
 		sub_event_id, invoice_event_at, invoice_event_id, last_event_at, synced_at, updated_at)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18, now())
@@ -163,15 +193,22 @@ func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
 		payment_failed_at = EXCLUDED.payment_failed_at, started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at,
 		sub_event_at = EXCLUDED.sub_event_at, sub_event_id = EXCLUDED.sub_event_id, invoice_event_at = EXCLUDED.invoice_event_at,
 		invoice_event_id = EXCLUDED.invoice_event_id, last_event_at = EXCLUDED.last_event_at, synced_at = EXCLUDED.synced_at,
-		updated_at = now()`,
-		x.UserID, x.CustomerID, x.SubscriptionID, x.Status, x.Tier, x.PriceID, x.CollectionMethod, x.CurrentPeriodEnd,
+		updated_at = now()`
+
+func putRowArgs(x *row) []any {
+	return []any{x.UserID, x.CustomerID, x.SubscriptionID, x.Status, x.Tier, x.PriceID, x.CollectionMethod, x.CurrentPeriodEnd,
 		x.CancelAtPeriodEnd, x.PaymentFailedAt, x.StartedAt, x.EndedAt, x.SubEventAt, x.SubEventID, x.InvoiceEventAt,
-		x.InvoiceEventID, x.LastEventAt, x.SyncedAt)
-	if err != nil {
+		x.InvoiceEventID, x.LastEventAt, x.SyncedAt}
+}
+
+func putRow(ctx context.Context, tx pgx.Tx, x *row) error {
+	if _, err := tx.Exec(ctx, putRowSQL, putRowArgs(x)...); err != nil {
 		return fmt.Errorf("write billing subscription: %w", err)
 	}
 	return nil
 }
+
+func queuePutRow(b *pgx.Batch, x *row) { b.Queue(putRowSQL, putRowArgs(x)...) }
 
 // state is the row as entitlement reads it.
 func (x *row) state() State {
@@ -396,16 +433,19 @@ func (s *Service) syncTx(ctx context.Context, tx pgx.Tx, userID, customerID stri
 		x = &row{UserID: userID, CustomerID: customerID}
 	}
 	x.CustomerID = customerID
-	at := s.now().UTC()
+	// Stripe's event times are whole seconds: a read ranks at its second,
+	// and an event of that same second wins the tie (its id sorts after
+	// the read's ""), as it may have happened after the read.
+	at := s.now().UTC().Truncate(time.Second)
 	before := *x
 	s.snapshot(x, sub, at, "")
 	failed := sub != nil && (sub.Status == "past_due" || sub.Status == "unpaid" ||
 		(sub.LatestInvoice != nil && sub.LatestInvoice.Status == stripe.InvoiceStatusOpen && sub.LatestInvoice.AttemptCount > 0))
-	if failed && x.PaymentFailedAt != nil {
-		// Keep when the failure started.
-		x.InvoiceEventAt, x.InvoiceEventID = &at, ""
-	} else {
+	// A failure already recorded keeps its start (grace counts from it).
+	if !(failed && x.PaymentFailedAt != nil) {
 		invoiceOutcome(x, failed, at, "")
+	} else if newer(at, "", x.InvoiceEventAt, x.InvoiceEventID) {
+		x.InvoiceEventAt, x.InvoiceEventID = &at, ""
 	}
 	x.SyncedAt, x.LastEventAt = &at, maxTime(x.LastEventAt, at)
 	if err := putRow(ctx, tx, x); err != nil {

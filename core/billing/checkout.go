@@ -193,6 +193,19 @@ func (s *Service) Checkout(ctx context.Context, userID string, req CheckoutReque
 		if err != nil {
 			return err
 		}
+		if x == nil || !slices.Contains(subscribedStatuses, x.Status) {
+			// A lost webhook must not let a subscriber pay twice: a member
+			// who already has a customer is read from Stripe first.
+			if known, _, err := customerOf(ctx, tx, userID); err != nil {
+				return err
+			} else if known != "" {
+				st, _, err := s.syncTx(ctx, tx, userID, known)
+				if err != nil {
+					return stripeDown(err)
+				}
+				x = &row{Status: st.StripeStatus}
+			}
+		}
 		if x != nil && slices.Contains(subscribedStatuses, x.Status) {
 			conflict = true
 			return nil

@@ -44,7 +44,9 @@ func (c Config) Mode() string {
 }
 
 // WebhookURL is where Stripe must send events.
-func (c Config) WebhookURL() string { return strings.TrimRight(c.PublicURL, "/") + "/api/billing/webhook" }
+func (c Config) WebhookURL() string {
+	return strings.TrimRight(c.PublicURL, "/") + "/api/billing/webhook"
+}
 
 // NewClient builds the one Stripe client the service uses: the same
 // stripe-go client against Stripe, stripe-mock or the fake; only the

@@ -3,9 +3,9 @@ package billing_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"

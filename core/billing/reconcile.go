@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stripe/stripe-go/v82"
+
+	"github.com/vetclube/vetclube/core/postgres"
 )
 
 // ReconcileReport is what a reconciler run did.
@@ -38,16 +40,25 @@ func (s *Service) Reconcile(ctx context.Context) (ReconcileReport, error) {
 			errs = append(errs, fmt.Errorf("sync %s: %w", c, err))
 			continue
 		}
+		if _, err := s.BackfillInvoices(ctx, c); err != nil {
+			errs = append(errs, err)
+		}
 		rep.Synced++
 	}
 	params := &stripe.EventListParams{DeliverySuccess: stripe.Bool(false), Types: stripe.StringSlice(HandledEvents)}
 	params.Limit = stripe.Int64(100)
 	params.CreatedRange = &stripe.RangeQueryParams{GreaterThanOrEqual: s.now().Add(-30 * 24 * time.Hour).Unix()}
+	// Stripe lists newest first; they are applied oldest first.
+	var undelivered []*stripe.Event
 	for ev, err := range s.sc.V1Events.List(ctx, params) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("list undelivered events: %w", err))
 			break
 		}
+		undelivered = append(undelivered, ev)
+	}
+	for i := len(undelivered) - 1; i >= 0; i-- {
+		ev := undelivered[i]
 		out, err := s.HandleEvent(ctx, ev, "reconciler")
 		if err != nil {
 			rep.Failed++
@@ -152,4 +163,42 @@ func (s *Service) reconcileOnce(ctx context.Context) {
 		return
 	}
 	s.log.InfoContext(ctx, "billing reconciler", "synced", rep.Synced, "replayed", rep.Replayed)
+}
+
+// BackfillInvoices writes the customer's invoices Stripe has into the
+// payments history (the reconciler restores a lost history with it; the
+// demo seed fills it). Rows already newer stay as they are.
+func (s *Service) BackfillInvoices(ctx context.Context, customerID string) (int, error) {
+	userID, err := s.userOfCustomer(ctx, s.pool, customerID)
+	if err != nil || userID == "" {
+		return 0, err
+	}
+	params := &stripe.InvoiceListParams{Customer: stripe.String(customerID)}
+	params.Limit = stripe.Int64(100)
+	n := 0
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		for inv, err := range s.sc.V1Invoices.List(ctx, params) {
+			if err != nil {
+				return fmt.Errorf("list invoices of %s: %w", customerID, err)
+			}
+			if inv.Status == stripe.InvoiceStatusDraft {
+				continue
+			}
+			desc := "Fatura"
+			if inv.Number != "" {
+				desc = "Fatura " + inv.Number
+			}
+			at := time.Unix(inv.Created, 0).UTC()
+			if inv.StatusTransitions != nil && inv.StatusTransitions.PaidAt > 0 {
+				at = time.Unix(inv.StatusTransitions.PaidAt, 0).UTC()
+			}
+			if err := s.recordPayment(ctx, tx, payment{ID: "invoice:" + inv.ID, UserID: userID, Kind: "invoice", Status: string(inv.Status),
+				Amount: max(inv.AmountDue, inv.Total), At: at, Description: desc, HostedURL: inv.HostedInvoiceURL}); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
 }

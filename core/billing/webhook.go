@@ -62,13 +62,18 @@ type Outcome struct {
 // changes nothing. source is webhook, reconciler or reprocess (which
 // applies it again; the ordering rules keep that harmless).
 func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source string) (Outcome, error) {
-	var out Outcome
-	var notify *State
-	payload, err := json.Marshal(ev)
-	if err != nil {
-		return out, fmt.Errorf("encode event: %w", err)
+	return s.handle(ctx, ev, nil, source)
+}
+
+// handle is HandleEvent with the event's raw body when there is one (the
+// webhook's, stored as received).
+func (s *Service) handle(ctx context.Context, ev *stripe.Event, payload []byte, source string) (Outcome, error) {
+	if payload == nil {
+		var err error
+		if payload, err = json.Marshal(ev); err != nil {
+			return Outcome{}, fmt.Errorf("encode event: %w", err)
+		}
 	}
-	created := time.Unix(ev.Created, 0).UTC()
 	customerID := eventCustomer(ev)
 	if customerID == "" && ev.Type == "charge.dispute.created" {
 		// A dispute names the charge, not the customer.
@@ -78,41 +83,14 @@ func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source stri
 			}
 		}
 	}
-	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		var status string
-		var inserted bool
-		now := s.now()
-		err := tx.QueryRow(ctx, `INSERT INTO billing_events (id, type, status, created, received_at, lag_ms, customer_id, source, payload)
-			VALUES ($1, $2, 'received', $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (id) DO UPDATE SET attempts = billing_events.attempts + 1
-			RETURNING status, (xmax = 0)`,
-			ev.ID, string(ev.Type), created, now, max(now.Sub(created).Milliseconds(), 0), nilIfEmpty(customerID), source, payload).Scan(&status, &inserted)
-		if err != nil {
-			return fmt.Errorf("inbox: %w", err)
+	out, notify, unknown, err := s.handleTx(ctx, ev, payload, customerID, source, false)
+	if err == nil && unknown {
+		// A customer this database does not know yet: Stripe says whose
+		// it is (metadata.user_id), then the event is applied.
+		if _, err = s.userOfCustomer(ctx, s.pool, customerID); err == nil {
+			out, notify, _, err = s.handleTx(ctx, ev, payload, customerID, source, true)
 		}
-		if !inserted && source != "reprocess" && (status == EventApplied || status == EventIgnored) {
-			out = Outcome{Status: status, Duplicate: true}
-			return nil
-		}
-		st, applied, userID, err := s.apply(ctx, tx, ev, customerID)
-		if err != nil {
-			return err
-		}
-		out.Status = EventIgnored
-		if applied {
-			out.Status = EventApplied
-		}
-		changed := false
-		if st != nil {
-			if changed, err = s.applyEntitlement(ctx, tx, *st, false); err != nil {
-				return err
-			}
-			notify = st
-		}
-		_, err = tx.Exec(ctx, `UPDATE billing_events SET status = $2, applied_at = $3, user_id = $4, error = '',
-			entitlement_changed = $5 WHERE id = $1`, ev.ID, out.Status, s.now(), nilIfEmpty(userID), changed)
-		return err
-	})
+	}
 	if err != nil {
 		s.recordFailure(ctx, ev, payload, customerID, source, err)
 		return out, err
@@ -121,6 +99,93 @@ func (s *Service) HandleEvent(ctx context.Context, ev *stripe.Event, source stri
 		s.notify(ctx, *notify)
 	}
 	return out, nil
+}
+
+// handleTx is one transaction of handle: the member's lock, the inbox and
+// the row read in one round trip, the change, then the row and the inbox
+// written in one more, and entitlement. unknown reports a customer not in
+// billing_customers (nothing was written) unless allowUnknown.
+func (s *Service) handleTx(ctx context.Context, ev *stripe.Event, payload []byte, customerID, source string, allowUnknown bool) (out Outcome, notify *State, unknown bool, err error) {
+	created := time.Unix(ev.Created, 0).UTC()
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var userID string
+		var prev *string
+		var x *row
+		b := &pgx.Batch{}
+		if customerID != "" {
+			b.Queue(`SELECT user_id::text, pg_advisory_xact_lock(hashtextextended('billing:' || user_id::text, 0))::text
+				FROM billing_customers WHERE customer_id = $1`, customerID).QueryRow(func(r pgx.Row) error {
+				var ignore string
+				if err := r.Scan(&userID, &ignore); err != nil && !postgres.IsNoRows(err) {
+					return err
+				}
+				return nil
+			})
+		}
+		// Read after the lock (its own statement, its own snapshot).
+		b.Queue(`SELECT e.status, `+nullableRowColumns+` FROM (VALUES (1)) v
+			LEFT JOIN billing_events e ON e.id = $1
+			LEFT JOIN billing_customers c ON c.customer_id = $2
+			LEFT JOIN billing_subscriptions b ON b.user_id = c.user_id`, ev.ID, customerID).QueryRow(func(r pgx.Row) error {
+			var err error
+			prev, x, err = scanNullableRow(r)
+			return err
+		})
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("inbox: %w", err)
+		}
+		if userID == "" && customerID != "" && !allowUnknown {
+			unknown = true
+			return nil
+		}
+		if prev != nil && source != "reprocess" && (*prev == EventApplied || *prev == EventIgnored) {
+			out = Outcome{Status: *prev, Duplicate: true}
+			_, err := tx.Exec(ctx, `UPDATE billing_events SET attempts = attempts + 1 WHERE id = $1`, ev.ID)
+			return err
+		}
+		var write *row
+		var applied, synced bool
+		if userID != "" {
+			var err error
+			if notify, write, applied, synced, err = s.apply(ctx, tx, ev, userID, customerID, x); err != nil {
+				return err
+			}
+		}
+		out.Status = EventIgnored
+		if applied {
+			out.Status = EventApplied
+		}
+		now := s.now()
+		wb := &pgx.Batch{}
+		if write != nil {
+			queuePutRow(wb, write)
+		}
+		wb.Queue(`INSERT INTO billing_events (id, type, status, created, received_at, applied_at, lag_ms, customer_id, user_id, source, payload)
+			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)
+			ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, attempts = billing_events.attempts + 1, applied_at = EXCLUDED.applied_at,
+				user_id = EXCLUDED.user_id, source = EXCLUDED.source, error = ''`,
+			ev.ID, string(ev.Type), out.Status, created, now, max(now.Sub(created).Milliseconds(), 0), nilIfEmpty(customerID),
+			nilIfEmpty(userID), source, payload)
+		if err := tx.SendBatch(ctx, wb).Close(); err != nil {
+			return fmt.Errorf("write event: %w", err)
+		}
+		if notify == nil {
+			return nil
+		}
+		if synced {
+			return nil
+		}
+		changed, err := s.applyEntitlement(ctx, tx, *notify, false)
+		if err != nil || !changed || s.hist != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE billing_events SET entitlement_changed = true WHERE id = $1`, ev.ID)
+		return err
+	})
+	if unknown || err != nil {
+		notify = nil
+	}
+	return out, notify, unknown, err
 }
 
 // recordFailure keeps a failed event in the inbox (status failed, its
@@ -166,82 +231,77 @@ func eventCustomer(ev *stripe.Event) string {
 	return ""
 }
 
-// apply makes the event's change inside tx; it returns the state to hand
-// entitlement (nil when the subscription row did not change), whether
-// anything was applied and the member.
-func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, customerID string) (*State, bool, string, error) {
-	userID, err := s.userOfCustomer(ctx, tx, customerID)
-	if err != nil || userID == "" {
-		return nil, false, "", err
-	}
-	if err := lockMember(ctx, tx, userID); err != nil {
-		return nil, false, userID, err
-	}
+// apply makes the event's change on x (the member's row as read under the
+// lock, nil when there is none): it returns the state to hand
+// entitlement, the row to write (nil when nothing changed), whether
+// anything was applied, and synced when a Sync already wrote the row and
+// applied the state (it is then only notified). Payments history rows are
+// written here.
+func (s *Service) apply(ctx context.Context, tx pgx.Tx, ev *stripe.Event, userID, customerID string, x *row) (*State, *row, bool, bool, error) {
 	at := time.Unix(ev.Created, 0).UTC()
+	if x == nil {
+		x = &row{UserID: userID, CustomerID: customerID}
+	}
+	change := func(fn func(*row) bool) (*State, *row, bool, bool, error) {
+		before := *x
+		if !fn(x) {
+			return nil, nil, false, false, nil
+		}
+		x.LastEventAt = maxTime(x.LastEventAt, at)
+		if sameState(before, *x) {
+			// Newer but saying the same (a renewal's invoice.paid, a
+			// metadata change): the row moves on, entitlement has nothing
+			// to learn.
+			return nil, x, true, false, nil
+		}
+		st := x.state()
+		return &st, x, true, false, nil
+	}
 	switch ev.Type {
 	case "checkout.session.completed", "checkout.session.async_payment_succeeded", "checkout.session.async_payment_failed":
 		// The session names the subscription but not its state: read it.
 		st, _, err := s.syncTx(ctx, tx, userID, customerID)
 		if err != nil {
-			return nil, false, userID, err
+			return nil, nil, false, false, err
 		}
-		return &st, true, userID, nil
+		// syncTx wrote the row and handed entitlement its state already:
+		// no row to write, but the state to notify after the commit.
+		return &st, nil, true, true, nil
 	case "customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted",
 		"customer.subscription.paused", "customer.subscription.resumed", "customer.subscription.trial_will_end":
 		var sub stripe.Subscription
 		if err := json.Unmarshal(ev.Data.Raw, &sub); err != nil {
-			return nil, false, userID, fmt.Errorf("decode subscription: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode subscription: %w", err)
 		}
-		return s.changeRow(ctx, tx, userID, customerID, at, func(x *row) bool { return s.snapshot(x, &sub, at, ev.ID) })
+		return change(func(x *row) bool { return s.snapshot(x, &sub, at, ev.ID) })
 	case "invoice.paid", "invoice.payment_failed", "invoice.payment_action_required":
 		var inv stripe.Invoice
 		if err := json.Unmarshal(ev.Data.Raw, &inv); err != nil {
-			return nil, false, userID, fmt.Errorf("decode invoice: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode invoice: %w", err)
 		}
 		if err := s.recordInvoice(ctx, tx, userID, ev, &inv); err != nil {
-			return nil, false, userID, err
+			return nil, nil, false, false, err
 		}
 		failed := ev.Type != "invoice.paid"
-		return s.changeRow(ctx, tx, userID, customerID, at, func(x *row) bool { return invoiceOutcome(x, failed, at, ev.ID) })
+		return change(func(x *row) bool { return invoiceOutcome(x, failed, at, ev.ID) })
 	case "charge.refunded":
 		var ch stripe.Charge
 		if err := json.Unmarshal(ev.Data.Raw, &ch); err != nil {
-			return nil, false, userID, fmt.Errorf("decode charge: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode charge: %w", err)
 		}
 		err := s.recordPayment(ctx, tx, payment{ID: "refund:" + ch.ID, UserID: userID, Kind: "refund", Status: "refunded",
 			Amount: ch.AmountRefunded, At: at, Description: "Reembolso", EventID: ev.ID})
-		return nil, err == nil, userID, err
+		return nil, nil, err == nil, false, err
 	case "charge.dispute.created":
 		var d stripe.Dispute
 		if err := json.Unmarshal(ev.Data.Raw, &d); err != nil {
-			return nil, false, userID, fmt.Errorf("decode dispute: %w", err)
+			return nil, nil, false, false, fmt.Errorf("decode dispute: %w", err)
 		}
 		err := s.recordPayment(ctx, tx, payment{ID: "dispute:" + d.ID, UserID: userID, Kind: "dispute", Status: string(d.Status),
 			Amount: d.Amount, At: at, Description: "Contestação do pagamento", EventID: ev.ID})
-		return nil, err == nil, userID, err
+		return nil, nil, err == nil, false, err
 	}
-	return nil, false, userID, nil
-}
-
-// changeRow reads the member's row, applies fn and writes it when fn
-// changed it.
-func (s *Service) changeRow(ctx context.Context, tx pgx.Tx, userID, customerID string, at time.Time, fn func(*row) bool) (*State, bool, string, error) {
-	x, err := getRow(ctx, tx, userID)
-	if err != nil {
-		return nil, false, userID, err
-	}
-	if x == nil {
-		x = &row{UserID: userID, CustomerID: customerID}
-	}
-	if !fn(x) {
-		return nil, false, userID, nil
-	}
-	x.LastEventAt = maxTime(x.LastEventAt, at)
-	if err := putRow(ctx, tx, x); err != nil {
-		return nil, false, userID, err
-	}
-	st := x.state()
-	return &st, true, userID, nil
+	return nil, nil, false, false, nil
 }
 
 // payment is one billing_payments row.
@@ -254,13 +314,14 @@ type payment struct {
 }
 
 // recordPayment writes a payments history row once per id; a later state
-// of the same invoice updates it.
+// of the same invoice (by event time, then event id) updates it, an older
+// one never does, whatever the arrival order.
 func (s *Service) recordPayment(ctx context.Context, tx pgx.Tx, p payment) error {
 	_, err := tx.Exec(ctx, `INSERT INTO billing_payments (id, user_id, kind, status, amount_cents, at, description, hosted_url, event_id)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)
 		ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount_cents = EXCLUDED.amount_cents, event_id = EXCLUDED.event_id,
-			hosted_url = CASE WHEN EXCLUDED.hosted_url <> '' THEN EXCLUDED.hosted_url ELSE billing_payments.hosted_url END
-		WHERE billing_payments.at <= EXCLUDED.at`,
+			at = EXCLUDED.at, hosted_url = CASE WHEN EXCLUDED.hosted_url <> '' THEN EXCLUDED.hosted_url ELSE billing_payments.hosted_url END
+		WHERE (billing_payments.at, coalesce(billing_payments.event_id, '')) < (EXCLUDED.at, coalesce(EXCLUDED.event_id, ''))`,
 		p.ID, p.UserID, p.Kind, p.Status, p.Amount, p.At, p.Description, p.HostedURL, nilIfEmpty(p.EventID))
 	if err != nil {
 		return fmt.Errorf("record payment: %w", err)

@@ -41,7 +41,7 @@ func scenario(customer string, t0 time.Time) [][]byte {
 		return map[string]any{"id": "sub_scn", "object": "subscription", "customer": customer, "status": status,
 			"cancel_at_period_end": cancel, "collection_method": "charge_automatically", "start_date": t0.Unix(), "created": t0.Unix(),
 			"items": map[string]any{"object": "list", "data": []any{map[string]any{"id": "si_scn", "object": "subscription_item",
-				"price": map[string]any{"id": yearly, "object": "price", "unit_amount": 47900, "recurring": map[string]any{"interval": "year"}},
+				"price":              map[string]any{"id": yearly, "object": "price", "unit_amount": 47900, "recurring": map[string]any{"interval": "year"}},
 				"current_period_end": periodEnd.Unix()}}}}
 	}
 	inv := func(k int, status string) map[string]any {
@@ -102,7 +102,7 @@ func (e *env) outcome(t *testing.T, userID string) outcome {
 		t.Fatal(err)
 	}
 	o.Row = []any{status, *tier, periodEnd.Unix(), cancel, failedAt != nil, subEvent, invEvent, lastEvent.Unix()}
-	rows, _ := e.pool.Query(ctx, `SELECT id || ':' || status || ':' || amount_cents FROM billing_payments WHERE user_id = $1 ORDER BY id`, userID)
+	rows, _ := e.pool.Query(ctx, `SELECT id || ':' || status || ':' || amount_cents || ':' || extract(epoch from at)::bigint FROM billing_payments WHERE user_id = $1 ORDER BY id`, userID)
 	for rows.Next() {
 		var s string
 		_ = rows.Scan(&s)

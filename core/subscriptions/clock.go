@@ -92,15 +92,30 @@ func (s *Service) TrialReminderDue(ctx context.Context, userID, kind string) (Vi
 	return v, true, nil
 }
 
-// MarkTrialReminded records that the reminder of kind went out.
-func (s *Service) MarkTrialReminded(ctx context.Context, userID, kind string) error {
+// MarkTrialReminded records that the reminder of kind went out; it reports
+// whether this call did (false: an earlier call had), so what follows the
+// mark (the e-mail) happens once.
+func (s *Service) MarkTrialReminded(ctx context.Context, userID, kind string) (bool, error) {
 	col := "trial_reminded_3d_at"
 	if kind == MomentTrialReminder1d {
 		col = "trial_reminded_1d_at"
 	}
-	_, err := s.pool.Exec(ctx, `UPDATE subscribers SET `+col+` = coalesce(`+col+`, $2) WHERE user_id = $1`, userID, s.now())
+	tag, err := s.pool.Exec(ctx, `UPDATE subscribers SET `+col+` = $2 WHERE user_id = $1 AND `+col+` IS NULL`, userID, s.now())
 	if err != nil {
-		return fmt.Errorf("mark trial reminded: %w", err)
+		return false, fmt.Errorf("mark trial reminded: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// UnmarkTrialReminded undoes MarkTrialReminded when what followed it failed,
+// so a retry sends it.
+func (s *Service) UnmarkTrialReminded(ctx context.Context, userID, kind string) error {
+	col := "trial_reminded_3d_at"
+	if kind == MomentTrialReminder1d {
+		col = "trial_reminded_1d_at"
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE subscribers SET `+col+` = NULL WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("unmark trial reminded: %w", err)
 	}
 	return nil
 }

@@ -227,9 +227,15 @@ func (s *Service) ApplyBilling(ctx context.Context, tx pgx.Tx, st BillingState) 
 	}
 	wasPremium := ViewOf(cur, now).IsPremium
 	isPremium := ViewOf(&next, now).IsPremium
+	// A downgrade is the row leaving active, whether or not its end had
+	// already stopped access (a replay after a long outage).
 	var reason *string
-	if d.reason != "" && wasPremium && !isPremium {
-		reason = &d.reason
+	if cur.Status == StatusActive && next.Status != StatusActive {
+		r := d.reason
+		if r == "" {
+			r = ReasonCanceled
+		}
+		reason = &r
 	}
 	_, err = tx.Exec(ctx, `UPDATE subscribers SET subscription_status = $2, subscription_tier = $3,
 			billing_status = $4, current_period_end = $5, cancel_at_period_end = $6, payment_failed_at = $7,
@@ -243,6 +249,9 @@ func (s *Service) ApplyBilling(ctx context.Context, tx pgx.Tx, st BillingState) 
 		return false, fmt.Errorf("apply billing: %w", err)
 	}
 	kind := changeKind(*cur, next, wasPremium, isPremium, d.reason)
+	if reason != nil {
+		kind = *reason
+	}
 	if err := recordChange(ctx, tx, st.UserID, now, kind, isPremium, map[string]any{
 		"stripe_status": st.StripeStatus, "tier": st.Tier, "observed_at": st.ObservedAt,
 		"premium_until": next.PremiumUntil, "grace_until": next.GraceUntil,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,15 +20,26 @@ import (
 
 // signals records what the service asks of the Entitlement workflow.
 type signals struct {
-	mu  sync.Mutex
-	got []time.Time
+	mu    sync.Mutex
+	got   []time.Time
+	users []string
 }
 
-func (s *signals) SignalEntitlement(_ context.Context, _ string, at time.Time) error {
+func (s *signals) SignalEntitlement(_ context.Context, user string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.got = append(s.got, at)
+	s.users = append(s.users, user)
 	return nil
+}
+
+func (s *signals) take() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.users
+	s.users, s.got = nil, nil
+	slices.Sort(out)
+	return out
 }
 
 type billingEnv struct {
@@ -406,5 +418,97 @@ func TestApplyBillingConcurrentOutOfOrder(t *testing.T) {
 	if got.IsPremium != want.IsPremium || got.CancelAtPeriodEnd != want.CancelAtPeriodEnd || got.PaymentFailed != want.PaymentFailed ||
 		!got.CurrentPeriodEnd.Equal(*want.CurrentPeriodEnd) || str(got.BillingStatus) != str(want.BillingStatus) {
 		t.Fatalf("out of order: %+v\nin order: %+v", got, want)
+	}
+}
+
+// At start every pending moment gets its workflow; afterwards the periodic
+// catch-up wakes only the overdue ones (a trial or premium whose end passed
+// unrecorded).
+func TestResumeEntitlements(t *testing.T) {
+	e := newBillingEnv(t)
+	t0 := e.clock()
+	trial, graceUser, paid, expired := e.user(), e.user(), e.user(), e.user()
+	for _, u := range []string{trial, expired} {
+		if err := e.svc.StartTrial(e.ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A trial whose end was recorded already has nothing pending.
+	if _, err := e.pool.Exec(e.ctx, `UPDATE subscribers SET trial_expired_at = $2 WHERE user_id = $1`, expired, t0); err != nil {
+		t.Fatal(err)
+	}
+	failed := t0
+	e.apply(subscriptions.BillingState{UserID: graceUser, StripeStatus: "past_due", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: t0})
+	e.apply(subscriptions.BillingState{UserID: paid, StripeStatus: "active", Tier: "premium_monthly", ObservedAt: t0})
+	e.wf.take()
+
+	n, err := e.svc.ResumeEntitlements(e.ctx)
+	want := []string{trial, graceUser}
+	slices.Sort(want)
+	if got := e.wf.take(); err != nil || n != 2 || !slices.Equal(got, want) {
+		t.Fatalf("resume at start: %d %v %v, want %v", n, got, err, want)
+	}
+	if n, err := e.svc.ResumeOverdueEntitlements(e.ctx); err != nil || n != 0 || len(e.wf.take()) != 0 {
+		t.Fatalf("nothing overdue yet: %d %v", n, err)
+	}
+	e.advance(7 * 24 * time.Hour) // the trial's end and the grace's end
+	if n, err := e.svc.ResumeOverdueEntitlements(e.ctx); err != nil || n != 2 || !slices.Equal(e.wf.take(), want) {
+		t.Fatalf("overdue: %d %v", n, err)
+	}
+}
+
+// A state applied after its grace already ended (a replay after an outage,
+// the workflow late) records the downgrade with its reason at once.
+func TestApplyBillingAfterGraceEndedDowngradesAtOnce(t *testing.T) {
+	e := newBillingEnv(t)
+	u := e.user()
+	t0 := e.clock()
+	failed := t0
+	e.apply(subscriptions.BillingState{UserID: u, StripeStatus: "past_due", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: t0})
+	e.advance(8 * 24 * time.Hour)
+	if !e.apply(subscriptions.BillingState{UserID: u, StripeStatus: "unpaid", Tier: "premium_monthly", PaymentFailedAt: &failed, ObservedAt: e.clock()}) {
+		t.Fatal("no change")
+	}
+	var status, reason string
+	if err := e.pool.QueryRow(e.ctx, `SELECT subscription_status, downgrade_reason FROM subscribers WHERE user_id = $1`, u).Scan(&status, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if status != subscriptions.StatusCanceled || reason != subscriptions.ReasonGraceEnded {
+		t.Fatalf("status %q reason %q", status, reason)
+	}
+	if got := e.kinds(u); fmt.Sprint(got) != "[premium grace_ended]" {
+		t.Fatalf("timeline %v", got)
+	}
+	if done, err := e.svc.EndPremium(e.ctx, u); err != nil || done {
+		t.Fatalf("a second downgrade: %v %v", done, err)
+	}
+}
+
+// The view keeps the spec's rules (premium = active with a premium tier;
+// trial flags only for status trial) and stops premium at premium_until.
+func TestViewOfBillingFields(t *testing.T) {
+	now := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+	tier := func(s string) *string { return &s }
+	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	for _, tc := range []struct {
+		name          string
+		sub           subscriptions.Subscriber
+		premium, fail bool
+		plan          string
+	}{
+		{"active monthly open-ended", subscriptions.Subscriber{Status: "active", Tier: tier("premium_monthly")}, true, false, "monthly"},
+		{"active yearly in grace", subscriptions.Subscriber{Status: "active", Tier: tier("premium_yearly"), PaymentFailedAt: at(-time.Hour),
+			GraceUntil: at(time.Hour), PremiumUntil: at(time.Hour)}, true, true, "yearly"},
+		{"grace ended, downgrade not yet recorded", subscriptions.Subscriber{Status: "active", Tier: tier("premium_yearly"), PaymentFailedAt: at(-8 * 24 * time.Hour),
+			GraceUntil: at(-time.Hour), PremiumUntil: at(-time.Hour)}, false, false, "yearly"},
+		{"premium_until exactly now", subscriptions.Subscriber{Status: "active", Tier: tier("premium_monthly"), PremiumUntil: at(0)}, false, false, "monthly"},
+		{"canceled keeps its plan, not premium", subscriptions.Subscriber{Status: "canceled", Tier: tier("premium_monthly")}, false, false, "monthly"},
+		{"vip has no Stripe plan", subscriptions.Subscriber{Status: "active", Tier: tier("vip")}, true, false, "<nil>"},
+		{"canceled with a trial end past is not an expired trial", subscriptions.Subscriber{Status: "canceled", TrialEndsAt: at(-time.Hour)}, false, false, "<nil>"},
+	} {
+		v := subscriptions.ViewOf(&tc.sub, now)
+		if v.IsPremium != tc.premium || v.PaymentFailed != tc.fail || str(v.Plan) != tc.plan || v.TrialActive || v.TrialExpired {
+			t.Errorf("%s: %+v", tc.name, v)
+		}
 	}
 }

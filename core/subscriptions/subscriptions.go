@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -190,6 +191,9 @@ type Service struct {
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
+
+	mu    sync.Mutex
+	daily map[string]bool // limit types counted per day (offer.go)
 }
 
 // DefaultBillingGrace is how long a member keeps premium after a failed
@@ -403,9 +407,24 @@ func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]str
 // lost (the confirmation hook only logs) or whose moment passed while
 // nothing ran. It returns how many members it looked at.
 func (s *Service) ResumeEntitlements(ctx context.Context) (int, error) {
-	rows, err := s.pool.Query(ctx, `SELECT user_id::text FROM subscribers
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
 		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at IS NOT NULL)
 		   OR premium_until IS NOT NULL`)
+}
+
+// ResumeOverdueEntitlements wakes the workflow of every member whose trial
+// end or premium end has passed without being recorded (a notice lost while
+// Temporal was unreachable, a workflow that failed): the periodic catch-up.
+// Access already follows the row's times; this records the change and tells
+// the member.
+func (s *Service) ResumeOverdueEntitlements(ctx context.Context) (int, error) {
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
+		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at <= $1)
+		   OR (subscription_status = 'active' AND premium_until <= $1)`, s.now())
+}
+
+func (s *Service) resume(ctx context.Context, sql string, args ...any) (int, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
 		return 0, fmt.Errorf("list pending entitlements: %w", err)
 	}

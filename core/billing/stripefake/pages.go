@@ -383,3 +383,16 @@ func (f *Fake) Seed(cus, price string, months int) (string, error) {
 	f.save()
 	return fmt.Sprint(sub["id"]), nil
 }
+
+// AdoptCustomer records a customer under a known id when the fake does not
+// have it (the app's database outlived the fake's state file).
+func (f *Fake) AdoptCustomer(id, email, userID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.st.Customers[id]; ok {
+		return
+	}
+	f.st.Customers[id] = Object{"id": id, "object": "customer", "created": f.now(), "email": email, "name": "",
+		"metadata": Object{"user_id": userID}, "livemode": false, "deleted": false, "currency": "brl"}
+	f.save()
+}
