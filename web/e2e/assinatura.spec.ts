@@ -9,6 +9,9 @@ import { newTestUser, signedInUser } from './support/users'
 // webhooks). The fake listens on a port chosen here so the test can use its
 // controls (POST /_fake/payment_failed, /_fake/webhooks, /_fake/invoice_paid).
 
+// Dev seed (core/app/seed.go).
+const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
+
 let server: RunningServer | undefined
 let fakeURL = ''
 
@@ -75,6 +78,10 @@ test.describe('assinatura', () => {
     await expect(page.getByRole('table')).toContainText('Paga')
     await expect(page.getByRole('button', { name: 'Gerenciar assinatura' })).toBeVisible()
     await expectNoSeriousA11yViolations(page, '/subscription')
+    // On a phone the invoices scroll inside their box, never the page.
+    await page.setViewportSize({ width: 390, height: 844 })
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBe(390)
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // The renewal fails: Stripe's signed invoice.payment_failed reaches the
     // server, and the open page shows the banner through the live event.
@@ -117,5 +124,29 @@ test.describe('assinatura', () => {
     await expect(page.getByText(/por mês/)).toBeVisible()
     await request.dispose()
     await context.close()
+  })
+
+  test('/test-stripe: diagnostics for a super admin, Acesso restrito for a member', async ({ browser, playwright }) => {
+    const { context, request } = await member(browser, playwright)
+    const page = await context.newPage()
+    await page.goto('/test-stripe')
+    await expect(page.getByText('Acesso restrito')).toBeVisible()
+    await context.close()
+    await request.dispose()
+
+    const admin = await browser.newContext({ baseURL: server!.baseURL })
+    const csrf = async () => (await admin.cookies()).find((c) => c.name === 'vc_csrf')?.value ?? ''
+    await admin.request.get('/api/auth/session')
+    const login = await admin.request.post('/api/auth/login', { data: SUPER_ADMIN, headers: { 'X-CSRF-Token': await csrf() } })
+    expect(login.ok(), await login.text()).toBe(true)
+    const adminPage = await admin.newPage()
+    await adminPage.goto('/test-stripe')
+    await expect(adminPage.getByText('Simulado (Stripe local)')).toBeVisible()
+    await expect(adminPage.getByRole('listitem').filter({ hasText: 'API da Stripe acessível' })).toContainText('sim')
+    await expect(adminPage.getByText(`${server!.baseURL}/api/billing/webhook`)).toBeVisible()
+    // The first test's events, with their lag.
+    await expect(adminPage.getByRole('row').filter({ hasText: 'invoice.payment_failed' }).first()).toContainText('aplicado')
+    await expectNoSeriousA11yViolations(adminPage, '/test-stripe')
+    await admin.close()
   })
 })

@@ -27,7 +27,7 @@ export default function PaymentMonitoringPage() {
           Nenhum pagamento registrado ainda. <Link to="/pricing" className="font-medium text-primary hover:underline">Ver Planos</Link>
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-border bg-card">
+        <div className="relative overflow-x-auto rounded-2xl border border-border bg-card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Histórico de pagamentos, do mais recente ao mais antigo</caption>
             <thead className="border-b border-border text-muted-foreground">

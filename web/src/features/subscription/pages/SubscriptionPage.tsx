@@ -77,14 +77,14 @@ function Invoices({ d }: { d: SubscriptionDetails }) {
       {d.invoices.length === 0 ? (
         <p className="text-sm text-muted-foreground">Nenhuma fatura ainda.</p>
       ) : (
-        <div className="overflow-x-auto rounded-2xl border border-border bg-card">
+        <div className="relative overflow-x-auto rounded-2xl border border-border bg-card">
           <table className="w-full text-left text-sm">
             <thead className="border-b border-border text-muted-foreground">
               <tr>
                 <th scope="col" className="p-3 font-medium">
                   Data
                 </th>
-                <th scope="col" className="p-3 font-medium">
+                <th scope="col" className="hidden p-3 font-medium sm:table-cell">
                   Número
                 </th>
                 <th scope="col" className="p-3 font-medium">
@@ -102,7 +102,7 @@ function Invoices({ d }: { d: SubscriptionDetails }) {
               {d.invoices.map((inv) => (
                 <tr key={inv.id} className="border-b border-border last:border-0">
                   <td className="p-3">{formatDate(inv.created)}</td>
-                  <td className="p-3">{inv.number ?? '—'}</td>
+                  <td className="hidden p-3 sm:table-cell">{inv.number ?? '—'}</td>
                   <td className="p-3">{formatMoney(inv.amount_cents)}</td>
                   <td className="p-3">{invoiceStatusInWords(inv.status)}</td>
                   <td className="p-3">

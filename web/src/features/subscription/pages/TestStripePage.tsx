@@ -94,7 +94,7 @@ export default function TestStripePage() {
             {diag.data.last_events.length === 0 ? (
               <p className="text-muted-foreground">Nenhum evento recebido ainda.</p>
             ) : (
-              <div className="overflow-x-auto rounded-2xl border border-border bg-card">
+              <div className="relative overflow-x-auto rounded-2xl border border-border bg-card">
                 <table className="w-full text-left text-sm">
                   <thead className="border-b border-border text-muted-foreground">
                     <tr>
