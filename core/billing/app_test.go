@@ -80,10 +80,11 @@ func TestMemberBecomesPremiumOnTheFirstSyncWithWebhooksOff(t *testing.T) {
 		Invoices []struct {
 			Status string `json:"status"`
 		} `json:"invoices"`
+		PaymentMethod map[string]string `json:"payment_method"`
 	}
 	c.Do("GET", "/api/billing/subscription", nil).JSON(t, &sub)
 	if sub.Plan == nil || *sub.Plan != "yearly" || sub.StatusText != "ativa" || sub.NextCharge == nil || sub.NextCharge.AmountCents != 47900 ||
-		len(sub.Invoices) != 1 || sub.Invoices[0].Status != "paid" {
+		len(sub.Invoices) != 1 || sub.Invoices[0].Status != "paid" || sub.PaymentMethod["last4"] != "4242" {
 		t.Errorf("subscription page %+v", sub)
 	}
 

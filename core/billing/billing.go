@@ -228,13 +228,21 @@ func (x *row) state() State {
 }
 
 // newer reports whether (at, id) comes after (prevAt, prevID): the time
-// first, the id breaking ties so the outcome never depends on arrival order.
+// first, the event id breaking ties between events so the outcome never
+// depends on arrival order; id "" is a read of Stripe (a Sync).
 func newer(at time.Time, id string, prevAt *time.Time, prevID string) bool {
 	if prevAt == nil {
 		return true
 	}
 	if !at.Equal(*prevAt) {
 		return at.After(*prevAt)
+	}
+	if id == "" {
+		// A read (Sync, id "") made under the member's lock after an
+		// event of its second was applied saw at least what that event
+		// said: it wins the tie. An event arriving later wins against the
+		// read (any id sorts after ""), as it may have happened after it.
+		return true
 	}
 	return id > prevID
 }

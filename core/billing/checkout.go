@@ -183,9 +183,19 @@ func (s *Service) Checkout(ctx context.Context, userID string, req CheckoutReque
 	if price == "" {
 		return "", core.Errorf(core.EUNAVAILABLE, "Este plano não está configurado.")
 	}
+	// The customer is created and stored in its own transaction before
+	// any checkout: a failed session never leaves a Stripe customer the
+	// database does not know.
+	existing, _, err := customerOf(ctx, s.pool, userID)
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.EnsureCustomer(ctx, userID, cpf); err != nil {
+		return "", err
+	}
 	var url string
 	var conflict bool
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := lockMember(ctx, tx, userID); err != nil {
 			return err
 		}
@@ -195,10 +205,11 @@ func (s *Service) Checkout(ctx context.Context, userID string, req CheckoutReque
 		}
 		if x == nil || !slices.Contains(subscribedStatuses, x.Status) {
 			// A lost webhook must not let a subscriber pay twice: a member
-			// who already has a customer is read from Stripe first.
+			// whose customer existed before this call is read from Stripe
+			// first (a customer made just now has no subscription).
 			if known, _, err := customerOf(ctx, tx, userID); err != nil {
 				return err
-			} else if known != "" {
+			} else if known != "" && existing != "" {
 				st, _, err := s.syncTx(ctx, tx, userID, known)
 				if err != nil {
 					return stripeDown(err)
@@ -219,7 +230,7 @@ func (s *Service) Checkout(ctx context.Context, userID string, req CheckoutReque
 		if !postgres.IsNoRows(err) {
 			return fmt.Errorf("read checkout attempts: %w", err)
 		}
-		customerID, err := s.ensureCustomer(ctx, tx, userID, cpf)
+		customerID, _, err := customerOf(ctx, tx, userID)
 		if err != nil {
 			return err
 		}

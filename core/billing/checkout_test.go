@@ -237,3 +237,44 @@ func (e *env) email(t *testing.T, user string) string {
 	}
 	return s
 }
+
+func TestCheckSubscriptionAsksStripeAtMostEveryFiveMinutes(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	svc := billing.New(e.pool, billing.NewClient(e.cfg, nil), e.cfg, billing.Options{Entitlement: e.ent, Now: clock})
+	user := e.member(t)
+	if _, err := svc.EnsureCustomer(ctx, user, ""); err != nil {
+		t.Fatal(err)
+	}
+	lists := func() int { return e.fake.Requests("GET /v1/subscriptions") }
+	for range 3 {
+		if _, err := svc.Check(ctx, user); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := lists(); got != 1 {
+		t.Errorf("3 checks within 5 minutes asked Stripe %d times, want 1", got)
+	}
+	mu.Lock()
+	now = now.Add(4*time.Minute + 59*time.Second)
+	mu.Unlock()
+	_, _ = svc.Check(ctx, user)
+	if got := lists(); got != 1 {
+		t.Errorf("a check at 4:59 asked Stripe again (%d)", got)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Second)
+	mu.Unlock()
+	_, _ = svc.Check(ctx, user)
+	if got := lists(); got != 2 {
+		t.Errorf("a check after 5 minutes: %d asks, want 2", got)
+	}
+	// A member without a customer is answered without asking Stripe.
+	other := e.member(t)
+	if _, err := svc.Check(ctx, other); err != nil || lists() != 2 {
+		t.Errorf("check without a customer: %v, %d asks", err, lists())
+	}
+}

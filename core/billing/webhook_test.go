@@ -244,3 +244,41 @@ func TestWebhookRefusesBadSignatureAndOldTimestampWritingNothing(t *testing.T) {
 		t.Errorf("299 s old: %d %s, want 200", code, body)
 	}
 }
+
+func TestOlderEventIsIgnoredAndDuplicateChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	user := e.member(t)
+	if _, err := e.pool.Exec(ctx, `INSERT INTO billing_customers (user_id, customer_id) VALUES ($1, 'cus_old')`, user); err != nil {
+		t.Fatal(err)
+	}
+	events := scenario("cus_old", time.Now().Add(-time.Hour))
+	// events[4] (subscription past_due) is older than events[7] (subscription
+	// active again); invoices are ordered apart from subscriptions.
+	newerEv, olderEv := events[7], events[4]
+	for _, ev := range [][]byte{newerEv, olderEv, newerEv} {
+		if code, body := deliver(t, e.app.URL, ev, testWebhookSecret, time.Now()); code != 200 {
+			t.Fatalf("%d %s", code, body)
+		}
+	}
+	var statuses []string
+	rows, err := e.pool.Query(ctx, `SELECT status || '/' || attempts FROM billing_events ORDER BY created`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		_ = rows.Scan(&s)
+		statuses = append(statuses, s)
+	}
+	rows.Close()
+	if fmt.Sprint(statuses) != "[ignored/1 applied/2]" {
+		t.Errorf("inbox %v, want the older one ignored and the newer applied once, delivered twice", statuses)
+	}
+	if got := e.row(t, user); got.status != "active" {
+		t.Errorf("row %+v, want active (the older past_due ignored)", got)
+	}
+	if got := e.ent.callCount(); got != 1 {
+		t.Errorf("entitlement called %d times, want 1", got)
+	}
+}

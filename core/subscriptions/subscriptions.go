@@ -188,12 +188,11 @@ type Service struct {
 	wf       Workflows
 	trialLen time.Duration
 	grace    time.Duration
+	mu       sync.Mutex
+	daily    map[string]bool // limit types counted per day (offer.go)
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
-
-	mu    sync.Mutex
-	daily map[string]bool // limit types counted per day (offer.go)
 }
 
 // DefaultBillingGrace is how long a member keeps premium after a failed

@@ -88,6 +88,9 @@ func (f *Fake) PayCheckout(id string) (string, error) {
 	}
 	md, _ := s["subscription_metadata"].(map[string]any)
 	sub := f.newSub(fmt.Sprint(s["customer"]), fmt.Sprint(s["price"]), "active", "charge_automatically", md)
+	// Stripe's test card.
+	sub["default_payment_method"] = Object{"id": f.id("pm"), "object": "payment_method", "type": "card",
+		"customer": s["customer"], "card": Object{"brand": "visa", "last4": "4242", "exp_month": 12, "exp_year": 2034}}
 	inv := f.newInvoice(sub, "paid", 1)
 	s["status"], s["payment_status"], s["subscription"], s["invoice"] = "complete", "paid", sub["id"], inv["id"]
 	evs := []*event{
