@@ -1,5 +1,7 @@
 import { lazy, useEffect, useState } from 'react'
 import GavelIcon from '@mui/icons-material/Gavel'
+import PaymentsIcon from '@mui/icons-material/Payments'
+import WebhookIcon from '@mui/icons-material/Webhook'
 import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import PermMediaIcon from '@mui/icons-material/PermMedia'
@@ -18,6 +20,7 @@ import { i18nProvider } from './providers/i18nProvider'
 import { ModerationList } from './moderation'
 import { ReferralList, ReferralProgramPage } from './referrals'
 import { UserList, UserShow } from './users'
+import { EventList as BillingEventList, SubscriptionList } from './billing'
 import { LoginPage } from './layout/LoginPage'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
@@ -45,8 +48,13 @@ async function resources(permissions: string[] | undefined) {
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
     <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,
+    // Super admins only: referrals, subscriptions (MRR, churn, timelines) and Stripe's webhooks.
     ...(permissions?.includes('super_admin')
-      ? [<Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />]
+      ? [
+          <Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />,
+          <Resource key="billing/subscriptions" name="billing/subscriptions" list={SubscriptionList} icon={PaymentsIcon} options={{ label: 'Assinaturas' }} recordRepresentation="email" />,
+          <Resource key="billing/events" name="billing/events" list={BillingEventList} icon={WebhookIcon} options={{ label: 'Eventos do Stripe' }} recordRepresentation="type" />,
+        ]
       : []),
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />

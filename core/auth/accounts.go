@@ -105,7 +105,13 @@ type SignupInput struct {
 	ReferralCode string `json:"referral_code,omitempty"`
 	// DeviceID is the PWA's first-party device id (the referral checks).
 	DeviceID string `json:"device_id,omitempty"`
+	// Intent "premium_monthly" (/register-premium): the confirmation link
+	// also signs in, and the page continues to the monthly checkout.
+	Intent string `json:"intent,omitempty"`
 }
+
+// IntentPremiumMonthly is the only sign-up intent.
+const IntentPremiumMonthly = "premium_monthly"
 
 // Signup creates an unconfirmed account and emails its confirmation link.
 // An address already registered gets the same answer and no new account, so
@@ -145,6 +151,9 @@ func (s *Service) SignupWithMessage(ctx context.Context, in SignupInput, clientI
 	referral := strings.TrimSpace(in.ReferralCode)
 	if len(referral) > 64 {
 		fields["referral_code"] = "Código de indicação inválido."
+	}
+	if in.Intent != "" && in.Intent != IntentPremiumMonthly {
+		fields["intent"] = "Plano inválido."
 	}
 	if len(fields) > 0 {
 		return "", core.Invalid(msgInvalidData, fields)
@@ -189,6 +198,9 @@ func (s *Service) SignupWithMessage(ctx context.Context, in SignupInput, clientI
 		// way the email is one queued request in this same transaction, so
 		// both cases cost the same writes.
 		kind := mailConfirm
+		if in.Intent == IntentPremiumMonthly {
+			kind = mailConfirmPremium
+		}
 		if userID == "" {
 			kind = mailRegistered
 		} else if referralOK {
@@ -267,12 +279,24 @@ func (s *Service) confirmEmail(ctx context.Context, tx pgx.Tx, userID string) (b
 
 // Confirm spends a confirmation link.
 func (s *Service) Confirm(ctx context.Context, token string) error {
-	var userID string
+	_, _, err := s.confirm(ctx, token)
+	return err
+}
+
+// confirm spends a confirmation link and reports whose it was and whether it
+// also signs in (a /register-premium link, purpose confirm_signin).
+func (s *Service) confirm(ctx context.Context, token string) (userID string, signIn bool, err error) {
 	var newly bool
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		id, ok, err := s.spendEmailToken(ctx, tx, token, "confirm")
 		if err != nil {
 			return err
+		}
+		if !ok {
+			if id, ok, err = s.spendEmailToken(ctx, tx, token, "confirm_signin"); err != nil {
+				return err
+			}
+			signIn = ok
 		}
 		if !ok {
 			return core.Errorf(core.EINVALID, MsgConfirmInvalid)
@@ -282,12 +306,12 @@ func (s *Service) Confirm(ctx context.Context, token string) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return "", false, err
 	}
 	if newly {
 		s.RunEmailConfirmedHooks(ctx, userID)
 	}
-	return nil
+	return userID, signIn, nil
 }
 
 // ResendConfirmation emails a new link to an unconfirmed account. It answers

@@ -41,7 +41,9 @@ func (s *Service) send(ctx context.Context, to, subject string, c emailContent) 
 	}
 }
 
-func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) {
+// sendConfirmation mails the confirmation link; a premium one (from
+// /register-premium) signs in and continues to the monthly checkout.
+func (s *Service) sendConfirmation(ctx context.Context, to, name, token string, premium bool) {
 	intro := "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo."
 	offer := ""
 	if s.opts.TrialOffer != nil {
@@ -53,11 +55,16 @@ func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) 
 	case days > 0:
 		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de teste grátis do Premium.", days, plural(days, "dia", "dias"))
 	}
+	action, link := "Confirmar email", s.link("/confirmar-email", token)
+	if premium {
+		intro = "Falta pouco para você entrar no VetClube Premium. Confirme seu email pelo link abaixo: você entra na sua conta e segue direto para o pagamento da assinatura mensal."
+		action, link = "Confirmar e assinar", link+"&continuar=assinatura"
+	}
 	s.send(ctx, to, "Confirme seu email no VetClube", emailContent{
 		Name:   name,
 		Intro:  intro,
-		Action: "Confirmar email",
-		Link:   s.link("/confirmar-email", token),
+		Action: action,
+		Link:   link,
 		Footer: "O link vale por 24 horas e pode ser usado uma única vez. Se você não criou uma conta, ignore este email.",
 	})
 }
