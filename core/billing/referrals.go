@@ -59,12 +59,11 @@ func (s *Service) CreditFreeMonths(ctx context.Context, userID string, months in
 	if months == 0 {
 		return nil
 	}
-	cus, _, err := customerOf(ctx, s.pool, userID)
+	// A referrer who never subscribed gets a customer now: the credit
+	// waits on its balance and pays the first invoice when they subscribe.
+	cus, err := s.EnsureCustomer(ctx, userID, "")
 	if err != nil {
-		return err
-	}
-	if cus == "" {
-		return fmt.Errorf("credit free months: member %s has no Stripe customer", userID)
+		return fmt.Errorf("credit free months: %w", err)
 	}
 	p, err := s.price(ctx, s.cfg.PriceMonthly)
 	if err != nil {
