@@ -924,3 +924,24 @@ func isUUID(s string) bool {
 	}
 	return true
 }
+
+// ParsePrices reads AI_PRICES: "model=input/output,…", US dollars per
+// million input and output tokens.
+func ParsePrices(v string) (map[string]Price, error) {
+	out := map[string]Price{}
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		model, io, ok := strings.Cut(part, "=")
+		in, outp, ok2 := strings.Cut(io, "/")
+		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
+		po, err2 := strconv.ParseFloat(strings.TrimSpace(outp), 64)
+		if !ok || !ok2 || err1 != nil || err2 != nil || pi < 0 || po < 0 || strings.TrimSpace(model) == "" {
+			return nil, fmt.Errorf("AI_PRICES: %q is not model=input/output (dollars per million tokens)", part)
+		}
+		out[strings.TrimSpace(model)] = Price{Input: pi, Output: po}
+	}
+	return out, nil
+}

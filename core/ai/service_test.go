@@ -32,7 +32,7 @@ type clock struct {
 	t  time.Time
 }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func newFixture(t *testing.T, tune func(*ai.Options)) *fixture {
@@ -49,7 +49,11 @@ func newFixture(t *testing.T, tune func(*ai.Options)) *fixture {
 		BaseURL: base, Model: "gpt-test", TrialDaily: 5, PremiumDaily: 50, PremiumMonthlyTokens: 100000,
 		Prices:  map[string]ai.Price{"gpt-test": {Input: 1, Output: 4}},
 		Retries: 3, MaxBackoff: 50 * time.Millisecond, Now: f.clock.Now,
-		Premium: func(_ context.Context, id string) (bool, error) { f.mu.Lock(); defer f.mu.Unlock(); return f.prem[id], nil },
+		Premium: func(_ context.Context, id string) (bool, error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return f.prem[id], nil
+		},
 	}
 	if tune != nil {
 		tune(&o)

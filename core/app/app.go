@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/community"
@@ -87,6 +88,10 @@ type App struct {
 	// documents) for readers with access.
 	Streams     *media.Streams
 	mediaUpload http.Handler
+
+	// AI is VetClube IA (ai.go); aiOrigin the endpoint's origin for the CSP.
+	AI       *ai.Service
+	aiOrigin string
 
 	closers []func() error
 }
@@ -168,6 +173,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("media: %w", err)
 	}
 	a.Content.Uploads = content.NewUploads(uploads, contentLibrary{a.Media})
+	if err := a.buildAI(cfg, pool, log); err != nil {
+		return nil, fmt.Errorf("ai: %w", err)
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -199,6 +207,8 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
+		AI:         &ai.HTTP{Service: a.AI, Log: log},
+		AIOrigin:   a.aiOrigin,
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

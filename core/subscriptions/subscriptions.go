@@ -105,6 +105,7 @@ type Service struct {
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
+	counters map[string]UsageCounter // limit types a feature counts itself (limits.go)
 }
 
 // Options configures a Service.
