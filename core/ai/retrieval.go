@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -132,15 +133,46 @@ func (s *Service) Retrieve(ctx context.Context, question string) ([]Source, erro
 			}
 		}
 		for _, p := range passages(text.String()) {
-			sc := score(p, stems)
-			if sc > 0 {
-				cands = append(cands, cand{Source{ItemID: id, Type: typ, Title: title, URL: url, Text: p}, sc})
-			}
+			cands = append(cands, cand{Source: Source{ItemID: id, Type: typ, Title: title, URL: url, Text: p}})
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	// A stem found in few candidate passages says more than one found in
+	// all of them ("leptospirose" against "cães"): each stem weighs its
+	// inverse document frequency over the candidates; a stem in the title
+	// counts again.
+	found := make([][]int, len(cands))
+	df := make([]int, len(stems))
+	for i, c := range cands {
+		found[i] = counts(c.Text, stems)
+		for k, n := range found[i] {
+			if n > 0 {
+				df[k]++
+			}
+		}
+	}
+	for i := range cands {
+		inTitle := counts(cands[i].Title, stems)
+		for k, n := range found[i] {
+			if n == 0 && inTitle[k] == 0 {
+				continue
+			}
+			idf := math.Log(1 + float64(len(cands))/float64(max(1, df[k])))
+			cands[i].score += idf * (1 + 0.1*float64(min(n, 10)))
+			if inTitle[k] > 0 {
+				cands[i].score += idf
+			}
+		}
+	}
+	kept := cands[:0]
+	for _, c := range cands {
+		if c.score > 0 {
+			kept = append(kept, c)
+		}
+	}
+	cands = kept
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	var out []Source
 	perItem := map[string]int{}
@@ -200,21 +232,16 @@ func passages(text string) []string {
 	return out
 }
 
-// score counts the question's stems found at the start of a word of the
-// passage (distinct stems weigh most, repeats a little).
-func score(passage string, stems []string) float64 {
-	words := strings.Fields(wordsOnly(fold(passage)))
-	sc := 0.0
-	for _, st := range stems {
-		n := 0
+// counts says, for each stem, how many words of text start with it.
+func counts(text string, stems []string) []int {
+	words := strings.Fields(wordsOnly(fold(text)))
+	out := make([]int, len(stems))
+	for k, st := range stems {
 		for _, w := range words {
 			if strings.HasPrefix(w, st) {
-				n++
+				out[k]++
 			}
 		}
-		if n > 0 {
-			sc += 1 + 0.1*float64(min(n, 10))
-		}
 	}
-	return sc
+	return out
 }

@@ -515,3 +515,15 @@ func TestDisclaimerMustBeAccepted(t *testing.T) {
 		t.Fatalf("without acceptance: %v", err)
 	}
 }
+
+func TestRareWordsRankAboveCommonOnes(t *testing.T) {
+	f := newFixture(t, nil)
+	f.publish(t, "analgesia-caes", "Estudo compara protocolos de analgesia no pós-operatório de cães",
+		"Os cuidados no período pós-operatório de cães incluem analgesia multimodal. Cães operados recebem cuidados de enfermagem e os cães idosos exigem mais cuidados no período de recuperação.")
+	lepto := f.publish(t, "leptospirose-chuvas", "Período de chuvas acende alerta para leptospirose em cães",
+		"As enchentes aumentam o contato com urina de roedores. A leptospirose exige vacinação anual e atenção a sinais como icterícia e insuficiência renal.")
+	src, err := f.svc.Retrieve(context.Background(), "Quais os cuidados com a leptospirose em cães no período de chuvas?")
+	if err != nil || len(src) == 0 || src[0].ItemID != lepto {
+		t.Fatalf("first source %+v, %v", src, err)
+	}
+}

@@ -9,6 +9,7 @@ import { apiPost, signedInUser } from './support/users'
 test('a member asks, sees a cited streamed answer, stops one and hits the trial limit', async ({ context, request }) => {
   test.setTimeout(120_000)
   await signedInUser(context, request)
+  await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
   const page = await context.newPage()
   await page.goto('/vetclube-ia')
 
@@ -19,7 +20,7 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
 
   // Ask with the keyboard: Enter sends.
   const box = page.getByRole('textbox', { name: 'Sua pergunta' })
-  await box.fill('Quais os cuidados com a leptospirose em cães no período de chuvas?')
+  await box.fill('Quais os protocolos de analgesia no pós-operatório ortopédico de cães?')
   await box.press('Enter')
   await expect(page.getByTestId('ia-streaming')).toBeVisible()
   const answer = page.getByTestId('ia-answer').last()
@@ -28,24 +29,24 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
   await expect(sources).toContainText('Fontes')
   const cited = sources.getByRole('link').first()
   await expect(cited).toHaveAttribute('href', /^\/noticias-veterinarias\/.+/)
-  await expect(cited).toContainText(/leptospirose/i)
+  await expect(cited).toContainText(/analgesia/i)
   // The citation marker in the text links to the same page.
   await expect(answer.getByRole('link', { name: '[1]' }).first()).toHaveAttribute('href', (await cited.getAttribute('href'))!)
-  await expect(page.getByRole('heading', { name: /leptospirose/i })).toBeVisible()
+  await expect(page.getByRole('heading', { name: /protocolos de analgesia/i })).toBeVisible()
   await expect(page.getByTestId('ia-quota')).toHaveText('Consultas restantes hoje: 4 de 5')
 
   // Stop an answer while it streams: the partial answer stays, marked.
-  await box.fill('Como é a vacinação antirrábica em campanhas no interior?')
-  await page.getByRole('button', { name: 'Enviar' }).click()
+  await box.fill('Como funciona a campanha de vacinação antirrábica no interior?')
+  await page.getByRole('button', { name: 'Enviar', exact: true }).click()
   await expect(page.getByTestId('ia-streaming')).toContainText('Modo demonstração', { timeout: 20_000 })
   await page.getByRole('button', { name: 'Parar' }).click()
   await expect(page.getByText('Resposta interrompida')).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Enviar' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Enviar', exact: true })).toBeVisible()
 
   // The conversation is found by a word of it, accents ignored.
   await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('vacinacao')
-  await expect(page.getByTestId('ia-conversations').getByRole('button', { name: /leptospirose/i })).toBeVisible()
-  await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('ortopedia')
+  await expect(page.getByTestId('ia-conversations').getByRole('button', { name: /^Quais os protocolos de analgesia/ })).toBeVisible()
+  await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('equinos')
   await expect(page.getByTestId('ia-conversations')).toContainText('Nenhuma conversa encontrada.')
 
   // Use the rest of today's questions through the API, then the next one is refused.
@@ -70,6 +71,7 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
 
 test('a red-flag question shows the emergency banner before the answer', async ({ context, request }) => {
   await signedInUser(context, request)
+  await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
   const page = await context.newPage()
   await page.goto('/vetclube-ia')
   await page.getByRole('button', { name: 'Li e aceito' }).click()
