@@ -56,6 +56,8 @@ type Options struct {
 	// wait (Retry-After included).
 	Retries    int
 	MaxBackoff time.Duration
+	// Calculators are the calculator forms the model may call (nil: none).
+	Calculators Calculators
 	// HTTPClient talks to the endpoint (tests); nil: a default one.
 	HTTPClient *http.Client
 	Now        func() time.Time
@@ -696,10 +698,40 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 		text.WriteString(ControlledNotice + "\n\n")
 		_ = emit(Event{"delta", map[string]string{"text": ControlledNotice + "\n\n"}})
 	}
-	res := s.complete(ctx, s.prompt(t, sources), func(delta string) {
-		text.WriteString(delta)
-		_ = emit(Event{"delta", map[string]string{"text": delta}})
-	})
+	msgs := s.prompt(t, sources)
+	fns, toolParams := s.functions()
+	tools := []ToolRun{}
+	var res completion
+	var usage openai.CompletionUsage
+	for round := 0; ; round++ {
+		offer := toolParams
+		if round >= MaxToolRounds {
+			offer = nil // the last word is the model's text
+		}
+		res = s.complete(ctx, msgs, offer, func(delta string) {
+			text.WriteString(delta)
+			_ = emit(Event{"delta", map[string]string{"text": delta}})
+		})
+		usage.PromptTokens += res.usage.PromptTokens
+		usage.CompletionTokens += res.usage.CompletionTokens
+		if res.err != nil || ctx.Err() != nil || len(res.calls) == 0 || offer == nil {
+			break
+		}
+		var calls []openai.ChatCompletionMessageToolCallUnionParam
+		for _, c := range res.calls {
+			calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID: c.ID, Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Args.String()},
+			}})
+		}
+		msgs = append(msgs, openai.ChatCompletionMessageParamUnion{OfAssistant: &openai.ChatCompletionAssistantMessageParam{ToolCalls: calls}})
+		for _, c := range res.calls {
+			out, run := s.runTool(ctx, t.UserID, fns, c)
+			tools = append(tools, run)
+			_ = emit(Event{"tool", run})
+			msgs = append(msgs, openai.ToolMessage(out, c.ID))
+		}
+	}
+	res.usage = usage
 	status := "complete"
 	errText := ""
 	switch {
@@ -734,7 +766,7 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 	latency := s.now().Sub(start)
 	a := Answer{Message: Message{
 		ID: t.AnswerID, Seq: t.AnswerSeq, Role: "assistant", Content: content, Status: status, RedFlags: t.RedFlags,
-		Sources: sources, Tools: []ToolRun{}, Model: s.o.Model, PromptTokens: int(res.usage.PromptTokens),
+		Sources: sources, Tools: tools, Model: s.o.Model, PromptTokens: int(res.usage.PromptTokens),
 		CompletionTokens: int(res.usage.CompletionTokens), LatencyMS: int(latency.Milliseconds()), CostUSD: cost,
 	}}
 	if status == "failed" {
@@ -750,10 +782,11 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 	}
 	err = postgres.InTx(save, s.pool, func(tx pgx.Tx) error {
 		srcJSON, _ := json.Marshal(sources)
+		toolsJSON, _ := json.Marshal(tools)
 		if err := tx.QueryRow(save, `UPDATE ai_messages SET content = $2, status = $3, sources = $4, model = $5, prompt_tokens = $6,
-			completion_tokens = $7, latency_ms = $8, first_byte_ms = $9, cost_usd = $10, error = $11, updated_at = now()
+			completion_tokens = $7, latency_ms = $8, first_byte_ms = $9, cost_usd = $10, error = $11, tools = $12, updated_at = now()
 			WHERE id = $1 RETURNING created_at`, t.AnswerID, content, status, srcJSON, s.o.Model, a.PromptTokens, a.CompletionTokens,
-			a.LatencyMS, firstByte, cost, errText).Scan(&a.CreatedAt); err != nil {
+			a.LatencyMS, firstByte, cost, errText, toolsJSON).Scan(&a.CreatedAt); err != nil {
 			return err
 		}
 		d, _ := day(start)
@@ -810,6 +843,7 @@ func (s *Service) prompt(t *Turn, sources []Source) []openai.ChatCompletionMessa
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 type completion struct {
+	calls       []*toolCall
 	finish      string
 	usage       openai.CompletionUsage
 	firstByte   time.Duration
@@ -821,7 +855,7 @@ type completion struct {
 // a 5xx or a failed connection before the first chunk is retried with
 // backoff (Retry-After honoured, capped); after the first chunk a failure
 // ends the answer with what arrived.
-func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMessageParamUnion, onText func(string)) completion {
+func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMessageParamUnion, tools []openai.ChatCompletionToolUnionParam, onText func(string)) completion {
 	var res completion
 	for _, m := range msgs {
 		if c := m.GetContent().AsAny(); c != nil {
@@ -834,6 +868,7 @@ func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMess
 		Model:         openai.ChatModel(s.o.Model),
 		Messages:      msgs,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+		Tools:         tools,
 	}
 	start := s.now()
 	for attempt := 0; ; attempt++ {
@@ -851,6 +886,24 @@ func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMess
 			for _, c := range ch.Choices {
 				if c.Delta.Content != "" {
 					onText(c.Delta.Content)
+				}
+				// A call arrives in pieces: its index names it, the first
+				// piece carries id and name, the arguments come in parts.
+				for _, tc := range c.Delta.ToolCalls {
+					if tc.Index < 0 || tc.Index >= 16 {
+						continue
+					}
+					for int(tc.Index) >= len(res.calls) {
+						res.calls = append(res.calls, &toolCall{})
+					}
+					call := res.calls[tc.Index]
+					if tc.ID != "" {
+						call.ID = tc.ID
+					}
+					if tc.Function.Name != "" {
+						call.Name = tc.Function.Name
+					}
+					call.Args.WriteString(tc.Function.Arguments)
 				}
 				if c.FinishReason != "" {
 					res.finish = c.FinishReason

@@ -9,9 +9,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/ai/fakeoai"
 	"github.com/vetclube/vetclube/core/config"
+	"github.com/vetclube/vetclube/core/pluginhost"
 )
 
 // buildAI creates VetClube IA. With no OPENAI_BASE_URL the in-repo
@@ -26,7 +28,7 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, VisionModel: cfg.OpenAIVisionModel,
 		Prices: prices, TrialDaily: cfg.TrialLimits["ai_consultations"],
 		PremiumDaily: cfg.AIPremiumDaily, PremiumMonthlyTokens: int64(cfg.AIPremiumMonthlyTokens),
-		Retries: 3, Log: log,
+		Retries: 3, Log: log, Calculators: calculators{a.Tools},
 		Premium: func(ctx context.Context, userID string) (bool, error) {
 			v, err := a.Engagement.Subscriptions.View(ctx, userID)
 			return v.IsPremium, err
@@ -46,4 +48,22 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 	a.AI = ai.New(pool, o)
 	a.Engagement.Subscriptions.CountUsageWith("ai_consultations", a.AI.UsedToday)
 	return nil
+}
+
+// calculators lets VetClube IA call the calculator forms through the plugin
+// host, as the member: the plugin validates the arguments as its form does.
+type calculators struct{ m *pluginhost.Manager }
+
+func (c calculators) FormTools() []ai.CalcTool {
+	var out []ai.CalcTool
+	for _, t := range c.m.FormTools() {
+		if t.Access == "user" {
+			out = append(out, ai.CalcTool{ID: t.ID, UISchema: t.UISchema})
+		}
+	}
+	return out
+}
+
+func (c calculators) Call(ctx context.Context, userID, toolID, action string, args []byte) (int, []byte, error) {
+	return c.m.CallForm(ctx, core.Principal{UserID: userID, Roles: []string{core.RoleUser}}, toolID, action, args)
 }
