@@ -35,7 +35,7 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		},
 	}
 	if o.BaseURL == "" {
-		base, stop, err := fakeoai.New(30*time.Millisecond).Start("127.0.0.1:0")
+		base, stop, err := fakeoai.New(30 * time.Millisecond).Start("127.0.0.1:0")
 		if err != nil {
 			return fmt.Errorf("VetClube IA demonstration server: %w", err)
 		}

@@ -36,6 +36,13 @@ export interface Source {
   cited: boolean
 }
 
+export interface ToolRun {
+  name: string
+  title: string
+  result: string
+  error?: string
+}
+
 export type MessageStatus = 'streaming' | 'complete' | 'stopped' | 'failed' | 'length'
 
 export interface Message {
@@ -46,6 +53,7 @@ export interface Message {
   status: MessageStatus
   red_flags: string[]
   sources: Source[]
+  tools?: ToolRun[]
   model?: string
   created_at: string
   retryable?: boolean
@@ -88,6 +96,7 @@ export interface StreamHandlers {
   onTurn?: (data: { conversation_id: string; title: string; question: Message; answer_id: string; quota: Quota }) => void
   onSources?: (sources: Source[]) => void
   onDelta?: (text: string) => void
+  onTool?: (run: ToolRun) => void
   onDone?: (answer: Message) => void
 }
 
@@ -167,6 +176,9 @@ function dispatch(block: string, h: StreamHandlers) {
       break
     case 'sources':
       h.onSources?.((payload as { sources: Source[] }).sources)
+      break
+    case 'tool':
+      h.onTool?.(payload as ToolRun)
       break
     case 'delta':
       h.onDelta?.((payload as { text: string }).text)

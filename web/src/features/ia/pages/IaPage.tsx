@@ -24,6 +24,7 @@ import {
   type Conversation,
   type Message,
   type Source,
+  type ToolRun,
 } from '../api'
 
 // The answer's Markdown, reduced to a safe subset: React builds every
@@ -55,6 +56,7 @@ interface Streaming {
   question: string
   text: string
   sources: Source[]
+  tools: ToolRun[]
   alert?: string
 }
 
@@ -125,7 +127,7 @@ export default function IaPage() {
     const ctrl = new AbortController()
     abortRef.current = ctrl
     const id = conv.id
-    setStreaming({ question: shown, text: '', sources: [] })
+    setStreaming({ question: shown, text: '', sources: [], tools: [] })
     if (input.edit_of) {
       const at = messages.findIndex((m) => m.id === input.edit_of)
       setMessages(messages.slice(0, at))
@@ -145,6 +147,7 @@ export default function IaPage() {
           },
           onSources: (sources) => setStreaming((s) => (s ? { ...s, sources } : s)),
           onDelta: (text) => setStreaming((s) => (s ? { ...s, text: s.text + text } : s)),
+          onTool: (run) => setStreaming((s) => (s ? { ...s, tools: [...s.tools, run] } : s)),
         },
         ctrl.signal,
       )
@@ -308,6 +311,7 @@ export default function IaPage() {
             <>
               <div className="ml-auto max-w-[85%] whitespace-pre-wrap rounded-lg bg-teal-600 p-3 text-sm text-white">{streaming.question}</div>
               {streaming.alert && <EmergencyBanner text={streaming.alert} />}
+              <ToolCards tools={streaming.tools} />
               <div className="max-w-[95%] rounded-lg border p-3" data-testid="ia-streaming">
                 {streaming.text ? <AnswerMarkdown text={streaming.text} sources={streaming.sources} /> : <p className="text-sm text-muted-foreground">Pesquisando o conteúdo do VetClube…</p>}
               </div>
@@ -469,6 +473,19 @@ function EmergencyBanner({ text }: { text: string }) {
   )
 }
 
+function ToolCards({ tools }: { tools: ToolRun[] }) {
+  if (tools.length === 0) return null
+  return (
+    <ul className="space-y-2" aria-label="Cálculos">
+      {tools.map((t, i) => (
+        <li key={i} data-testid="ia-tool" className="rounded-lg border border-teal-200 bg-teal-50 p-2 text-sm dark:border-teal-800 dark:bg-teal-950">
+          {t.error ? `Cálculo não realizado (${t.title}): ${t.error}` : t.result}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 function Bubble({ m, isLast, busy, onEdit, onRegenerate }: { m: Message; isLast: boolean; busy: boolean; onEdit: () => void; onRegenerate: () => void }) {
   if (m.role === 'user') {
     return (
@@ -484,6 +501,7 @@ function Bubble({ m, isLast, busy, onEdit, onRegenerate }: { m: Message; isLast:
   return (
     <div className="max-w-[95%] space-y-2" data-testid="ia-answer">
       {m.red_flags.length > 0 && <EmergencyBanner text={`Possível emergência (${m.red_flags.join(', ')}): priorize o atendimento veterinário presencial imediato.`} />}
+      <ToolCards tools={m.tools ?? []} />
       <div className="rounded-lg border p-3">
         {m.content ? <AnswerMarkdown text={m.content} sources={m.sources} /> : <p className="text-sm text-muted-foreground">Sem texto.</p>}
         {m.status === 'stopped' && <Badge variant="secondary">Resposta interrompida</Badge>}
