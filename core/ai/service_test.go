@@ -527,3 +527,35 @@ func TestRareWordsRankAboveCommonOnes(t *testing.T) {
 		t.Fatalf("first source %+v, %v", src, err)
 	}
 }
+
+func TestOverviewForTheBackoffice(t *testing.T) {
+	f := newFixture(t, nil)
+	u := f.user(t)
+	item := f.publish(t, "protocolo-vacinal-filhotes", "Protocolo vacinal de filhotes", vaccineBody)
+	conv := f.conv(t, u)
+	// The clock is the fixture's: ask "today" as the overview sees it.
+	a, _ := f.ask(t, u, conv, "Quando começa a vacinação de filhotes?")
+	if err := f.svc.Report(context.Background(), u, a.ID, "Faltou a dose da vacina"); err != nil {
+		t.Fatal(err)
+	}
+	other := f.user(t)
+	if err := f.svc.Report(context.Background(), other, a.ID, "não é minha"); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("report of another's answer: %v", err)
+	}
+	o, err := f.svc.Overview(context.Background(), 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.ByDay) != 1 || o.ByDay[0].Messages != 1 || o.ByDay[0].Tokens == 0 || o.ByDay[0].Day != "2026-11-24" {
+		t.Fatalf("by day %+v", o.ByDay)
+	}
+	if len(o.ByMember) != 1 || o.ByMember[0].UserID != u || o.ByMember[0].Messages != 1 {
+		t.Fatalf("by member %+v", o.ByMember)
+	}
+	if len(o.Sources) == 0 || o.Sources[0].ItemID != item || o.Sources[0].Cites != 1 {
+		t.Fatalf("sources %+v", o.Sources)
+	}
+	if len(o.Reports) != 1 || o.Reports[0].Reason != "Faltou a dose da vacina" || o.Reports[0].Question != "Quando começa a vacinação de filhotes?" {
+		t.Fatalf("reports %+v", o.Reports)
+	}
+}

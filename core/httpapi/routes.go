@@ -133,6 +133,7 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("DELETE", "/api/ai/conversations/{id}", h.Delete())
 		rt.handle("POST", "/api/ai/conversations/{id}/messages", h.Ask())
 		rt.handle("POST", "/api/ai/messages/{id}/report", h.Report())
+		rt.handle("GET", "/api/admin/ai/overview", h.AdminOverview())
 	}
 
 	// Connections and blocks (core/connections): the caller's own, signed in.

@@ -127,6 +127,7 @@ var authorisationMatrix = map[string][]string{
 	"DELETE /api/ai/conversations/{id}":        signedIn,
 	"POST /api/ai/conversations/{id}/messages": signedIn,
 	"POST /api/ai/messages/{id}/report":        signedIn,
+	"GET /api/admin/ai/overview":               superAdmin,
 	"GET /api/events":                          signedIn,
 
 	// Connections and blocks
