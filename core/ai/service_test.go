@@ -35,7 +35,7 @@ type clock struct {
 func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
-func newFixture(t *testing.T, tune func(*ai.Options)) *fixture {
+func newFixture(t testing.TB, tune func(*ai.Options)) *fixture {
 	t.Helper()
 	f := &fixture{pool: pgtest.New(t), fake: fakeoai.New(0), prem: map[string]bool{}}
 	base, stop, err := f.fake.Start("127.0.0.1:0")
@@ -62,7 +62,7 @@ func newFixture(t *testing.T, tune func(*ai.Options)) *fixture {
 	return f
 }
 
-func (f *fixture) user(t *testing.T) string {
+func (f *fixture) user(t testing.TB) string {
 	t.Helper()
 	var id string
 	email := fmt.Sprintf("u%d@exemplo.com.br", time.Now().UnixNano())

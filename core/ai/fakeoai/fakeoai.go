@@ -81,7 +81,15 @@ type Server struct {
 	scripts     []Script
 	requests    []Request
 	disconnects int
+	firstChunk  time.Time
 	gone        chan struct{}
+}
+
+// FirstChunkAt is when the latest stream's first content chunk was written.
+func (s *Server) FirstChunkAt() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstChunk
 }
 
 // New returns a server that composes answers with chunkDelay between words.
@@ -314,6 +322,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sc Script, model
 		if !send([]any{map[string]any{"index": 0, "delta": map[string]any{"content": c}, "finish_reason": nil}}, nil) {
 			gone()
 			return
+		}
+		if i == 0 {
+			s.mu.Lock()
+			s.firstChunk = time.Now()
+			s.mu.Unlock()
 		}
 	}
 	if !send([]any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": finish}}, nil) {
