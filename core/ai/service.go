@@ -522,10 +522,14 @@ func (s *Service) Begin(ctx context.Context, userID, convID string, in AskInput)
 			return err
 		}
 		if in.ClientID != "" {
-			for _, m := range msgs {
-				if m.Role == "user" && m.ID != "" && in.ClientID != "" && s.sameClient(ctx, tx, m.ID, in.ClientID) {
-					return core.Errorf(core.ECONFLICT, "Esta pergunta já foi enviada.")
-				}
+			// A retried question (same client key) is refused before it
+			// is counted again.
+			var sent bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM ai_messages WHERE conversation_id = $1 AND client_id = $2)`, convID, in.ClientID).Scan(&sent); err != nil {
+				return err
+			}
+			if sent {
+				return core.Errorf(core.ECONFLICT, "Esta pergunta já foi enviada.")
 			}
 		}
 		for _, m := range msgs {
@@ -603,12 +607,6 @@ func (s *Service) Begin(ctx context.Context, userID, convID string, in AskInput)
 		return nil, err
 	}
 	return t, nil
-}
-
-func (s *Service) sameClient(ctx context.Context, tx pgx.Tx, msgID, clientID string) bool {
-	var same bool
-	_ = tx.QueryRow(ctx, `SELECT client_id = $2 FROM ai_messages WHERE id = $1`, msgID, clientID).Scan(&same)
-	return same
 }
 
 // count applies the limits and counts one question for today, atomically
@@ -799,7 +797,7 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 		_, err = tx.Exec(save, `UPDATE ai_conversations SET updated_at = now() WHERE id = $1`, t.ConversationID)
 		return err
 	})
-	if err != nil {
+	if err != nil && !postgres.IsNoRows(err) { // no rows: the conversation was deleted meanwhile
 		s.log.Error("ai save answer", "conversation", t.ConversationID, "err", err)
 	}
 	_ = emit(Event{"done", a})
