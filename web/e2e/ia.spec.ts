@@ -49,9 +49,20 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
   await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('equinos')
   await expect(page.getByTestId('ia-conversations')).toContainText('Nenhuma conversa encontrada.')
 
+  // Edit and resend the first question: the later turns are replaced after a confirmation.
+  await page.getByRole('button', { name: 'Editar e reenviar' }).first().click()
+  await expect(box).toHaveValue('Quais os protocolos de analgesia no pós-operatório ortopédico de cães?')
+  await box.fill('Quais os protocolos de analgesia para cães na ortopedia?')
+  await box.press('Enter')
+  await page.getByRole('dialog').getByRole('button', { name: 'Reenviar' }).click()
+  await expect(page.getByTestId('ia-answer')).toHaveCount(1, { timeout: 20_000 })
+  await expect(page.getByText('Quais os protocolos de analgesia para cães na ortopedia?', { exact: true })).toBeVisible()
+  await expect(page.getByText('Como funciona a campanha de vacinação antirrábica no interior?')).toHaveCount(0)
+  await expect(page.getByTestId('ia-quota')).toHaveText('Consultas restantes hoje: 2 de 5')
+
   // Use the rest of today's questions through the API, then the next one is refused.
   const conv = (await (await apiPost(context, '/api/ai/conversations', {})).json()) as { id: string }
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     const res = await apiPost(context, `/api/ai/conversations/${conv.id}/messages`, { content: `Pergunta ${i + 1}` })
     expect(res.status()).toBe(200)
     expect(await res.text()).toContain('event: done')

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import IaPage from './IaPage'
+import IaPage, { splitTables } from './IaPage'
 import { linkCitations, type Source } from '../api'
 
 const status = (accepted: boolean, remaining = 5) => ({
@@ -116,5 +116,16 @@ describe('IaPage', () => {
 describe('linkCitations', () => {
   it('links markers to the cited source and leaves unknown ones as text', () => {
     expect(linkCitations('Texto [1] e [3].', [source])).toBe('Texto [\\[1\\]](/noticias-veterinarias/protocolo) e [3].')
+  })
+})
+
+describe('splitTables', () => {
+  it('finds pipe tables between text', () => {
+    const parts = splitTables('Doses:\n\n| Fármaco | Dose |\n|---|---|\n| Meloxicam | 0,1 mg/kg |\n| Dipirona | 25 mg/kg |\n\nFim.')
+    expect(parts).toEqual([
+      { kind: 'text', text: 'Doses:\n' },
+      { kind: 'table', head: ['Fármaco', 'Dose'], rows: [['Meloxicam', '0,1 mg/kg'], ['Dipirona', '25 mg/kg']] },
+      { kind: 'text', text: '\nFim.' },
+    ])
   })
 })

@@ -41,12 +41,73 @@ const components: Components = {
     ),
 }
 
+function Inline({ text }: { text: string }) {
+  return (
+    <Markdown allowedElements={['strong', 'em', 'code', 'a']} unwrapDisallowed skipHtml components={components}>
+      {text}
+    </Markdown>
+  )
+}
+
+/** Splits Markdown into text and pipe tables (| a | b |), which react-markdown leaves as text without GFM. */
+export function splitTables(text: string): ({ kind: 'text'; text: string } | { kind: 'table'; head: string[]; rows: string[][] })[] {
+  const out: ({ kind: 'text'; text: string } | { kind: 'table'; head: string[]; rows: string[][] })[] = []
+  const lines = text.split('\n')
+  const cells = (l: string) => l.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim())
+  let buf: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] ?? ''
+    const next = lines[i + 1] ?? ''
+    if (l.trim().startsWith('|') && /^\s*\|?\s*:?-{2,}/.test(next)) {
+      if (buf.length) out.push({ kind: 'text', text: buf.join('\n') })
+      buf = []
+      const head = cells(l)
+      const rows: string[][] = []
+      i += 2
+      while (i < lines.length && (lines[i] ?? '').trim().startsWith('|')) rows.push(cells(lines[i++] ?? ''))
+      i--
+      out.push({ kind: 'table', head, rows })
+    } else buf.push(l)
+  }
+  if (buf.length) out.push({ kind: 'text', text: buf.join('\n') })
+  return out
+}
+
 function AnswerMarkdown({ text, sources }: { text: string; sources: Source[] }) {
   return (
-    <div className="prose prose-sm max-w-none dark:prose-invert [&_li]:my-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_p]:my-2 [&_ul]:list-disc [&_ul]:pl-5">
-      <Markdown allowedElements={ALLOWED} unwrapDisallowed skipHtml components={components}>
-        {linkCitations(text, sources)}
-      </Markdown>
+    <div className="prose prose-sm max-w-none dark:prose-invert [&_li]:my-1 [&_ol]:list-decimal [&_ol]:pl-5 [&_p]:my-2 [&_pre]:overflow-x-auto [&_pre]:rounded [&_pre]:bg-muted [&_pre]:p-2 [&_ul]:list-disc [&_ul]:pl-5">
+      {splitTables(linkCitations(text, sources)).map((part, i) =>
+        part.kind === 'text' ? (
+          <Markdown key={i} allowedElements={ALLOWED} unwrapDisallowed skipHtml components={components}>
+            {part.text}
+          </Markdown>
+        ) : (
+          <div key={i} className="my-2 overflow-x-auto">
+            <table className="min-w-full border-collapse text-sm">
+              <thead>
+                <tr>
+                  {part.head.map((h, j) => (
+                    <th key={j} className="border px-2 py-1 text-left font-semibold">
+                      <Inline text={h} />
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {part.rows.map((r, j) => (
+                  <tr key={j}>
+                    {r.map((c, k) => (
+                      <td key={k} className="border px-2 py-1">
+                        <Inline text={c} />
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ),
+      )}
     </div>
   )
 }
