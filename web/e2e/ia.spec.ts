@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { apiPost, signedInUser } from './support/users'
+import { expectNoSeriousA11yViolations } from './support/a11y'
 
 // VetClube IA in the demonstration mode (no OPENAI_BASE_URL: the server
 // starts its in-repo OpenAI-compatible server, which composes answers from
@@ -15,6 +16,7 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
 
   await expect(page.getByTestId('ia-demo-notice')).toContainText('Modo demonstração')
   await expect(page.getByTestId('ia-disclaimer')).toContainText('apoio à decisão clínica')
+  await expectNoSeriousA11yViolations(page, '/vetclube-ia')
   await page.getByRole('button', { name: 'Li e aceito' }).click()
   await expect(page.getByTestId('ia-quota')).toHaveText('Consultas restantes hoje: 5 de 5')
 
@@ -90,4 +92,11 @@ test('a red-flag question shows the emergency banner before the answer', async (
   await box.fill('Cão com convulsão há 10 minutos, o que fazer?')
   await box.press('Enter')
   await expect(page.getByTestId('ia-emergency').first()).toContainText('Possível emergência (convulsão)')
+  await expect(page.getByTestId('ia-answer')).toHaveCount(1, { timeout: 20_000 })
+  await expectNoSeriousA11yViolations(page, '/vetclube-ia with an answer')
+  // On a phone the top bar is hidden on this route and the chat still works.
+  await page.setViewportSize({ width: 390, height: 800 })
+  await expect(page.getByRole('banner')).toBeHidden()
+  await expect(page.getByRole('textbox', { name: 'Sua pergunta' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Enviar', exact: true })).toBeInViewport()
 })

@@ -370,7 +370,7 @@ export default function IaPage() {
           ))}
           {streaming && (
             <>
-              <div className="ml-auto max-w-[85%] whitespace-pre-wrap rounded-lg bg-teal-600 p-3 text-sm text-white">{streaming.question}</div>
+              <div className="ml-auto max-w-[85%] whitespace-pre-wrap rounded-lg bg-teal-700 p-3 text-sm text-white">{streaming.question}</div>
               {streaming.alert && <EmergencyBanner text={streaming.alert} />}
               <ToolCards tools={streaming.tools} />
               <div className="max-w-[95%] rounded-lg border p-3" data-testid="ia-streaming">
@@ -551,7 +551,7 @@ function Bubble({ m, isLast, busy, onEdit, onRegenerate }: { m: Message; isLast:
   if (m.role === 'user') {
     return (
       <div className="ml-auto flex max-w-[85%] flex-col items-end gap-1">
-        <div className="whitespace-pre-wrap rounded-lg bg-teal-600 p-3 text-sm text-white">{m.content}</div>
+        <div className="whitespace-pre-wrap rounded-lg bg-teal-700 p-3 text-sm text-white">{m.content}</div>
         <button type="button" disabled={busy} onClick={onEdit} className="flex items-center gap-1 text-xs text-muted-foreground hover:underline">
           <Pencil aria-hidden="true" className="h-3 w-3" /> Editar e reenviar
         </button>
