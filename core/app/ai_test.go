@@ -1,9 +1,13 @@
 package app_test
 
 import (
+	"bufio"
+	"bytes"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core/ai/fakeoai"
 	"github.com/vetclube/vetclube/core/app/apptest"
@@ -64,6 +68,72 @@ func TestAIWithAConfiguredEndpoint(t *testing.T) {
 	other, _ := srv.SignedIn(t, "outra@exemplo.com.br")
 	if r := other.Do("GET", "/api/ai/conversations/"+conv.ID, nil); r.Status != http.StatusNotFound {
 		t.Fatalf("another member: %d", r.Status)
+	}
+}
+
+// Closing the answer's stream is 'Parar': the upstream connection closes
+// within a second and the partial answer is stored as stopped.
+func TestClosingTheStreamStopsUpstream(t *testing.T) {
+	fake := fakeoai.New(0)
+	base, stop, err := fake.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	srv := apptest.Start(t, map[string]string{"OPENAI_BASE_URL": base})
+	c, _ := srv.SignedIn(t, "parar@exemplo.com.br")
+	c.Do("POST", "/api/ai/disclaimer", map[string]any{})
+	var conv struct{ ID string }
+	c.Do("POST", "/api/ai/conversations", map[string]any{}).JSON(t, &conv)
+	words := make([]string, 300)
+	for i := range words {
+		words[i] = " palavra"
+	}
+	fake.Push(fakeoai.Script{Chunks: words, ChunkDelay: 20 * time.Millisecond})
+
+	req, _ := http.NewRequest("POST", c.URLFor("/api/ai/conversations/"+conv.ID+"/messages"), bytes.NewBufferString(`{"content":"Explique longamente"}`))
+	req.Header.Set("Content-Type", "application/json")
+	u, _ := url.Parse(srv.URL)
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
+		if ck.Name == "vc_csrf" {
+			req.Header.Set("X-CSRF-Token", ck.Value)
+		}
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("ask: %v %v", err, res)
+	}
+	sc := bufio.NewScanner(res.Body)
+	deltas := 0
+	for deltas < 5 && sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "event: delta") {
+			deltas++
+		}
+	}
+	closed := time.Now()
+	res.Body.Close() // 'Parar'
+	select {
+	case <-fake.Gone():
+		if d := time.Since(closed); d > time.Second {
+			t.Fatalf("upstream closed %v after Parar", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("the upstream connection stayed open")
+	}
+	var got struct {
+		Messages []struct{ Role, Status, Content string }
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		c.Do("GET", "/api/ai/conversations/"+conv.ID, nil).JSON(t, &got)
+		if len(got.Messages) == 2 && got.Messages[1].Status != "streaming" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(got.Messages) != 2 || got.Messages[1].Status != "stopped" || !strings.Contains(got.Messages[1].Content, "palavra") ||
+		strings.Count(got.Messages[1].Content, "palavra") >= 300 {
+		t.Fatalf("stored answer %+v", got.Messages)
 	}
 }
 
