@@ -111,3 +111,21 @@ func TestDosesWithoutSourceAreMarked(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestNotifiableDiseaseNotice(t *testing.T) {
+	if got := ai.NotifiableDiseases("Bovino com suspeita de raiva e salivação"); len(got) != 1 || got[0] != "raiva" {
+		t.Fatalf("raiva: %v", got)
+	}
+	if got := ai.NotifiableDiseases("Lesões vesiculares: febre aftosa?"); len(got) != 1 || got[0] != "febre aftosa" {
+		t.Fatalf("aftosa: %v", got)
+	}
+	if got := ai.NotifiableDiseases("Dermatite atópica em cães"); len(got) != 0 {
+		t.Fatalf("none: %v", got)
+	}
+	f := newFixture(t, nil)
+	u := f.user(t)
+	a, _ := f.ask(t, u, f.conv(t, u), "Galinhas com sinais respiratórios, pode ser doença de Newcastle?")
+	if !strings.HasPrefix(a.Content, ai.NotifiableNotice([]string{"doença de Newcastle"})) {
+		t.Fatalf("answer %q", a.Content)
+	}
+}

@@ -2,6 +2,7 @@ package ai
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,3 +235,42 @@ func TitleFrom(question string) string {
 
 // DefaultTitle names a conversation before its first question.
 const DefaultTitle = "Nova conversa"
+
+// notifiable are folded names of diseases on MAPA's IN 50/2013 lists 1 and
+// 2 (notified immediately, within 24 h, on any suspicion), as a member may
+// write them.
+var notifiable = []struct{ label, pattern string }{
+	{"raiva", "raiva"},
+	{"febre aftosa", "aftosa"},
+	{"influenza aviária", "influenza aviaria"},
+	{"influenza aviária", "gripe aviaria"},
+	{"doença de Newcastle", "newcastle"},
+	{"mormo", "mormo"},
+	{"peste suína clássica", "peste suina"},
+	{"peste suína africana", "peste suina africana"},
+	{"febre do Nilo Ocidental", "nilo ocidental"},
+	{"encefalopatia espongiforme bovina", "encefalopatia espongiforme"},
+	{"encefalopatia espongiforme bovina", "vaca louca"},
+	{"anemia infecciosa equina", "anemia infecciosa equina"},
+	{"tuberculose bovina", "tuberculose bovina"},
+	{"brucelose", "brucelose"},
+}
+
+// NotifiableDiseases lists the notifiable diseases named in text.
+func NotifiableDiseases(text string) []string {
+	words := " " + wordsOnly(fold(text)) + " "
+	var out []string
+	for _, d := range notifiable {
+		if strings.Contains(words, " "+d.pattern) && !slices.Contains(out, d.label) {
+			out = append(out, d.label)
+		}
+	}
+	return out
+}
+
+// NotifiableNotice opens an answer about a notifiable disease (MAPA IN
+// 50/2013: notification by any professional is compulsory).
+func NotifiableNotice(diseases []string) string {
+	return "> **Notificação obrigatória (IN MAPA nº 50/2013):** " + strings.Join(diseases, ", ") +
+		" — a suspeita deve ser notificada ao serviço veterinário oficial; nas listas 1 e 2, imediatamente (em até 24 horas)."
+}

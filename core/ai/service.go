@@ -696,6 +696,11 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 		text.WriteString(ControlledNotice + "\n\n")
 		_ = emit(Event{"delta", map[string]string{"text": ControlledNotice + "\n\n"}})
 	}
+	if d := NotifiableDiseases(t.Question.Content); len(d) > 0 {
+		n := NotifiableNotice(d) + "\n\n"
+		text.WriteString(n)
+		_ = emit(Event{"delta", map[string]string{"text": n}})
+	}
 	msgs := s.prompt(t, sources)
 	fns, toolParams := s.functions()
 	tools := []ToolRun{}
