@@ -55,8 +55,12 @@ var routes = map[string]string{
 // question, with PostgreSQL full-text search: the question's words, stemmed
 // in Portuguese without accents (vetclube_pt), any of them matching, items
 // ranked by ts_rank_cd over the published search vector (GIN index); each
-// item's text is then cut into passages, ranked by how many of the
-// question's stems they hold.
+// item's text is then cut into passages, ranked by the question's stems
+// they hold (rarer stems weigh more). It reads the published snapshot
+// itself, whose search vector core/content rewrites when the publication
+// workflow publishes or edits an item and whose row goes when it is
+// unpublished, so what is retrieved follows publication at once, with no
+// second index to keep in step.
 func (s *Service) Retrieve(ctx context.Context, question string) ([]Source, error) {
 	var stems []string
 	rows, err := s.pool.Query(ctx, `SELECT unnest(tsvector_to_array(to_tsvector('vetclube_pt', left($1, 2000))))`, question)
