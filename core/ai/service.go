@@ -789,7 +789,9 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 		if err := tx.QueryRow(save, `UPDATE ai_messages SET content = $2, status = $3, sources = $4, model = $5, prompt_tokens = $6,
 			completion_tokens = $7, latency_ms = $8, first_byte_ms = $9, cost_usd = $10, error = $11, tools = $12, updated_at = now()
 			WHERE id = $1 RETURNING created_at`, t.AnswerID, content, status, srcJSON, s.o.Model, a.PromptTokens, a.CompletionTokens,
-			a.LatencyMS, firstByte, cost, errText, toolsJSON).Scan(&a.CreatedAt); err != nil {
+			a.LatencyMS, firstByte, cost, errText, toolsJSON).Scan(&a.CreatedAt); err != nil && !postgres.IsNoRows(err) {
+			// No row: the member deleted the conversation meanwhile; the
+			// tokens spent still count.
 			return err
 		}
 		d, _ := day(start)
@@ -802,7 +804,7 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 		_, err = tx.Exec(save, `UPDATE ai_conversations SET updated_at = now() WHERE id = $1`, t.ConversationID)
 		return err
 	})
-	if err != nil && !postgres.IsNoRows(err) { // no rows: the conversation was deleted meanwhile
+	if err != nil {
 		s.log.Error("ai save answer", "conversation", t.ConversationID, "err", err)
 	}
 	_ = emit(Event{"done", a})
