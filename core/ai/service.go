@@ -472,6 +472,7 @@ type Turn struct {
 	Controlled     bool
 	history        []Message
 	Quota          Quota
+	day            time.Time // the São Paulo day the question was counted on
 }
 
 // Begin validates a question, applies the limits and records the question
@@ -645,6 +646,7 @@ func (s *Service) count(ctx context.Context, tx pgx.Tx, userID string, premium b
 	if err != nil {
 		return fmt.Errorf("count question: %w", err)
 	}
+	t.day = d
 	q.UsedToday, q.Remaining = used, max(0, limit-used)
 	if premium {
 		q.MonthlyTokens = s.o.PremiumMonthlyTokens
@@ -800,6 +802,13 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 			t.UserID, d.Format(time.DateOnly), a.PromptTokens+a.CompletionTokens, cost)
 		if err != nil {
 			return err
+		}
+		if status == "failed" && content == "" {
+			// The service gave nothing: the question does not use up the quota.
+			if _, err := tx.Exec(save, `UPDATE ai_usage_daily SET messages = greatest(messages - 1, 0) WHERE user_id = $1 AND day = $2::date`,
+				t.UserID, t.day.Format(time.DateOnly)); err != nil {
+				return err
+			}
 		}
 		_, err = tx.Exec(save, `UPDATE ai_conversations SET updated_at = now() WHERE id = $1`, t.ConversationID)
 		return err

@@ -313,6 +313,10 @@ func TestRetriesGiveUp(t *testing.T) {
 	if n := len(f.fake.Requests()); n != 2 {
 		t.Fatalf("%d requests, want 2", n)
 	}
+	// Nothing arrived: the question did not use up the quota.
+	if q, _ := f.svc.Quota(context.Background(), u); q.UsedToday != 0 {
+		t.Fatalf("counted %d", q.UsedToday)
+	}
 }
 
 func TestFailureMidStreamKeepsWhatArrived(t *testing.T) {
