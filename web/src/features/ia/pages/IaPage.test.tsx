@@ -113,6 +113,46 @@ describe('IaPage', () => {
   })
 })
 
+describe('Parar', () => {
+  it('aborts the stream and shows the stopped answer the server kept', async () => {
+    const conv = { id: 'c1', title: 'Nova conversa', created_at: '', updated_at: '' }
+    let signal: AbortSignal | undefined
+    const enc = new TextEncoder()
+    const question = { id: 'q1', seq: 1, role: 'user', content: 'Explique a fluidoterapia', status: 'complete', red_flags: [], sources: [], created_at: '' }
+    const stopped = { id: 'a1', seq: 2, role: 'assistant', content: 'A fluidoterapia', status: 'stopped', red_flags: [], sources: [], created_at: '' }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === '/api/ai/status') return json(status(true))
+        if (url === '/api/ai/conversations' && init?.method === 'POST') return json(conv, 201)
+        if (url === '/api/ai/conversations') return json({ conversations: [] })
+        if (url === '/api/ai/conversations/c1/messages') {
+          signal = init!.signal!
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(enc.encode('event: delta\ndata: {"text":"A fluidoterapia"}\n\n'))
+              signal!.addEventListener('abort', () => controller.error(new DOMException('Aborted', 'AbortError')))
+            },
+          })
+          return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } })
+        }
+        if (url === '/api/ai/conversations/c1') return json({ conversation: conv, messages: [question, stopped] })
+        return json({})
+      }),
+    )
+    renderPage()
+    const box = await screen.findByRole('textbox', { name: 'Sua pergunta' })
+    await waitFor(() => expect(box).toBeEnabled())
+    const user = userEvent.setup()
+    await user.type(box, 'Explique a fluidoterapia{Enter}')
+    expect(await screen.findByTestId('ia-streaming')).toHaveTextContent('A fluidoterapia')
+    await user.click(screen.getByRole('button', { name: 'Parar' }))
+    expect(signal?.aborted).toBe(true)
+    expect(await screen.findByText('Resposta interrompida')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Enviar' })).toBeInTheDocument()
+  })
+})
+
 describe('linkCitations', () => {
   it('links markers to the cited source and leaves unknown ones as text', () => {
     expect(linkCitations('Texto [1] e [3].', [source])).toBe('Texto [\\[1\\]](/noticias-veterinarias/protocolo) e [3].')
