@@ -136,6 +136,12 @@ export default function IaPage() {
   const [deleting, setDeleting] = useState<Conversation | null>(null)
   const [confirmEdit, setConfirmEdit] = useState<{ message: Message; text: string } | null>(null)
   const abortRef = useRef<AbortController | null>(null)
+  // The conversation on screen: a stream that ends after the member moved
+  // to another conversation must not bring the old one back.
+  const shownRef = useRef<string | null>(null)
+  useEffect(() => {
+    shownRef.current = current?.id ?? null
+  }, [current])
   const endRef = useRef<HTMLDivElement | null>(null)
 
   const refreshStatus = useCallback(() => getStatus().then(setStatus).catch(() => undefined), [])
@@ -157,6 +163,7 @@ export default function IaPage() {
 
   const open = async (c: Conversation) => {
     abortRef.current?.abort()
+    shownRef.current = c.id
     const r = await getConversation(c.id)
     setCurrent(r.conversation)
     setMessages(r.messages)
@@ -168,6 +175,7 @@ export default function IaPage() {
   const reload = async (id: string) => {
     for (let i = 0; i < 10; i++) {
       const r = await getConversation(id)
+      if (shownRef.current !== id) return
       if (!r.messages.some((m) => m.status === 'streaming')) {
         setMessages(r.messages)
         setCurrent(r.conversation)
@@ -183,6 +191,7 @@ export default function IaPage() {
     let conv = current
     if (!conv) {
       conv = await createConversation()
+      shownRef.current = conv.id
       setCurrent(conv)
     }
     const ctrl = new AbortController()
@@ -254,6 +263,7 @@ export default function IaPage() {
 
   const newConversation = () => {
     abortRef.current?.abort()
+    shownRef.current = null
     setCurrent(null)
     setMessages([])
     setEditing(null)
