@@ -38,7 +38,7 @@ lint-web: web/node_modules/.package-lock.json admin/node_modules/.package-lock.j
 	cd web && $(NPM) run lint
 	cd admin && $(NPM) run lint
 
-deps: deps-system
+deps: deps-system deps-stripe-mock
 	$(GO) mod download
 	@if [ -f $(WEB_PKG) ]; then $(MAKE) --no-print-directory web/node_modules/.package-lock.json; fi
 	@if [ -f $(ADMIN_PKG) ]; then $(MAKE) --no-print-directory admin/node_modules/.package-lock.json; fi
@@ -59,6 +59,16 @@ deps-system:
 	    echo "installing ffmpeg with apt"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null; \
 	  else echo "ffmpeg is missing (videos of the media library are transcoded with it): apt-get install ffmpeg"; exit 1; fi; \
+	fi
+
+# stripe-mock (Stripe's request validator, for core/billing's request-shape
+# test); the test skips with a message when it could not be installed.
+STRIPE_MOCK_VERSION := v0.203.0
+.PHONY: deps-stripe-mock
+deps-stripe-mock:
+	@if ! command -v stripe-mock >/dev/null 2>&1 && [ ! -x "$$($(GO) env GOPATH)/bin/stripe-mock" ]; then \
+	  echo "installing stripe-mock $(STRIPE_MOCK_VERSION)"; \
+	  $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION) || echo "stripe-mock could not be installed: its test will be skipped"; \
 	fi
 
 # Browser tests drive Debian's Chromium (no browser download).
@@ -166,6 +176,19 @@ bench-api: build-go
 	fi; \
 	BENCH_API=1 BENCH_API_LOG=$(abspath $(DATA_DIR))/bench-api.log TEST_DATABASE_URL="$$url" \
 	  $(GO) test -count=1 -run '^TestBenchAPI$$' -v -timeout 60m ./bench/api/; rc=$$?; \
+	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
+	exit $$rc
+
+## bench-billing: Stripe webhook throughput of the real app (signature, inbox, member lock, billing row and
+## entitlement in one transaction) against a floor that inserts the inbox row and updates one row (target ≥ 60 %);
+## BENCH_BILLING_DURATION (10s), BENCH_BILLING_ROUNDS (3), BENCH_BILLING_CONCURRENCY (16), BENCH_BILLING_MEMBERS (500)
+.PHONY: bench-billing
+bench-billing: build-go
+	@set -uo pipefail; url="$(TEST_DATABASE_URL)"; started=""; \
+	if ! ./$(BIN) devdb ping "$$url" >/dev/null 2>&1; then \
+	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
+	fi; \
+	BENCH_BILLING=1 TEST_DATABASE_URL="$$url" $(GO) test -count=1 -run '^TestWebhookThroughputAgainstFloor$$' -v -timeout 30m ./bench/billing/; rc=$$?; \
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
 

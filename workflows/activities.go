@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/vetclube/vetclube/core/checkin"
+	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
@@ -20,6 +21,12 @@ type Activities struct {
 	Checkin       *checkin.Service
 	Notifications *notifications.Service
 	Subscriptions *subscriptions.Service
+	// Mailer sends the trial reminders' e-mails (nil: in-app and push only)
+	// to the address Recipient gives (core/auth's Email).
+	Mailer    mail.Mailer
+	Recipient func(ctx context.Context, userID string) (string, error)
+	// PublicURL is the app's address the e-mails link to.
+	PublicURL string
 	// Now is the activities' clock (workflows use workflow.Now).
 	Now func() time.Time
 }
@@ -125,10 +132,20 @@ const (
 	TrialExpiredMessage  = "Seu período de teste terminou. Faça upgrade para continuar com acesso ilimitado."
 )
 
-// SendTrialReminder notifies the user 2 days before the trial ends, once.
+// SendTrialReminder notifies the user 2 days before the trial ends, once
+// (the former Trial clock's reminder).
 func (a *Activities) SendTrialReminder(ctx context.Context, userID string) error {
 	if a.Subscriptions == nil || a.Notifications == nil {
 		return errMissingDependency
+	}
+	sub, err := a.Subscriptions.Get(ctx, userID)
+	if err != nil || sub == nil {
+		return err
+	}
+	// The Entitlement workflow (resumed for this trial too) reminds 3 days
+	// and 1 day before; once it has, this older clock stays quiet.
+	if sub.Reminded3dAt != nil || sub.Reminded1dAt != nil {
+		return nil
 	}
 	v, err := a.Subscriptions.View(ctx, userID)
 	if err != nil {

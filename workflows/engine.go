@@ -35,7 +35,9 @@ func NewWorker(c client.Client, acts *Activities) worker.Worker {
 	w := worker.New(c, TaskQueue, worker.Options{})
 	w.RegisterWorkflow(StreakBonus)
 	w.RegisterWorkflow(StreakReminder)
+	// Trial is the former trial clock, kept so clocks already running finish.
 	w.RegisterWorkflow(Trial)
+	w.RegisterWorkflow(Entitlement)
 	w.RegisterActivity(acts)
 	return w
 }
@@ -85,23 +87,15 @@ func (e Engine) EnsureStreakReminder(ctx context.Context, userID string) error {
 	return started(err)
 }
 
-// StartTrialClock starts the user's trial workflow, once.
-func (e Engine) StartTrialClock(ctx context.Context, userID string, endsAt time.Time) error {
-	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       TrialID(userID),
-		TaskQueue:                TaskQueue,
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, Trial, TrialInput{UserID: userID, EndsAt: endsAt})
-	return started(err)
-}
-
-// SignalPremium stops a running trial clock; no clock running is fine.
-func (e Engine) SignalPremium(ctx context.Context, userID string) error {
-	err := e.Client.SignalWorkflow(ctx, TrialID(userID), "", SignalPremium, nil)
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return nil
-	}
+// SignalEntitlement starts the member's Entitlement workflow unless it runs
+// and tells it the subscriber row changed (SignalWithStart: a duplicate
+// start is harmless, a finished workflow starts again).
+func (e Engine) SignalEntitlement(ctx context.Context, userID string, observedAt time.Time) error {
+	_, err := e.Client.SignalWithStartWorkflow(ctx, EntitlementID(userID), SignalEntitlement,
+		EntitlementSignal{ObservedAt: observedAt}, client.StartWorkflowOptions{
+			ID:                    EntitlementID(userID),
+			TaskQueue:             TaskQueue,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		}, Entitlement, EntitlementInput{UserID: userID})
 	return err
 }

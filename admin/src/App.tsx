@@ -1,8 +1,11 @@
 import { lazy, useEffect, useState } from 'react'
 import GavelIcon from '@mui/icons-material/Gavel'
+import PaymentsIcon from '@mui/icons-material/Payments'
+import WebhookIcon from '@mui/icons-material/Webhook'
 import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import PermMediaIcon from '@mui/icons-material/PermMedia'
+import RedeemIcon from '@mui/icons-material/Redeem'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
@@ -15,7 +18,9 @@ import { authProvider, endSession, fetchSession, mayEnterBackoffice, type Sessio
 import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
 import { ModerationList } from './moderation'
+import { ReferralList, ReferralProgramPage } from './referrals'
 import { UserList, UserShow } from './users'
+import { EventList as BillingEventList, SubscriptionList } from './billing'
 import { LoginPage } from './layout/LoginPage'
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'))
@@ -44,10 +49,19 @@ async function resources(permissions: string[] | undefined) {
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
     <Resource key="users" name="users" list={UserList} show={UserShow} icon={PeopleIcon} recordRepresentation="email" />,
     <Resource key="moderation" name="moderation" list={ModerationList} icon={GavelIcon} recordRepresentation="excerpt" />,
+    // Super admins only: referrals, subscriptions (MRR, churn, timelines) and Stripe's webhooks.
+    ...(permissions?.includes('super_admin')
+      ? [
+          <Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />,
+          <Resource key="billing/subscriptions" name="billing/subscriptions" list={SubscriptionList} icon={PaymentsIcon} options={{ label: 'Assinaturas' }} recordRepresentation="email" />,
+          <Resource key="billing/events" name="billing/events" list={BillingEventList} icon={WebhookIcon} options={{ label: 'Eventos do Stripe' }} recordRepresentation="type" />,
+        ]
+      : []),
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
       {permissions?.includes('super_admin') && <Route path="/plugins" element={<PluginsPage />} />}
       {permissions?.includes('super_admin') && <Route path="/ia" element={<AiUsagePage />} />}
+      {permissions?.includes('super_admin') && <Route path="/referral-program" element={<ReferralProgramPage />} />}
     </CustomRoutes>,
   ]
 }

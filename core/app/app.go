@@ -17,6 +17,8 @@ import (
 	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/billing"
+	"github.com/vetclube/vetclube/core/billing/stripefake"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
@@ -33,7 +35,9 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
+	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
+	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -82,6 +86,9 @@ type App struct {
 	// Moderation is reports and the moderation queue (moderation.go).
 	Moderation *moderation.Service
 
+	// Referrals is "Indique e ganhe" (referrals.go).
+	Referrals *referrals.Service
+
 	// Media is the media library (media.go): uploads, storage, processing.
 	Media *media.Service
 	// Streams signs the addresses of protected media (videos' streams,
@@ -92,6 +99,10 @@ type App struct {
 	// AI is VetClube IA (ai.go); aiOrigin the endpoint's origin for the CSP.
 	AI       *ai.Service
 	aiOrigin string
+	// Billing is Stripe (core/billing); StripeFake the local fake Stripe
+	// it talks to when STRIPE_SECRET_KEY is empty (nil otherwise).
+	Billing    *billing.Service
+	StripeFake *stripefake.Fake
 
 	closers []func() error
 }
@@ -144,6 +155,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	if err := a.buildReferrals(cfg, pool, log); err != nil {
+		return nil, err
+	}
 	a.Connections = connections.New(pool, a.Profiles, a.Engagement.Notifications, log)
 	rolesSvc := roles.NewService(pool)
 	rolesSvc.OnChange(a.Auth.InvalidatePrincipalsOf)
@@ -176,6 +190,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildAI(cfg, pool, log); err != nil {
 		return nil, fmt.Errorf("ai: %w", err)
 	}
+	if err := a.buildBilling(cfg, pool, log); err != nil {
+		return nil, fmt.Errorf("billing: %w", err)
+	}
+	a.connectReferralsBilling()
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -206,9 +224,11 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
+		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		AI:         &ai.HTTP{Service: a.AI, Log: log},
 		AIOrigin:   a.aiOrigin,
+		Billing:    &billing.HTTP{Service: a.Billing, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,
@@ -247,6 +267,15 @@ func (a *App) buildAuth(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger)
 		LoginPerIP:  ratelimit.Rule{Max: cfg.LoginsPerIPPerMinute, Window: time.Minute},
 		// Whole days, rounded up: a trial shorter than a day (tests) is "1 dia".
 		TrialDays: int((cfg.TrialDuration + 24*time.Hour - 1) / (24 * time.Hour)),
+	}
+	// The confirmation email promises the trial's real limits (the same
+	// TRIAL_LIMITS the subscription service applies, said per day where a
+	// feature counts per day) and Premium's benefits.
+	opts.TrialOffer = func() string {
+		if a.Engagement.Subscriptions != nil {
+			return a.Engagement.Subscriptions.TrialPromise()
+		}
+		return subscriptions.TrialPromise(opts.TrialDays, cfg.TrialLimits, nil)
 	}
 	if cfg.GoogleClientID != "" {
 		opts.Google = &auth.GoogleConfig{ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, Issuer: cfg.GoogleIssuer}

@@ -65,6 +65,7 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
 		Workflows:     subsWF,
 		TrialDuration: cfg.TrialDuration,
+		BillingGrace:  cfg.BillingGrace,
 		Limits:        cfg.TrialLimits,
 		Log:           log,
 	})
@@ -77,17 +78,35 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			Checkin:       e.Checkin,
 			Notifications: e.Notifications,
 			Subscriptions: e.Subscriptions,
+			Mailer:        a.Auth.Mailer(),
+			Recipient:     a.Auth.Email,
+			PublicURL:     cfg.PublicURL,
 		})
 		if err := w.Start(); err != nil {
 			return fmt.Errorf("start workflow worker: %w", err)
 		}
 		a.onClose(func() error { w.Stop(); return nil })
+		// Every pending entitlement moment gets its workflow at start; an
+		// overdue one (its notice lost) is woken every minute after.
+		entCtx, stopEnt := context.WithCancel(context.WithoutCancel(ctx))
+		entDone := make(chan struct{})
 		go func() {
-			n, err := e.Subscriptions.ResumeTrialClocks(context.WithoutCancel(ctx))
-			if err != nil {
-				log.Warn("resume trial clocks", "trials", n, "err", err)
+			defer close(entDone)
+			if n, err := e.Subscriptions.ResumeEntitlements(entCtx); err != nil && entCtx.Err() == nil {
+				log.Warn("resume entitlement workflows", "members", n, "err", err)
+			}
+			for {
+				select {
+				case <-entCtx.Done():
+					return
+				case <-time.After(time.Minute):
+				}
+				if n, err := e.Subscriptions.ResumeOverdueEntitlements(entCtx); err != nil && entCtx.Err() == nil {
+					log.Warn("resume overdue entitlements", "members", n, "err", err)
+				}
 			}
 		}()
+		a.onClose(func() error { stopEnt(); <-entDone; return nil })
 		// A streak bonus is started after its check-in commits; one whose
 		// start was lost (a crash in between, Temporal unreachable) is
 		// started again here, at start and then every minute.

@@ -103,16 +103,32 @@ type SignupInput struct {
 	Email        string `json:"email"`
 	Password     string `json:"password"`
 	ReferralCode string `json:"referral_code,omitempty"`
+	// DeviceID is the PWA's first-party device id (the referral checks).
+	DeviceID string `json:"device_id,omitempty"`
+	// Intent "premium_monthly" (/register-premium): the confirmation link
+	// also signs in, and the page continues to the monthly checkout.
+	Intent string `json:"intent,omitempty"`
 }
+
+// IntentPremiumMonthly is the only sign-up intent.
+const IntentPremiumMonthly = "premium_monthly"
 
 // Signup creates an unconfirmed account and emails its confirmation link.
 // An address already registered gets the same answer and no new account, so
 // sign-up does not reveal who has an account.
 func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) error {
+	_, err := s.SignupWithMessage(ctx, in, clientIP)
+	return err
+}
+
+// SignupWithMessage is Signup answering the message to show: with a
+// referral code, whether the code was taken (it depends on the code only,
+// never on whether the address was registered).
+func (s *Service) SignupWithMessage(ctx context.Context, in SignupInput, clientIP string) (string, error) {
 	email := NormaliseEmail(in.Email)
 	if reasons := password.Validate(in.Password, email); len(reasons) > 0 {
 		msg := password.Message(reasons)
-		return core.Invalid(msg, map[string]string{"password": msg})
+		return "", core.Invalid(msg, map[string]string{"password": msg})
 	}
 	fields := map[string]string{}
 	if !validEmail(email) {
@@ -136,25 +152,39 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 	if len(referral) > 64 {
 		fields["referral_code"] = "Código de indicação inválido."
 	}
+	if in.Intent != "" && in.Intent != IntentPremiumMonthly {
+		fields["intent"] = "Plano inválido."
+	}
 	if len(fields) > 0 {
-		return core.Invalid(msgInvalidData, fields)
+		return "", core.Invalid(msgInvalidData, fields)
 	}
 	if err := s.limit(ctx, "signup:email:"+email, s.opts.SignupPerEmail, MsgSignupLimited); err != nil {
-		return err
+		return "", err
 	}
 	if err := s.limit(ctx, "signup:ip:"+clientIP, s.opts.SignupPerIP, MsgSignupLimited); err != nil {
-		return err
+		return "", err
 	}
 	hash, err := s.opts.Hash.Hash(in.Password)
 	if err != nil {
-		return err
+		return "", err
+	}
+	message := MsgSignupOK
+	rec := s.referralRecorder()
+	referralOK := false
+	if referral != "" && rec != nil {
+		if referralOK, err = rec.KnownCode(ctx, referral); err != nil {
+			s.log.ErrorContext(ctx, "check referral code", "err", err)
+			referralOK = false
+		}
 	}
 	meta, _ := json.Marshal(map[string]string{"first_name": first, "last_name": last})
 	var referralArg *string
 	if referral != "" {
 		referralArg = &referral
 	}
+	var created string
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		created = ""
 		// ON CONFLICT makes two simultaneous sign-ups of one address create one account.
 		var userID string
 		err := tx.QueryRow(ctx, `INSERT INTO users (email, password_hash, provider, metadata, referral_code)
@@ -168,16 +198,32 @@ func (s *Service) Signup(ctx context.Context, in SignupInput, clientIP string) e
 		// way the email is one queued request in this same transaction, so
 		// both cases cost the same writes.
 		kind := mailConfirm
+		if in.Intent == IntentPremiumMonthly {
+			kind = mailConfirmPremium
+		}
 		if userID == "" {
 			kind = mailRegistered
+		} else if referralOK {
+			created = userID
+			referralOK = s.recordReferral(ctx, tx, rec, NewAccount{UserID: userID, Email: email,
+				ReferralCode: referral, DeviceID: in.DeviceID, IP: clientIP})
 		}
 		return s.requestMail(ctx, tx, kind, email)
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
 	s.kickMail()
-	return nil
+	if referral != "" && rec != nil {
+		if created != "" && referralOK {
+			rec.AfterSignup(ctx, created)
+		}
+		message = MsgSignupReferralFailed
+		if referralOK {
+			message = MsgSignupReferralOK
+		}
+	}
+	return message, nil
 }
 
 // limit counts one hit and refuses with msg beyond rule.
@@ -233,12 +279,24 @@ func (s *Service) confirmEmail(ctx context.Context, tx pgx.Tx, userID string) (b
 
 // Confirm spends a confirmation link.
 func (s *Service) Confirm(ctx context.Context, token string) error {
-	var userID string
+	_, _, err := s.confirm(ctx, token)
+	return err
+}
+
+// confirm spends a confirmation link and reports whose it was and whether it
+// also signs in (a /register-premium link, purpose confirm_signin).
+func (s *Service) confirm(ctx context.Context, token string) (userID string, signIn bool, err error) {
 	var newly bool
-	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		id, ok, err := s.spendEmailToken(ctx, tx, token, "confirm")
 		if err != nil {
 			return err
+		}
+		if !ok {
+			if id, ok, err = s.spendEmailToken(ctx, tx, token, "confirm_signin"); err != nil {
+				return err
+			}
+			signIn = ok
 		}
 		if !ok {
 			return core.Errorf(core.EINVALID, MsgConfirmInvalid)
@@ -248,12 +306,12 @@ func (s *Service) Confirm(ctx context.Context, token string) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return "", false, err
 	}
 	if newly {
 		s.RunEmailConfirmedHooks(ctx, userID)
 	}
-	return nil
+	return userID, signIn, nil
 }
 
 // ResendConfirmation emails a new link to an unconfirmed account. It answers
@@ -512,6 +570,20 @@ func (s *Service) CreateConfirmedUser(ctx context.Context, u NewUser) (userID st
 		return roles.GrantTx(ctx, tx, userID, u.Roles...)
 	})
 	return userID, created, err
+}
+
+// Email is userID's e-mail address (for mail about the account sent by
+// other packages, such as the trial reminders). An unknown id is ENOTFOUND.
+func (s *Service) Email(ctx context.Context, userID string) (string, error) {
+	var email string
+	err := s.pool.QueryRow(ctx, `SELECT email FROM users WHERE id = $1::uuid`, userID).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", core.Errorf(core.ENOTFOUND, "Conta não encontrada.")
+	}
+	if err != nil {
+		return "", fmt.Errorf("account email: %w", err)
+	}
+	return email, nil
 }
 
 // AccountFacts tells when userID's account was made and whether its e-mail

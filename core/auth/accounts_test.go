@@ -536,6 +536,25 @@ func TestResetClearsLockout(t *testing.T) {
 	}
 }
 
+// Email answers an account's address, and ENOTFOUND for an unknown id.
+func TestEmailOfAccount(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	if err := f.svc.Signup(ctx, auth.SignupInput{FirstName: "Ana", LastName: "Lima", Email: "Ana.Email@Example.com", Password: goodPass}, "ip"); err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	if err := f.pool.QueryRow(ctx, `SELECT id FROM users`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.svc.Email(ctx, id); err != nil || got != "ana.email@example.com" {
+		t.Fatalf("email %q %v", got, err)
+	}
+	if _, err := f.svc.Email(ctx, "00000000-0000-0000-0000-000000000000"); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("unknown id: %v", err)
+	}
+}
+
 // TestConfirmationEmailAnnouncesTheTrial: the email that starts an account
 // says what confirming it gives, in whole days, and says nothing of a trial
 // when there is none.
@@ -544,8 +563,8 @@ func TestConfirmationEmailAnnouncesTheTrial(t *testing.T) {
 		days int
 		want string
 	}{
-		{7, "Ao confirmar, você ganha 7 dias de Premium grátis"},
-		{1, "Ao confirmar, você ganha 1 dia de Premium grátis"},
+		{7, "Ao confirmar, você ganha 7 dias de teste grátis do Premium"},
+		{1, "Ao confirmar, você ganha 1 dia de teste grátis do Premium"},
 		{0, ""},
 	} {
 		f := newFixture(t, func(o *auth.Options) { o.TrialDays = tc.days })

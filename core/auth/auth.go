@@ -61,6 +61,11 @@ type Options struct {
 	// TrialDays is the Premium trial a newly confirmed account gets, which the
 	// confirmation email announces; 0 says nothing of a trial.
 	TrialDays int
+	// TrialOffer gives the confirmation email's sentence on what confirming
+	// gives (subscriptions' TrialPromise: the trial's real limits and what
+	// Premium gives), asked at each email; nil or empty: only the trial's
+	// length is said.
+	TrialOffer func() string
 }
 
 // Lockout policy: 5 consecutive failures lock the account 30 min.
@@ -106,6 +111,7 @@ type Service struct {
 	hooksMu     sync.RWMutex
 	roleSources []RoleSource
 	onConfirmed []EmailConfirmedHook
+	referrals   ReferralRecorder
 
 	google *google
 
@@ -113,6 +119,10 @@ type Service struct {
 	// (principalcache.go).
 	cache *principalCache
 }
+
+// Mailer is the mailer the service sends through (the outbox queue or the
+// development mailbox), for other mail about the account.
+func (s *Service) Mailer() mail.Mailer { return s.mailer }
 
 // New returns the service.
 func New(pool *pgxpool.Pool, mailer mail.Mailer, opts Options) (*Service, error) {

@@ -41,16 +41,30 @@ func (s *Service) send(ctx context.Context, to, subject string, c emailContent) 
 	}
 }
 
-func (s *Service) sendConfirmation(ctx context.Context, to, name, token string) {
+// sendConfirmation mails the confirmation link; a premium one (from
+// /register-premium) signs in and continues to the monthly checkout.
+func (s *Service) sendConfirmation(ctx context.Context, to, name, token string, premium bool) {
 	intro := "Falta pouco para você entrar no VetClube. Confirme seu email pelo link abaixo."
-	if days := s.opts.TrialDays; days > 0 {
-		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de Premium grátis: cursos, desafios e consultas à VetClube IA sem limites.", days, plural(days, "dia", "dias"))
+	offer := ""
+	if s.opts.TrialOffer != nil {
+		offer = s.opts.TrialOffer()
+	}
+	switch days := s.opts.TrialDays; {
+	case days > 0 && offer != "":
+		intro += " " + offer
+	case days > 0:
+		intro += fmt.Sprintf(" Ao confirmar, você ganha %d %s de teste grátis do Premium.", days, plural(days, "dia", "dias"))
+	}
+	action, link := "Confirmar email", s.link("/confirmar-email", token)
+	if premium {
+		intro = "Falta pouco para você entrar no VetClube Premium. Confirme seu email pelo link abaixo: você entra na sua conta e segue direto para o pagamento da assinatura mensal."
+		action, link = "Confirmar e assinar", link+"&continuar=assinatura"
 	}
 	s.send(ctx, to, "Confirme seu email no VetClube", emailContent{
 		Name:   name,
 		Intro:  intro,
-		Action: "Confirmar email",
-		Link:   s.link("/confirmar-email", token),
+		Action: action,
+		Link:   link,
 		Footer: "O link vale por 24 horas e pode ser usado uma única vez. Se você não criou uma conta, ignore este email.",
 	})
 }

@@ -102,10 +102,11 @@ func HandleSignup(log *slog.Logger, s *Service) http.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.Signup(r.Context(), in, ClientIP(r)); err != nil {
+		msg, err := s.SignupWithMessage(r.Context(), in, ClientIP(r))
+		if err != nil {
 			return err
 		}
-		return httpx.Encode(w, http.StatusCreated, messageBody{MsgSignupOK})
+		return httpx.Encode(w, http.StatusCreated, messageBody{msg})
 	})
 }
 
@@ -118,10 +119,25 @@ func HandleConfirm(log *slog.Logger, s *Service) http.Handler {
 		if err != nil {
 			return err
 		}
-		if err := s.Confirm(r.Context(), in.Token); err != nil {
+		userID, signIn, err := s.confirm(r.Context(), in.Token)
+		if err != nil {
 			return err
 		}
-		return httpx.Encode(w, http.StatusOK, messageBody{MsgConfirmOK})
+		if !signIn {
+			return httpx.Encode(w, http.StatusOK, messageBody{MsgConfirmOK})
+		}
+		// A /register-premium link: the one who opened it is signed in, so
+		// the page can continue to the checkout.
+		tokens, err := s.StartSession(r.Context(), userID, r.UserAgent())
+		if err != nil {
+			return err
+		}
+		s.endCookieSession(r)
+		s.setSessionCookies(w, tokens)
+		return httpx.Encode(w, http.StatusOK, struct {
+			Message  string `json:"message"`
+			SignedIn bool   `json:"signed_in"`
+		}{MsgConfirmOK, true})
 	})
 }
 

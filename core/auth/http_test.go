@@ -76,14 +76,16 @@ func TestHTTPSignupConfirmLoginSession(t *testing.T) {
 	if res.Status != http.StatusUnprocessableEntity || !strings.HasPrefix(res.ErrorMessage(), "Senha inválida: deve ter pelo menos 8 caracteres") {
 		t.Fatalf("weak password: %d %s", res.Status, res.Body)
 	}
+	// AMIGO1 is no member's referral code: the account is created and the
+	// spec's "problem with the referral" message answers.
 	res = c.Do("POST", "/api/auth/signup", signup)
-	if res.Status != http.StatusCreated || message(t, res) != auth.MsgSignupOK {
+	if res.Status != http.StatusCreated || message(t, res) != auth.MsgSignupReferralFailed {
 		t.Fatalf("signup: %d %s", res.Status, res.Body)
 	}
 	// The same address again: same answer, no second account.
 	signup["email"] = " bia@example.COM"
 	res = c.Do("POST", "/api/auth/signup", signup)
-	if res.Status != http.StatusCreated || message(t, res) != auth.MsgSignupOK {
+	if res.Status != http.StatusCreated || message(t, res) != auth.MsgSignupReferralFailed {
 		t.Fatalf("second signup: %d %s", res.Status, res.Body)
 	}
 	var n int

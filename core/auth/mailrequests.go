@@ -14,9 +14,11 @@ import (
 
 // Kinds of account_mail_requests rows.
 const (
-	mailConfirm    = "confirm"    // a confirmation link, if the account exists unconfirmed
-	mailReset      = "reset"      // a password-reset link, if the account exists
-	mailRegistered = "registered" // tell the owner someone tried to sign up with the address
+	mailConfirm = "confirm" // a confirmation link, if the account exists unconfirmed
+	// mailConfirmPremium: a confirmation link that also signs in and continues to the checkout (/register-premium).
+	mailConfirmPremium = "confirm_premium"
+	mailReset          = "reset"      // a password-reset link, if the account exists
+	mailRegistered     = "registered" // tell the owner someone tried to sign up with the address
 )
 
 // mailRequestPoll is how often the loop looks for requests another instance
@@ -94,12 +96,16 @@ func (s *Service) processMailRequest(ctx context.Context) (done bool, err error)
 			name = firstNameOf(meta)
 		}
 		switch kind {
-		case mailConfirm:
+		case mailConfirm, mailConfirmPremium:
 			if confirmed != nil {
 				kind = ""
 				return nil
 			}
-			token, err = s.newEmailTokenAt(ctx, tx, userID, "confirm", requested, ConfirmTTL)
+			purpose := "confirm"
+			if kind == mailConfirmPremium {
+				purpose = "confirm_signin"
+			}
+			token, err = s.newEmailTokenAt(ctx, tx, userID, purpose, requested, ConfirmTTL)
 		case mailReset:
 			token, err = s.newEmailTokenAt(ctx, tx, userID, "reset", requested, ResetTTL)
 		}
@@ -110,7 +116,9 @@ func (s *Service) processMailRequest(ctx context.Context) (done bool, err error)
 	}
 	switch kind {
 	case mailConfirm:
-		s.sendConfirmation(ctx, email, name, token)
+		s.sendConfirmation(ctx, email, name, token, false)
+	case mailConfirmPremium:
+		s.sendConfirmation(ctx, email, name, token, true)
 	case mailReset:
 		s.sendReset(ctx, email, name, token)
 	case mailRegistered:

@@ -60,6 +60,24 @@ type Config struct {
 	PluginMemoryMB, PluginOpenFiles, PluginProcesses int
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
+	// BillingGrace is BILLING_GRACE: how long a member keeps premium after a
+	// failed payment ("7d" by default; days as "Nd" or a Go duration).
+	BillingGrace time.Duration
+	// ReferralDay is REFERRAL_DAY: the length of one of the referral
+	// program's days (hold, qualification and reversal windows); 24h unless
+	// a demo or a browser test shortens it ("2s").
+	ReferralDay time.Duration
+
+	// Stripe (core/billing). An empty STRIPE_SECRET_KEY runs the in-repo
+	// fake Stripe outside production (core/billing/stripefake).
+	StripeSecretKey      string // STRIPE_SECRET_KEY
+	StripeWebhookSecret  string // STRIPE_WEBHOOK_SECRET
+	StripePriceMonthly   string // STRIPE_PRICE_MONTHLY
+	StripePriceYearly    string // STRIPE_PRICE_YEARLY
+	StripeAPIBase        string // STRIPE_API_BASE: another API address (stripe-mock, a fake)
+	StripeFakeAddr       string // STRIPE_FAKE_ADDR: where the fake listens (127.0.0.1:0, any free port)
+	BillingPixEnabled    bool   // BILLING_PIX_ENABLED=true: the account has Pix Automático
+	BillingBoletoEnabled bool   // BILLING_BOLETO_ENABLED: "false" hides boleto
 
 	// Per-client-IP limits per minute (the per-email limits are
 	// fixed). Raise them when many users share one address (a proxy
@@ -159,6 +177,15 @@ func Load(getenv func(string) string) (Config, error) {
 		VAPIDPrivateKey:        getenv("VAPID_PRIVATE_KEY"),
 		VAPIDSubject:           get("VAPID_SUBJECT", "mailto:nao-responda@vetclube.com.br"),
 		PushAllowLocalServices: getenv("PUSH_ALLOW_LOCAL_SERVICES") == "true",
+
+		StripeSecretKey:      getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret:  getenv("STRIPE_WEBHOOK_SECRET"),
+		StripePriceMonthly:   getenv("STRIPE_PRICE_MONTHLY"),
+		StripePriceYearly:    getenv("STRIPE_PRICE_YEARLY"),
+		StripeAPIBase:        getenv("STRIPE_API_BASE"),
+		StripeFakeAddr:       get("STRIPE_FAKE_ADDR", "127.0.0.1:0"),
+		BillingPixEnabled:    getenv("BILLING_PIX_ENABLED") == "true",
+		BillingBoletoEnabled: get("BILLING_BOLETO_ENABLED", "true") != "false",
 	}
 	c.PublicURL = get("PUBLIC_URL", "http://"+c.HTTPAddr)
 
@@ -183,6 +210,12 @@ func Load(getenv func(string) string) (Config, error) {
 		if c.TrialDuration, err = time.ParseDuration(v); err != nil || c.TrialDuration <= 0 {
 			return c, fmt.Errorf("TRIAL_DURATION must be a positive duration such as 90s or 2h, got %q", v)
 		}
+	}
+	if c.ReferralDay, err = time.ParseDuration(get("REFERRAL_DAY", "24h")); err != nil || c.ReferralDay <= 0 {
+		return c, fmt.Errorf("REFERRAL_DAY must be a positive duration such as 24h or 2s, got %q", getenv("REFERRAL_DAY"))
+	}
+	if c.BillingGrace, err = parseDays(get("BILLING_GRACE", "7d")); err != nil || c.BillingGrace <= 0 {
+		return c, fmt.Errorf("BILLING_GRACE must be a positive duration such as 7d or 36h, got %q", getenv("BILLING_GRACE"))
 	}
 	if c.PluginCallTimeout, err = time.ParseDuration(get("PLUGIN_CALL_TIMEOUT", "10s")); err != nil || c.PluginCallTimeout <= 0 {
 		return c, fmt.Errorf("PLUGIN_CALL_TIMEOUT must be a positive duration such as 10s, got %q", getenv("PLUGIN_CALL_TIMEOUT"))
@@ -287,6 +320,18 @@ func (c *Config) loadS3(getenv func(string) string) error {
 		c.S3CacheDir = filepath.Join(c.DataDir, "s3-cache")
 	}
 	return nil
+}
+
+// parseDays reads "Nd" as N days, anything else as a Go duration.
+func parseDays(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil {
+			return 0, err
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 // parseLimits reads TRIAL_LIMITS: comma-separated type=count pairs.

@@ -43,6 +43,20 @@ func TestTrialDurationOverridesTrialDays(t *testing.T) {
 	}
 }
 
+func TestBillingGrace(t *testing.T) {
+	for value, want := range map[string]time.Duration{"": 7 * 24 * time.Hour, "3d": 3 * 24 * time.Hour, "36h": 36 * time.Hour, "90s": 90 * time.Second} {
+		c, err := load(t, map[string]string{"BILLING_GRACE": value})
+		if err != nil || c.BillingGrace != want {
+			t.Errorf("BILLING_GRACE=%q: %v %v, want %v", value, c.BillingGrace, err, want)
+		}
+	}
+	for _, bad := range []string{"0d", "-1h", "sete", "d"} {
+		if _, err := load(t, map[string]string{"BILLING_GRACE": bad}); err == nil || !strings.Contains(err.Error(), "BILLING_GRACE") {
+			t.Errorf("BILLING_GRACE=%q: err %v", bad, err)
+		}
+	}
+}
+
 func TestRejectsBadValues(t *testing.T) {
 	for key, value := range map[string]string{
 		"TRIAL_DAYS":                "sete",

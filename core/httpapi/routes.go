@@ -252,6 +252,42 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/moderation/{id}", m.Get())
 		rt.handle("POST", "/api/admin/moderation/{target_type}/{target_id}/{action}", m.Act())
 	}
+
+	// Referrals, "Indique e ganhe" (core/referrals): the member's dashboard,
+	// click tracking (visitors), the Google sign-up binding, and the
+	// backoffice's review queue, numbers and settings (super admins).
+	if rf := d.Referrals; rf != nil && rf.Service != nil {
+		rt.handle("GET", "/api/referrals/me", rf.Me())
+		rt.handle("GET", "/api/referrals/me/qr.svg", rf.QR())
+		rt.handle("POST", "/api/referrals/click", rf.Click())
+		rt.handle("POST", "/api/referrals/process-signup", rf.ProcessSignup())
+		rt.handle("GET", "/api/admin/referrals", rf.AdminList())
+		rt.handle("GET", "/api/admin/referrals/{id}", rf.AdminGet())
+		rt.handle("POST", "/api/admin/referrals/{id}/review", rf.AdminReview())
+		rt.handle("GET", "/api/admin/referral-stats", rf.AdminStats())
+		rt.handle("GET", "/api/admin/referral-settings", rf.AdminSettings())
+		rt.handle("PUT", "/api/admin/referral-settings", rf.AdminUpdateSettings())
+	}
+
+	// Billing (core/billing): plans, checkout, the customer portal, the
+	// member's subscription and payments, Stripe's webhook (its signature is
+	// the permission) and the billing backoffice (super admins).
+	if b := d.Billing; b != nil && b.Service != nil {
+		rt.handle("GET", "/api/billing/plans", b.Plans())
+		rt.handle("POST", "/api/billing/checkout", b.Checkout())
+		rt.handle("POST", "/api/billing/portal", b.Portal())
+		rt.handle("POST", "/api/billing/check", b.Check())
+		rt.handle("POST", "/api/billing/sync", b.Sync())
+		rt.handle("GET", "/api/billing/subscription", b.Subscription())
+		rt.handle("GET", "/api/billing/payments", b.Payments())
+		rt.handle("GET", "/api/billing/diagnostics", b.Diagnostics())
+		rt.handle("POST", "/api/billing/webhook", b.Webhook())
+		rt.handle("GET", "/api/admin/billing/subscriptions", b.AdminSubscriptions())
+		rt.handle("GET", "/api/admin/billing/subscriptions/{user_id}/timeline", b.AdminTimeline())
+		rt.handle("GET", "/api/admin/billing/metrics", b.AdminMetrics())
+		rt.handle("GET", "/api/admin/billing/events", b.AdminEvents())
+		rt.handle("POST", "/api/admin/billing/events/{id}/reprocess", b.AdminReprocess())
+	}
 }
 
 // addContentRoutes registers the content platform: public lists and details,

@@ -96,6 +96,17 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/moderation":                                     moderators,
 	"GET /api/admin/moderation/{id}":                                moderators,
 	"POST /api/admin/moderation/{target_type}/{target_id}/{action}": moderators,
+	// Referrals
+	"POST /api/referrals/click":             everyone,
+	"GET /api/referrals/me":                 signedIn,
+	"GET /api/referrals/me/qr.svg":          signedIn,
+	"POST /api/referrals/process-signup":    signedIn,
+	"GET /api/admin/referrals":              superAdmin,
+	"GET /api/admin/referrals/{id}":         superAdmin,
+	"POST /api/admin/referrals/{id}/review": superAdmin,
+	"GET /api/admin/referral-stats":         superAdmin,
+	"GET /api/admin/referral-settings":      superAdmin,
+	"PUT /api/admin/referral-settings":      superAdmin,
 	// VetCoins, check-in, subscription, notifications, live events
 	"GET /api/points/balance":                  signedIn,
 	"GET /api/points/history":                  signedIn,
@@ -243,6 +254,22 @@ var authorisationMatrix = map[string][]string{
 	"DELETE /api/admin/media/{id}":      backoffice,
 	// Protected media by signed address: the token decides, not the role.
 	"GET /api/media/stream/*": everyone,
+
+	// Billing
+	"GET /api/billing/plans":                                  everyone,
+	"POST /api/billing/checkout":                              signedIn,
+	"POST /api/billing/portal":                                signedIn,
+	"POST /api/billing/check":                                 signedIn,
+	"POST /api/billing/sync":                                  signedIn,
+	"GET /api/billing/subscription":                           signedIn,
+	"GET /api/billing/payments":                               signedIn,
+	"GET /api/billing/diagnostics":                            superAdmin,
+	"POST /api/billing/webhook":                               everyone,
+	"GET /api/admin/billing/subscriptions":                    superAdmin,
+	"GET /api/admin/billing/subscriptions/{user_id}/timeline": superAdmin,
+	"GET /api/admin/billing/metrics":                          superAdmin,
+	"GET /api/admin/billing/events":                           superAdmin,
+	"POST /api/admin/billing/events/{id}/reprocess":           superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

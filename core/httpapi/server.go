@@ -18,6 +18,7 @@ import (
 	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
+	"github.com/vetclube/vetclube/core/billing"
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
@@ -35,6 +36,7 @@ import (
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/push"
+	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/videos"
@@ -94,6 +96,8 @@ type Deps struct {
 	// Moderation is reports and the moderation queue (core/moderation);
 	// nil: not served.
 	Moderation *moderation.HTTP
+	// Referrals is "Indique e ganhe" (core/referrals); nil: not served.
+	Referrals *referrals.HTTP
 	// Media is the media library: tus uploads and its admin API
 	// (core/media); nil: not served.
 	Media *media.HTTP
@@ -102,6 +106,9 @@ type Deps struct {
 	// the embedded demonstration server).
 	AI       *ai.HTTP
 	AIOrigin string
+	// Billing is Stripe checkout, portal, webhooks and the billing
+	// backoffice (core/billing); nil: not served.
+	Billing *billing.HTTP
 }
 
 // New returns the application's root handler.

@@ -33,12 +33,18 @@ const (
 	KindReferral     Kind = "referral"
 	KindPlugin       Kind = "plugin"
 	KindRedemption   Kind = "redemption"
+	// KindReferralReversal takes back a referral reward (a refund or a
+	// dispute): a debit of other_points, never below zero.
+	KindReferralReversal Kind = "referral_reversal"
 )
+
+// debit reports whether k is a negative kind.
+func (k Kind) debit() bool { return k == KindRedemption || k == KindReferralReversal }
 
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case KindCheckin, KindCheckinBonus, KindCourse, KindChallenge, KindPost, KindReferral, KindPlugin, KindRedemption:
+	case KindCheckin, KindCheckinBonus, KindCourse, KindChallenge, KindPost, KindReferral, KindPlugin, KindRedemption, KindReferralReversal:
 		return true
 	}
 	return false
@@ -134,7 +140,7 @@ func AwardTx(ctx context.Context, tx Querier, userID string, amount int, kind Ki
 	if err != nil {
 		return Entry{}, false, err
 	}
-	if kind == KindRedemption {
+	if kind.debit() {
 		// A debit updates an existing totals row; make sure there is one.
 		if _, err := tx.Exec(ctx, `INSERT INTO user_total_points (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
 			return Entry{}, false, fmt.Errorf("prepare totals: %w", err)
@@ -223,7 +229,7 @@ func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metad
 	if !kind.Valid() {
 		return AwardQuery{}, core.Invalid("Tipo de pontuação inválido.", map[string]string{"kind": "Tipo desconhecido."})
 	}
-	if amount == 0 || (kind == KindRedemption) != (amount < 0) {
+	if amount == 0 || kind.debit() != (amount < 0) {
 		return AwardQuery{}, core.Invalid("Quantidade de VetCoins inválida.", map[string]string{"amount": "Valor inválido para este tipo."})
 	}
 	if idempotencyKey == "" {
@@ -244,6 +250,10 @@ func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metad
 		// non-negative constraint before detecting the conflict, so a
 		// debit updates the row AwardTx made sure exists.
 		totals = `UPDATE user_total_points u SET points_spent = u.points_spent - l.amount, updated_at = now()
+		FROM l WHERE u.user_id = l.user_id`
+	}
+	if kind == KindReferralReversal {
+		totals = `UPDATE user_total_points u SET other_points = u.other_points + l.amount, updated_at = now()
 		FROM l WHERE u.user_id = l.user_id`
 	}
 	sql := `

@@ -96,18 +96,11 @@ func (s *Service) RecordUsageTx(ctx context.Context, q RowQuerier, userID, limit
 	}
 	// Read through q: inside a caller's transaction that holds a lock, a
 	// second pool connection could be the one a waiting request holds.
-	sub := Subscriber{UserID: userID}
-	var v View
-	err := q.QueryRow(ctx, `SELECT subscription_status, subscription_tier, trial_ends_at FROM subscribers WHERE user_id = $1`, userID).
-		Scan(&sub.Status, &sub.Tier, &sub.TrialEndsAt)
-	switch {
-	case postgres.IsNoRows(err):
-		v = ViewOf(nil, s.now())
-	case err != nil:
-		return LimitCheck{Status: LimitError}, fmt.Errorf("read subscriber: %w", err)
-	default:
-		v = ViewOf(&sub, s.now())
+	sub, err := getSubscriber(ctx, q, userID, false)
+	if err != nil {
+		return LimitCheck{Status: LimitError}, err
 	}
+	v := ViewOf(sub, s.now())
 	max := limit
 	if v.IsPremium {
 		max = int(^uint32(0) >> 1)

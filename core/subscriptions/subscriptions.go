@@ -1,8 +1,11 @@
-// Package subscriptions keeps each user's subscriber state (the
-// subscriber row and its subscription): the trial a confirmed account starts, its
-// clock (a Temporal workflow reminds 2 days before the end and expires it
-// unless the billing side signals premium), the premium state, the roles
-// "trial" and "premium" it adds to a principal, and the trial limits.
+// Package subscriptions keeps each user's entitlement (the subscriber row):
+// the trial a confirmed account starts, the premium a Stripe subscription
+// pays for (core/billing reads Stripe and calls ApplyBilling), the grace a
+// failed payment leaves, the roles "trial" and "premium" it adds to a
+// principal, and the trial limits. One Temporal workflow per member (in
+// workflows/, told through the Workflows interface) is its alarm clock:
+// trial reminders and end, the end of grace, the end of a cancelled period.
+// The row is the truth; the view never calls Stripe.
 package subscriptions
 
 import (
@@ -11,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -25,6 +29,9 @@ import (
 const (
 	StatusActive = "active"
 	StatusTrial  = "trial"
+	// StatusCanceled is a former subscriber whose premium ended: neither
+	// premium nor on trial.
+	StatusCanceled = "canceled"
 )
 
 // PremiumTiers are the tiers that make an active subscriber premium.
@@ -39,6 +46,31 @@ type Subscriber struct {
 	Status      string
 	Tier        *string
 	TrialEndsAt *time.Time
+
+	// Billing, as last applied from Stripe (nil/zero when never billed).
+	BillingStatus     *string
+	CurrentPeriodEnd  *time.Time
+	CancelAtPeriodEnd bool
+	PaymentFailedAt   *time.Time
+	GraceUntil        *time.Time
+	// PremiumUntil is when an active premium ends (grace end, or the
+	// period's end after a cancellation); nil = open-ended.
+	PremiumUntil      *time.Time
+	BillingObservedAt *time.Time
+	TrialExpiredAt    *time.Time
+	Reminded3dAt      *time.Time
+	Reminded1dAt      *time.Time
+}
+
+// subscriberColumns and scan read a whole Subscriber.
+const subscriberColumns = `user_id::text, subscription_status, subscription_tier, trial_ends_at,
+	billing_status, current_period_end, cancel_at_period_end, payment_failed_at, grace_until,
+	premium_until, billing_observed_at, trial_expired_at, trial_reminded_3d_at, trial_reminded_1d_at`
+
+func (sub *Subscriber) scan(row pgx.Row) error {
+	return row.Scan(&sub.UserID, &sub.Status, &sub.Tier, &sub.TrialEndsAt,
+		&sub.BillingStatus, &sub.CurrentPeriodEnd, &sub.CancelAtPeriodEnd, &sub.PaymentFailedAt, &sub.GraceUntil,
+		&sub.PremiumUntil, &sub.BillingObservedAt, &sub.TrialExpiredAt, &sub.Reminded3dAt, &sub.Reminded1dAt)
 }
 
 // View is the subscription as the app shows it.
@@ -50,15 +82,62 @@ type View struct {
 	TrialActive  bool       `json:"trial_active"`
 	TrialExpired bool       `json:"trial_expired"`
 	DaysLeft     int        `json:"days_left"`
+
+	// Plan is "monthly" or "yearly" for a Stripe plan, nil otherwise.
+	Plan *string `json:"plan"`
+	// BillingStatus is Stripe's word (active, past_due, canceled…), nil when never billed.
+	BillingStatus     *string    `json:"billing_status"`
+	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
+	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
+	// GraceUntil is when access ends unless the failed payment is settled.
+	GraceUntil *time.Time `json:"grace_until"`
+	// PaymentFailed is true while the latest invoice failed and access lasts
+	// (the dunning banner).
+	PaymentFailed bool `json:"payment_failed"`
+	// PremiumUntil is when premium ends (grace or a cancelled period), nil = open-ended or not premium.
+	PremiumUntil *time.Time `json:"premium_until"`
+}
+
+// Plans: the Stripe tiers and the plan each is.
+const (
+	TierMonthly = "premium_monthly"
+	TierYearly  = "premium_yearly"
+)
+
+// PlanOf is the plan ("monthly", "yearly") of a tier, nil for other tiers.
+func PlanOf(tier *string) *string {
+	if tier == nil {
+		return nil
+	}
+	var p string
+	switch *tier {
+	case TierMonthly:
+		p = "monthly"
+	case TierYearly:
+		p = "yearly"
+	default:
+		return nil
+	}
+	return &p
 }
 
 // ViewOf is the subscription's state at now; sub nil means no subscriber row.
+// Premium is status active with a premium tier (and, while a grace or a
+// cancelled period runs, before its end: access stops on time even when the
+// workflow that records the downgrade is late).
 func ViewOf(sub *Subscriber, now time.Time) View {
 	if sub == nil {
 		return View{}
 	}
-	v := View{Status: &sub.Status, Tier: sub.Tier, TrialEndsAt: sub.TrialEndsAt}
-	v.IsPremium = sub.Status == StatusActive && sub.Tier != nil && isPremiumTier(*sub.Tier)
+	v := View{Status: &sub.Status, Tier: sub.Tier, TrialEndsAt: sub.TrialEndsAt,
+		Plan: PlanOf(sub.Tier), BillingStatus: sub.BillingStatus, CurrentPeriodEnd: sub.CurrentPeriodEnd,
+		CancelAtPeriodEnd: sub.CancelAtPeriodEnd, GraceUntil: sub.GraceUntil}
+	v.IsPremium = sub.Status == StatusActive && sub.Tier != nil && isPremiumTier(*sub.Tier) &&
+		(sub.PremiumUntil == nil || now.Before(*sub.PremiumUntil))
+	if v.IsPremium {
+		v.PremiumUntil = sub.PremiumUntil
+		v.PaymentFailed = sub.PaymentFailedAt != nil
+	}
 	if sub.Status == StatusTrial && sub.TrialEndsAt != nil {
 		left := sub.TrialEndsAt.Sub(now)
 		v.TrialActive = left > 0
@@ -79,18 +158,24 @@ func isPremiumTier(t string) bool {
 	return false
 }
 
-// Workflows runs the trial clock; the Temporal implementation is in workflows/.
+// Workflows runs each member's Entitlement workflow (the alarm clock of
+// trial reminders, trial end, grace end and the end of a cancelled period);
+// the Temporal implementation is in workflows/.
 type Workflows interface {
-	StartTrialClock(ctx context.Context, userID string, endsAt time.Time) error
-	SignalPremium(ctx context.Context, userID string) error
+	// SignalEntitlement starts userID's workflow unless it runs and tells it
+	// the row changed (SignalWithStart: a duplicate start is harmless).
+	// observedAt is the billing state's time: a signal older than the last
+	// one applied is ignored; zero is a plain wake-up (a trial start, a
+	// manual grant, the catch-up) that only makes the workflow re-read.
+	SignalEntitlement(ctx context.Context, userID string, observedAt time.Time) error
 }
 
-// NoWorkflows runs no clock: the view still derives expiry from
-// trial_ends_at, but no reminder is sent. Used without a Temporal cluster.
+// NoWorkflows runs no clock: the view still derives trial expiry and the
+// end of grace or of a cancelled period from the row, but no reminder is
+// sent and no downgrade recorded. Used without a Temporal cluster.
 type NoWorkflows struct{}
 
-func (NoWorkflows) StartTrialClock(context.Context, string, time.Time) error { return nil }
-func (NoWorkflows) SignalPremium(context.Context, string) error              { return nil }
+func (NoWorkflows) SignalEntitlement(context.Context, string, time.Time) error { return nil }
 
 // Notifier sends the trial's in-app notifications.
 type Notifier interface {
@@ -102,26 +187,39 @@ type Service struct {
 	pool     *pgxpool.Pool
 	wf       Workflows
 	trialLen time.Duration
+	grace    time.Duration
+	mu       sync.Mutex
+	daily    map[string]bool // limit types counted per day (offer.go)
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
 	counters map[string]UsageCounter // limit types a feature counts itself (limits.go)
 }
 
+// DefaultBillingGrace is how long a member keeps premium after a failed
+// payment when BILLING_GRACE is not set.
+const DefaultBillingGrace = 7 * 24 * time.Hour
+
 // Options configures a Service.
 type Options struct {
 	Workflows     Workflows
 	TrialDuration time.Duration
-	Limits        map[string]int // trial limits per limit type
-	Now           func() time.Time
-	Log           *slog.Logger
+	// BillingGrace is how long premium lasts after a failed payment
+	// (BILLING_GRACE); 0 means DefaultBillingGrace.
+	BillingGrace time.Duration
+	Limits       map[string]int // trial limits per limit type
+	Now          func() time.Time
+	Log          *slog.Logger
 }
 
 // New returns the service.
 func New(pool *pgxpool.Pool, o Options) *Service {
-	s := &Service{pool: pool, wf: o.Workflows, trialLen: o.TrialDuration, limits: o.Limits, now: o.Now, log: o.Log}
+	s := &Service{pool: pool, wf: o.Workflows, trialLen: o.TrialDuration, grace: o.BillingGrace, limits: o.Limits, now: o.Now, log: o.Log}
 	if s.wf == nil {
 		s.wf = NoWorkflows{}
+	}
+	if s.grace <= 0 {
+		s.grace = DefaultBillingGrace
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -134,9 +232,16 @@ func New(pool *pgxpool.Pool, o Options) *Service {
 
 // Get returns userID's subscriber row, nil when there is none.
 func (s *Service) Get(ctx context.Context, userID string) (*Subscriber, error) {
-	sub := Subscriber{UserID: userID}
-	err := s.pool.QueryRow(ctx, `SELECT subscription_status, subscription_tier, trial_ends_at FROM subscribers WHERE user_id = $1`, userID).
-		Scan(&sub.Status, &sub.Tier, &sub.TrialEndsAt)
+	return getSubscriber(ctx, s.pool, userID, false)
+}
+
+func getSubscriber(ctx context.Context, q RowQuerier, userID string, forUpdate bool) (*Subscriber, error) {
+	var sub Subscriber
+	sql := `SELECT ` + subscriberColumns + ` FROM subscribers WHERE user_id = $1`
+	if forUpdate {
+		sql += ` FOR UPDATE`
+	}
+	err := sub.scan(q.QueryRow(ctx, sql, userID))
 	if postgres.IsNoRows(err) {
 		return nil, nil
 	}
@@ -162,9 +267,17 @@ func (s *Service) StartTrial(ctx context.Context, userID string) error {
 	if s.trialLen <= 0 {
 		return nil
 	}
-	endsAt := s.now().Add(s.trialLen).UTC()
-	_, err := s.pool.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at)
-		VALUES ($1, 'trial', $2) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt)
+	now := s.now()
+	endsAt := now.Add(s.trialLen).UTC()
+	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		// created_at is the trial's start (the reminders skip moments before it).
+		tag, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at, created_at)
+			VALUES ($1, 'trial', $2, $3) ON CONFLICT (user_id) DO NOTHING`, userID, endsAt, now)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		return recordChange(ctx, tx, userID, now, "trial_started", false, map[string]any{"trial_ends_at": endsAt})
+	})
 	if err != nil {
 		return fmt.Errorf("start trial: %w", err)
 	}
@@ -175,20 +288,26 @@ func (s *Service) StartTrial(ctx context.Context, userID string) error {
 	if sub == nil || sub.Status != StatusTrial || sub.TrialEndsAt == nil || !sub.TrialEndsAt.After(s.now()) {
 		return nil
 	}
-	return s.wf.StartTrialClock(ctx, userID, *sub.TrialEndsAt)
+	return s.wf.SignalEntitlement(ctx, userID, time.Time{})
 }
 
-// BecomePremium records an active premium subscription (what a paid
-// checkout calls) and stops the trial clock.
+// BecomePremium grants an open-ended premium by hand (the seed, a vip), apart
+// from Stripe: it clears any grace or scheduled end, and tells the
+// member's workflow so no trial end or downgrade fires.
 func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error {
 	if !isPremiumTier(tier) {
 		return core.Invalid("Plano inválido.", map[string]string{"subscription_tier": "Plano desconhecido."})
 	}
+	now := s.now()
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO subscribers (user_id, subscription_status, subscription_tier)
 			VALUES ($1, 'active', $2) ON CONFLICT (user_id) DO UPDATE
-			SET subscription_status = 'active', subscription_tier = EXCLUDED.subscription_tier, updated_at = now()`, userID, tier)
+			SET subscription_status = 'active', subscription_tier = EXCLUDED.subscription_tier,
+				premium_until = NULL, grace_until = NULL, payment_failed_at = NULL, updated_at = now()`, userID, tier)
 		if err != nil {
+			return err
+		}
+		if err := recordChange(ctx, tx, userID, now, "premium", true, map[string]any{"tier": tier, "source": "manual"}); err != nil {
 			return err
 		}
 		_, err = events.Publish(ctx, tx, userID, EventChanged, map[string]any{"is_premium": true})
@@ -197,7 +316,7 @@ func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error 
 	if err != nil {
 		return fmt.Errorf("record premium: %w", err)
 	}
-	return s.wf.SignalPremium(ctx, userID)
+	return s.wf.SignalEntitlement(ctx, userID, time.Time{})
 }
 
 // ExpireTrial marks userID's trial expired when it is still a trial whose
@@ -205,14 +324,17 @@ func (s *Service) BecomePremium(ctx context.Context, userID, tier string) error 
 func (s *Service) ExpireTrial(ctx context.Context, userID string) (bool, error) {
 	var expired bool
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = now(), updated_at = now()
+		tag, err := tx.Exec(ctx, `UPDATE subscribers SET trial_expired_at = $2, updated_at = now()
 			WHERE user_id = $1 AND subscription_status = 'trial' AND trial_ends_at <= $2 AND trial_expired_at IS NULL`,
 			userID, s.now())
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
 		expired = true
-		_, err = events.Publish(ctx, tx, userID, EventChanged, map[string]any{"trial_expired": true})
+		if err := recordChange(ctx, tx, userID, s.now(), "trial_expired", false, nil); err != nil {
+			return err
+		}
+		_, err = events.Publish(ctx, tx, userID, EventChanged, map[string]any{"trial_expired": true, "is_premium": false})
 		return err
 	})
 	if err != nil {
@@ -253,7 +375,7 @@ func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]str
 	if len(userIDs) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT user_id::text, subscription_status, subscription_tier, trial_ends_at
+	rows, err := s.pool.Query(ctx, `SELECT `+subscriberColumns+`
 		FROM subscribers WHERE user_id = ANY($1::uuid[])`, userIDs)
 	if err != nil {
 		return nil, fmt.Errorf("subscription roles: %w", err)
@@ -262,7 +384,7 @@ func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]str
 	now := s.now()
 	for rows.Next() {
 		var sub Subscriber
-		if err := rows.Scan(&sub.UserID, &sub.Status, &sub.Tier, &sub.TrialEndsAt); err != nil {
+		if err := sub.scan(rows); err != nil {
 			return nil, fmt.Errorf("subscription roles: %w", err)
 		}
 		switch v := ViewOf(&sub, now); {
@@ -278,34 +400,43 @@ func (s *Service) RolesOf(ctx context.Context, userIDs []string) (map[string]str
 	return out, nil
 }
 
-// ResumeTrialClocks starts the clock of every trial that has not expired
-// yet: a no-op for clocks already running (the workflow id is reused), and
-// the catch-up for trials whose clock failed to start (the confirmation hook
-// only logs) or whose end passed while nothing ran. It returns how many
-// trials it looked at.
-func (s *Service) ResumeTrialClocks(ctx context.Context) (int, error) {
-	rows, err := s.pool.Query(ctx, `SELECT user_id, trial_ends_at FROM subscribers
-		WHERE subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at IS NOT NULL`)
+// ResumeEntitlements starts (or wakes) the Entitlement workflow of every
+// member with a moment still ahead or overdue: an open trial, or a premium
+// with an end (grace, cancelled period). A no-op for workflows already
+// running (they re-read the row), the catch-up for those whose start was
+// lost (the confirmation hook only logs) or whose moment passed while
+// nothing ran. It returns how many members it looked at.
+func (s *Service) ResumeEntitlements(ctx context.Context) (int, error) {
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
+		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at IS NOT NULL)
+		   OR premium_until IS NOT NULL`)
+}
+
+// ResumeOverdueEntitlements wakes the workflow of every member whose trial
+// end or premium end has passed without being recorded (a notice lost while
+// Temporal was unreachable, a workflow that failed): the periodic catch-up.
+// Access already follows the row's times; this records the change and tells
+// the member.
+func (s *Service) ResumeOverdueEntitlements(ctx context.Context) (int, error) {
+	return s.resume(ctx, `SELECT user_id::text FROM subscribers
+		WHERE (subscription_status = 'trial' AND trial_expired_at IS NULL AND trial_ends_at <= $1)
+		   OR (subscription_status = 'active' AND premium_until <= $1)`, s.now())
+}
+
+func (s *Service) resume(ctx context.Context, sql string, args ...any) (int, error) {
+	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return 0, fmt.Errorf("list open trials: %w", err)
+		return 0, fmt.Errorf("list pending entitlements: %w", err)
 	}
-	type trial struct {
-		userID string
-		endsAt time.Time
-	}
-	trials, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (trial, error) {
-		var t trial
-		err := row.Scan(&t.userID, &t.endsAt)
-		return t, err
-	})
+	users, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return 0, fmt.Errorf("list open trials: %w", err)
+		return 0, fmt.Errorf("list pending entitlements: %w", err)
 	}
 	var errs []error
-	for _, t := range trials {
-		if err := s.wf.StartTrialClock(ctx, t.userID, t.endsAt); err != nil {
-			errs = append(errs, fmt.Errorf("trial clock for %s: %w", t.userID, err))
+	for _, u := range users {
+		if err := s.wf.SignalEntitlement(ctx, u, time.Time{}); err != nil {
+			errs = append(errs, fmt.Errorf("entitlement workflow for %s: %w", u, err))
 		}
 	}
-	return len(trials), errors.Join(errs...)
+	return len(users), errors.Join(errs...)
 }

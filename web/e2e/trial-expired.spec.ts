@@ -72,13 +72,15 @@ test.describe('trial expired', () => {
     await expect(page).toHaveURL(`${server!.baseURL}/`)
   })
 
-  test('Upgrade Agora opens the plans in a new tab and closes the dialog', async ({ page, context }) => {
+  test('Upgrade Agora opens the monthly checkout in a new tab and closes the dialog', async ({ page, context }) => {
     await signIn(page)
     const dialog = page.getByRole('dialog', { name: 'Trial Premium Expirado' })
     await expect(dialog).toBeVisible()
     const [tab] = await Promise.all([context.waitForEvent('page'), dialog.getByRole('button', { name: 'Upgrade Agora' }).click()])
-    await tab.waitForLoadState()
-    expect(new URL(tab.url()).pathname).toBe('/pricing')
+    // The tab opens blank inside the click, then goes to Stripe's checkout
+    // (the local fake Stripe's hosted page) for the monthly plan.
+    await expect.poll(() => new URL(tab.url()).pathname, { timeout: 15_000 }).toMatch(/^\/pay\//)
+    await expect(tab.getByText(/por mês/)).toBeVisible()
     await expect(dialog).toBeHidden()
     await expect(page).toHaveURL(`${server!.baseURL}/`)
   })

@@ -22,6 +22,9 @@ const RESOURCE_ROLES: Record<string, string[]> = {
   users: ['super_admin'],
   audit: ['editor', 'revisor', 'super_admin'],
   moderation: ['moderador', 'super_admin'],
+  referrals: ['super_admin'],
+  'billing/subscriptions': ['super_admin'],
+  'billing/events': ['super_admin'],
 }
 
 export function mayAccessResource(roles: readonly string[], resource: string | undefined): boolean {

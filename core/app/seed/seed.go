@@ -37,6 +37,8 @@ var demoAccounts = []struct {
 		Roles: []string{core.RoleEditor}}, nil},
 	{"Revisor de conteúdo", auth.NewUser{Email: "revisor@vetclube.dev", Password: "Revisao#Pauta26", FirstName: "Rafael", LastName: "Revisor",
 		Roles: []string{string(editorial.RoleRevisor)}}, nil},
+	// Premium through the local fake Stripe (billing.go).
+	{"Assinante premium", auth.NewUser{Email: premiumEmail, Password: "Assinante#2026", FirstName: "Paula", LastName: "Premium"}, nil},
 }
 
 // demo seeds through the running application's services, the way a member,
@@ -66,6 +68,9 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 			}
 		}
 		fmt.Fprintf(stdout, "  %-24s %s / %s\n", d.label+":", d.user.Email, d.user.Password)
+	}
+	if err := a.seedBilling(ctx, ids[premiumEmail], stdout); err != nil {
+		return err
 	}
 	if err := a.seedConnections(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err

@@ -27,13 +27,18 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var paid int
+	if err := srv.App.Pool.QueryRow(t.Context(), `SELECT count(*) FROM billing_payments p JOIN users u ON u.id = p.user_id
+		WHERE u.email = 'premium@vetclube.dev' AND p.kind = 'invoice' AND p.status = 'paid'`).Scan(&paid); err != nil || paid != 5 {
+		t.Errorf("premium member's paid invoices: %d (%v), want 5", paid, err)
+	}
 	var users int
-	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 4+12 { // accounts + demo vets (seed_connections.go)
+	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 5+12 { // accounts + demo vets (seed_connections.go)
 		t.Fatalf("%d users after seeding twice (%v)", users, err)
 	}
 	// Every printed credential signs in; the admin is a super admin.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
-	if len(lines) != 4+1 { // + the demo vets' line
+	if len(lines) != 5+1 { // + the demo vets' line
 		t.Fatalf("output %q", out.String())
 	}
 	for _, line := range lines {
@@ -49,6 +54,10 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 		res.JSON(t, &body)
 		if strings.HasPrefix(email, "admin@") != slices.Contains(body.User.Roles, "super_admin") {
 			t.Errorf("%s roles %v", email, body.User.Roles)
+		}
+		// The premium demo member pays through the local fake Stripe.
+		if email == "premium@vetclube.dev" && !slices.Contains(body.User.Roles, "premium") {
+			t.Errorf("%s roles %v, want premium", email, body.User.Roles)
 		}
 	}
 }

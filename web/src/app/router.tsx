@@ -103,13 +103,14 @@ const guardedRoutes: RouteObject[] = [
   soon('/oportunidades', 'Oportunidades'),
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,
-  soon('/indique-e-ganhe', 'Indique e Ganhe'),
+  { path: '/indique-e-ganhe', handle: { title: 'Indique e Ganhe' }, lazy: lazyPage(() => import('@/features/indique/pages/IndiquePage')) },
   { path: '/pricing', handle: { title: 'Planos' }, lazy: lazyPage(() => import('@/features/subscription/pages/PricingPage')) },
-  soon('/subscription', 'Minha Assinatura'),
-  soon('/subscription-management', 'Minha Assinatura'),
-  soon('/payment-monitoring', 'Monitoramento de Pagamentos'),
-  soon('/payment-status', 'Status do Pagamento'),
-  soon('/test-stripe', 'Teste de Pagamento'),
+  // Subscription and payments (one page for both subscription paths).
+  { path: '/subscription', handle: { title: 'Minha Assinatura' }, lazy: lazyPage(() => import('@/features/subscription/pages/SubscriptionPage')) },
+  { path: '/subscription-management', handle: { title: 'Minha Assinatura' }, lazy: lazyPage(() => import('@/features/subscription/pages/SubscriptionPage')) },
+  { path: '/payment-monitoring', handle: { title: 'Monitoramento de Pagamentos' }, lazy: lazyPage(() => import('@/features/subscription/pages/PaymentMonitoringPage')) },
+  { path: '/payment-status', handle: { title: 'Status do Pagamento' }, lazy: lazyPage(() => import('@/features/subscription/pages/PaymentStatusPage')) },
+  { path: '/test-stripe', handle: { title: 'Teste de Pagamento' }, lazy: lazyPage(() => import('@/features/subscription/pages/TestStripePage')) },
   { path: '/push-test', handle: { title: 'Teste de Notificações' }, lazy: lazyPage(() => import('@/features/notificacoes/pages/PushTestPage')) },
   ...adminRoutes,
 ]
@@ -129,23 +130,13 @@ export const routes: RouteObject[] = [
           // Sign-in.
           { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
           { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
+          // A member's referral link: keeps the code, counts the click, goes on to sign-up.
+          { path: '/i/:code', lazy: lazyPage(() => import('@/features/indique/pages/InviteLinkPage')) },
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
           { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },
-          {
-            path: '/register-premium',
-            lazy: async () => {
-              const { ComingSoonPage } = await loadComingSoon()
-              return {
-                element: (
-                  <main className="min-h-dvh bg-background px-4 py-10">
-                    <ComingSoonPage title="Cadastro Premium" />
-                  </main>
-                ),
-              }
-            },
-          },
-          { path: '/subscription-success', lazy: lazyPage(() => import('./pages/SubscriptionSuccessPage')) },
+          { path: '/register-premium', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPremiumPage')) },
+          { path: '/subscription-success', lazy: lazyPage(() => import('@/features/subscription/pages/SubscriptionSuccessPage')) },
           // Certificate verification: public, no sign-in, no layout.
           { path: '/certificados/:code', lazy: lazyPage(() => import('@/features/cursos/pages/PublicCertificatePage')) },
           // A draft's signed preview link (content platform), outside the layout.

@@ -5,6 +5,8 @@ import { FullScreenLoader } from '@/components/ui/Spinner'
 import { useAuth } from '@/lib/session/AuthProvider'
 import { cn } from '@/lib/cn'
 import { TrialExpiredDialog } from '@/features/subscription/TrialExpiredDialog'
+import { DunningBanner } from '@/features/subscription/components/DunningBanner'
+import { SubscriptionCheck } from '@/features/subscription/useSubscriptionCheck'
 import { PROMPT_SLOT_ID } from '@/features/notificacoes/components/PushPermissionPrompt'
 import { BottomNav } from './BottomNav'
 import { LiveEvents } from './LiveEvents'
@@ -32,6 +34,7 @@ function LayoutFrame() {
   const { open } = useSidebar()
   const { pathname } = useLocation()
   const onAiRoute = pathname.startsWith('/vetclube-ia')
+  const { user } = useAuth()
   return (
     <div className="min-h-dvh bg-background">
       <a href="#conteudo" className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[60] focus:rounded-lg focus:bg-card focus:p-3">
@@ -51,12 +54,14 @@ function LayoutFrame() {
       >
         <div className="mx-auto w-full max-w-6xl">
           <div id={PROMPT_SLOT_ID} />
+          <DunningBanner />
           <Outlet />
         </div>
       </main>
       <BottomNav />
       {/* Live VetCoins/notification events and the trial-expired dialog. */}
       <LiveEvents />
+      <SubscriptionCheck userId={user?.id} />
       <TrialExpiredDialog />
     </div>
   )

@@ -15,6 +15,9 @@ export type SignupInput = {
   email: string
   password: string
   referral_code?: string
+  device_id?: string
+  /** premium_monthly: the confirmation link signs in and continues to the monthly checkout (/register-premium). */
+  intent?: 'premium_monthly'
 }
 
 export function useLogin() {
@@ -43,7 +46,7 @@ export function useResendConfirmation() {
 export function useConfirmEmail() {
   return useMutation({
     retry: false,
-    mutationFn: (token: string) => apiFetch<MessageResponse>('/api/auth/confirm', { method: 'POST', body: { token } }),
+    mutationFn: (token: string) => apiFetch<MessageResponse & { signed_in?: boolean }>('/api/auth/confirm', { method: 'POST', body: { token } }),
   })
 }
 

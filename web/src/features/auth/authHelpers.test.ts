@@ -47,12 +47,22 @@ describe('login and sign-up error texts', () => {
 describe('referral code capture', () => {
   afterEach(() => localStorage.clear())
 
-  it('stores ?ref or ?referral and keeps it across pages without one', () => {
-    expect(captureReferralCode('?ref=ANA10')).toBe('ANA10')
-    expect(localStorage.getItem(REFERRAL_STORAGE_KEY)).toBe('ANA10')
-    expect(captureReferralCode('')).toBe('ANA10')
-    expect(captureReferralCode('?referral=BIA20')).toBe('BIA20')
-    expect(storedReferralCode()).toBe('BIA20')
+  it('stores ?ref or ?referral and keeps it across pages without one; the first code wins for 30 days', () => {
+    const t0 = Date.UTC(2026, 0, 1)
+    expect(captureReferralCode('?ref=ANA10', t0)).toBe('ANA10')
+    expect(JSON.parse(localStorage.getItem(REFERRAL_STORAGE_KEY)!)).toEqual({ code: 'ANA10', at: t0 })
+    expect(captureReferralCode('', t0 + 1000)).toBe('ANA10')
+    const day = 24 * 60 * 60 * 1000
+    expect(captureReferralCode('?referral=BIA20', t0 + 29 * day)).toBe('ANA10')
+    expect(storedReferralCode(t0 + 29 * day)).toBe('ANA10')
+    // After 30 days the first code has lapsed and a new one is kept.
+    expect(captureReferralCode('?referral=BIA20', t0 + 31 * day)).toBe('BIA20')
+    expect(storedReferralCode(t0 + 31 * day)).toBe('BIA20')
+  })
+  it('reads a bare code saved by an older build', () => {
+    localStorage.setItem(REFERRAL_STORAGE_KEY, 'OLD123')
+    expect(storedReferralCode()).toBe('OLD123')
+    expect(captureReferralCode('?ref=NEW456')).toBe('OLD123')
   })
   it('ignores blank and oversized codes, and clears after sign-up', () => {
     expect(captureReferralCode('?ref=%20%20')).toBeNull()

@@ -13,7 +13,7 @@ export interface PointsBalance {
   total_points: number
 }
 
-export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'plugin' | 'redemption'
+export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'referral_reversal' | 'plugin' | 'redemption'
 
 export interface LedgerEntry {
   id: number
@@ -37,6 +37,7 @@ export const KIND_LABELS: Record<PointsKind, string> = {
   challenge: 'Desafios',
   post: 'Publicações',
   referral: 'Indicação',
+  referral_reversal: 'Estorno de indicação',
   plugin: 'Ferramentas',
   redemption: 'Resgate de recompensa',
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useSubscription } from './api'
+import { browser } from './checkout'
 import { TrialExpiredDialog } from './TrialExpiredDialog'
 
 function view(trialExpired: boolean, isPremium = false) {
@@ -48,7 +49,10 @@ beforeEach(() => {
     this.open = false
   }
 })
-afterEach(() => vi.unstubAllGlobals())
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
 
 function answer(body: unknown) {
   // A fresh Response per call: a body is read once.
@@ -88,5 +92,43 @@ describe('TrialExpiredDialog', () => {
     await screen.findByText('success')
     expect(screen.queryByText('Trial Premium Expirado')).not.toBeInTheDocument()
     expect(fetch).toHaveBeenCalled()
+  })
+
+  it('"Upgrade Agora" opens a tab inside the click and sends it to the monthly checkout', async () => {
+    const calls: { url: string; body: unknown }[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined })
+        const body = url === '/api/billing/checkout' ? { url: 'https://checkout.stripe.test/c/cs_m' } : view(true)
+        return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })
+      }),
+    )
+    const tab = { opener: {} as unknown, closed: false, location: { href: '' }, close: vi.fn() }
+    const open = vi.spyOn(browser, 'open').mockImplementation(() => tab as unknown as Window)
+    renderDialog()
+    await userEvent.click(await screen.findByRole('button', { name: 'Upgrade Agora' }))
+    // The tab exists before the server answers (popup blockers allow only that).
+    expect(open).toHaveBeenCalledTimes(1)
+    await vi.waitFor(() => expect(tab.location.href).toBe('https://checkout.stripe.test/c/cs_m'))
+    expect(tab.opener).toBeNull()
+    expect(calls.find((c) => c.url === '/api/billing/checkout')?.body).toEqual({ billing_cycle: 'monthly' })
+  })
+
+  it('"Upgrade Agora" closes the tab again when the checkout is refused', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url === '/api/billing/checkout'
+          ? new Response(JSON.stringify({ error: { code: 'ECONFLICT', message: 'Você já tem uma assinatura ativa.' } }), { status: 409 })
+          : new Response(JSON.stringify(view(true)), { status: 200 }),
+      ),
+    )
+    const tab = { opener: null, closed: false, location: { href: '' }, close: vi.fn() }
+    vi.spyOn(browser, 'open').mockImplementation(() => tab as unknown as Window)
+    renderDialog()
+    await userEvent.click(await screen.findByRole('button', { name: 'Upgrade Agora' }))
+    await vi.waitFor(() => expect(tab.close).toHaveBeenCalled())
+    expect(tab.location.href).toBe('')
   })
 })

@@ -3,8 +3,10 @@ import { useNavigate } from 'react-router'
 import { Check } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { Dialog } from '@/components/ui/Dialog'
+import { toast } from '@/components/ui/toast'
 import { useSubscription } from './api'
 import { PREMIUM_BENEFITS as BENEFITS } from './benefits'
+import { checkoutFailure, openCheckoutInNewTab } from './checkout'
 
 const SHOWN_KEY = 'vc_trial_expired_dialog_shown'
 
@@ -57,8 +59,15 @@ export function TrialExpiredDialog() {
           <Button
             onClick={() => {
               close()
-              // The monthly checkout opens in a new tab once billing exists; until then, the plans page.
-              window.open('/pricing', '_blank', 'noopener')
+              // The monthly checkout, in a new tab opened inside this click.
+              openCheckoutInNewTab({ billing_cycle: 'monthly' }).catch((err: unknown) => {
+                const failure = checkoutFailure(err)
+                toast({
+                  title: failure.message,
+                  variant: 'error',
+                  action: { label: failure.subscribed ? 'Minha Assinatura' : 'Ver Planos', onClick: () => navigate(failure.subscribed ? '/subscription' : '/pricing') },
+                })
+              })
             }}
           >
             Upgrade Agora

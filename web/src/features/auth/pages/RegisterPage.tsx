@@ -10,14 +10,19 @@ import { AuthShell, FormMessage } from '../components/AuthShell'
 import { NewPasswordField } from '../components/PasswordField'
 import { signupErrorMessage } from '../loginMessages'
 import { passwordError } from '../passwordRules'
-import { captureReferralCode, clearReferralCode } from '../referral'
+import { captureReferralCode, clearReferralCode, deviceId } from '../referral'
 
 type Fields = { first_name: string; last_name: string; email: string; password: string }
 type FieldErrors = Partial<Record<keyof Fields, string>>
 
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export default function RegisterPage() {
+/**
+ * /register, and /register-premium (premium): the same form, whose sign-up
+ * asks for a confirmation link that signs in and continues to the monthly
+ * checkout.
+ */
+export default function RegisterPage({ premium = false }: { premium?: boolean }) {
   const { isAuthenticated, loading } = useAuth()
   const location = useLocation()
   const signup = useSignup()
@@ -31,7 +36,7 @@ export default function RegisterPage() {
     setReferralCode(captureReferralCode(location.search))
   }, [location.search])
 
-  if (!loading && isAuthenticated && !done) return <Navigate to="/" replace />
+  if (!loading && isAuthenticated && !done) return <Navigate to={premium ? '/pricing' : '/'} replace />
 
   const set = (field: keyof Fields) => (value: string) => {
     setForm((f) => ({ ...f, [field]: value }))
@@ -61,7 +66,8 @@ export default function RegisterPage() {
         last_name: form.last_name.trim(),
         email: form.email.trim(),
         password: form.password,
-        ...(referralCode ? { referral_code: referralCode } : {}),
+        ...(referralCode ? { referral_code: referralCode, device_id: deviceId() } : {}),
+        ...(premium ? { intent: 'premium_monthly' as const } : {}),
       })
       if (referralCode) clearReferralCode()
       setDone(res.message)
@@ -85,6 +91,7 @@ export default function RegisterPage() {
             Enviamos um link de confirmação para <strong className="text-foreground">{form.email.trim()}</strong>. Abra o
             email e clique no link para ativar sua conta.
           </p>
+          {premium && <p className="text-sm text-muted-foreground">Ao confirmar, você entra e segue direto para o pagamento do Premium mensal.</p>}
           <Link to="/login" className="text-center text-sm font-semibold text-primary underline-offset-4 hover:underline">
             Ir para o login
           </Link>
@@ -95,8 +102,8 @@ export default function RegisterPage() {
 
   return (
     <AuthShell
-      title="Criar conta"
-      description="Junte-se à comunidade de profissionais da veterinária"
+      title={premium ? 'Criar conta Premium' : 'Criar conta'}
+      description={premium ? 'Crie sua conta e assine o Premium: pacientes ilimitados, todos os desafios, consultas ilimitadas à IA, todos os cursos e certificados.' : 'Junte-se à comunidade de profissionais da veterinária'}
       footer={
         <>
           Já tem uma conta?{' '}
@@ -146,7 +153,7 @@ export default function RegisterPage() {
           </p>
         )}
         <Button type="submit" size="lg" loading={signup.isPending}>
-          Criar conta
+          {premium ? 'Criar conta e assinar' : 'Criar conta'}
         </Button>
       </form>
     </AuthShell>

@@ -1,0 +1,3 @@
+// The subscription feature's public surface for other features.
+export { goToCheckout, openCheckoutInNewTab, checkoutFailure } from './checkout'
+export { PREMIUM_BENEFITS } from './benefits'
