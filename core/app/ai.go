@@ -47,6 +47,8 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 	}
 	a.AI = ai.New(pool, o)
 	a.Engagement.Subscriptions.CountUsageWith("ai_consultations", a.AI.UsedToday)
+	// The trial's promise (confirmation e-mail) says these are per day.
+	a.Engagement.Subscriptions.CountsPerDay("ai_consultations")
 	return nil
 }
 

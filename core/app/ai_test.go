@@ -26,6 +26,10 @@ func TestAIWithAConfiguredEndpoint(t *testing.T) {
 	defer stop()
 	srv := apptest.Start(t, map[string]string{"OPENAI_BASE_URL": base, "OPENAI_API_KEY": "sk-teste", "OPENAI_MODEL": "gpt-teste", "TRIAL_LIMITS": "ai_consultations=2"})
 	c, _ := srv.SignedIn(t, "ia@exemplo.com.br")
+	// What the confirmation e-mail promises is what the server applies.
+	if p := srv.App.Engagement.Subscriptions.TrialPromise(); !strings.Contains(p, "até 2 consultas à VetClube IA por dia") {
+		t.Fatalf("trial promise %q", p)
+	}
 
 	res := c.Do("GET", "/api/ai/status", nil)
 	if res.Status != http.StatusOK || !strings.Contains(string(res.Body), `"mode":"live"`) || !strings.Contains(string(res.Body), `"model":"gpt-teste"`) {
