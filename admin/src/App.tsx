@@ -27,6 +27,7 @@ const Dashboard = lazy(() => import('./dashboard/Dashboard'))
 const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
 const MediaLibrary = lazy(() => import('./media/MediaLibrary'))
 const PluginsPage = lazy(() => import('./plugins/PluginsPage'))
+const AiUsagePage = lazy(() => import('./ia/AiUsagePage'))
 
 // Who writes content (and so uploads and picks media): not moderators.
 const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
@@ -59,6 +60,7 @@ async function resources(permissions: string[] | undefined) {
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
       {permissions?.includes('super_admin') && <Route path="/plugins" element={<PluginsPage />} />}
+      {permissions?.includes('super_admin') && <Route path="/ia" element={<AiUsagePage />} />}
       {permissions?.includes('super_admin') && <Route path="/referral-program" element={<ReferralProgramPage />} />}
     </CustomRoutes>,
   ]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
@@ -95,6 +96,9 @@ type App struct {
 	Streams     *media.Streams
 	mediaUpload http.Handler
 
+	// AI is VetClube IA (ai.go); aiOrigin the endpoint's origin for the CSP.
+	AI       *ai.Service
+	aiOrigin string
 	// Billing is Stripe (core/billing); StripeFake the local fake Stripe
 	// it talks to when STRIPE_SECRET_KEY is empty (nil otherwise).
 	Billing    *billing.Service
@@ -183,6 +187,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("media: %w", err)
 	}
 	a.Content.Uploads = content.NewUploads(uploads, contentLibrary{a.Media})
+	if err := a.buildAI(cfg, pool, log); err != nil {
+		return nil, fmt.Errorf("ai: %w", err)
+	}
 	if err := a.buildBilling(cfg, pool, log); err != nil {
 		return nil, fmt.Errorf("billing: %w", err)
 	}
@@ -219,6 +226,8 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
+		AI:         &ai.HTTP{Service: a.AI, Log: log},
+		AIOrigin:   a.aiOrigin,
 		Billing:    &billing.HTTP{Service: a.Billing, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,

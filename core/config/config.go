@@ -99,6 +99,21 @@ type Config struct {
 	// development neither.
 	PushAllowLocalServices bool
 
+	// VetClube IA (core/ai): an OpenAI-compatible endpoint. OPENAI_BASE_URL
+	// empty starts the embedded demonstration server (no language model).
+	OpenAIBaseURL     string // OPENAI_BASE_URL
+	OpenAIAPIKey      string // OPENAI_API_KEY
+	OpenAIModel       string // OPENAI_MODEL
+	OpenAIVisionModel string // OPENAI_VISION_MODEL
+	// AIPrices is AI_PRICES: "model=input/output,…" in US dollars per
+	// million tokens, read by core/ai.
+	AIPrices string
+	// AIPremiumDaily (AI_PREMIUM_DAILY_MESSAGES) and AIPremiumMonthlyTokens
+	// (AI_PREMIUM_MONTHLY_TOKENS): a premium member's questions per day
+	// (São Paulo) and tokens per month.
+	AIPremiumDaily         int
+	AIPremiumMonthlyTokens int
+
 	// EventSeatOfferHold is EVENT_SEAT_OFFER_HOLD: how long a freed event
 	// seat is kept for the first person on the waiting list (12h).
 	EventSeatOfferHold time.Duration
@@ -231,6 +246,23 @@ func Load(getenv func(string) string) (Config, error) {
 
 	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {
 		return c, err
+	}
+
+	c.OpenAIBaseURL = strings.TrimSpace(getenv("OPENAI_BASE_URL"))
+	c.OpenAIAPIKey = getenv("OPENAI_API_KEY")
+	c.OpenAIModel = get("OPENAI_MODEL", "gpt-4o-mini")
+	c.OpenAIVisionModel = get("OPENAI_VISION_MODEL", c.OpenAIModel)
+	c.AIPrices = get("AI_PRICES", "gpt-4o-mini=0.15/0.60,gpt-4o=2.50/10")
+	if c.OpenAIBaseURL != "" {
+		if u, err := url.Parse(c.OpenAIBaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return c, fmt.Errorf("OPENAI_BASE_URL must be an absolute http(s) URL such as https://api.openai.com/v1/, got %q", c.OpenAIBaseURL)
+		}
+	}
+	if c.AIPremiumDaily, err = positiveInt(get("AI_PREMIUM_DAILY_MESSAGES", "200")); err != nil {
+		return c, fmt.Errorf("AI_PREMIUM_DAILY_MESSAGES: %w", err)
+	}
+	if c.AIPremiumMonthlyTokens, err = positiveInt(get("AI_PREMIUM_MONTHLY_TOKENS", "3000000")); err != nil {
+		return c, fmt.Errorf("AI_PREMIUM_MONTHLY_TOKENS: %w", err)
 	}
 
 	if c.EventSeatOfferHold, err = time.ParseDuration(get("EVENT_SEAT_OFFER_HOLD", "12h")); err != nil || c.EventSeatOfferHold <= 0 {

@@ -121,6 +121,21 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("POST", "/api/push/test", push.HandleTest(d.Log, d.Push))
 	rt.handle("GET", "/api/push/deliveries", push.HandleDeliveries(d.Log, d.Push))
 
+	// VetClube IA (core/ai): the member's own conversations only; the
+	// answer to a question streams as server-sent events.
+	if h := d.AI; h != nil && h.Service != nil {
+		rt.handle("GET", "/api/ai/status", h.Status())
+		rt.handle("POST", "/api/ai/disclaimer", h.AcceptDisclaimer())
+		rt.handle("GET", "/api/ai/conversations", h.List())
+		rt.handle("POST", "/api/ai/conversations", h.Create())
+		rt.handle("GET", "/api/ai/conversations/{id}", h.Get())
+		rt.handle("PATCH", "/api/ai/conversations/{id}", h.Rename())
+		rt.handle("DELETE", "/api/ai/conversations/{id}", h.Delete())
+		rt.handle("POST", "/api/ai/conversations/{id}/messages", h.Ask())
+		rt.handle("POST", "/api/ai/messages/{id}/report", h.Report())
+		rt.handle("GET", "/api/admin/ai/overview", h.AdminOverview())
+	}
+
 	// Connections and blocks (core/connections): the caller's own, signed in.
 	conn := connections.HTTP{Service: d.Connections, Log: d.Log}
 	rt.handle("GET", "/api/connections", conn.List())

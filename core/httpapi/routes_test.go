@@ -128,6 +128,17 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/push/subscriptions/unsubscribe": signedIn,
 	"POST /api/push/test":                      signedIn,
 	"GET /api/push/deliveries":                 signedIn,
+	// VetClube IA
+	"GET /api/ai/status":                       signedIn,
+	"POST /api/ai/disclaimer":                  signedIn,
+	"GET /api/ai/conversations":                signedIn,
+	"POST /api/ai/conversations":               signedIn,
+	"GET /api/ai/conversations/{id}":           signedIn,
+	"PATCH /api/ai/conversations/{id}":         signedIn,
+	"DELETE /api/ai/conversations/{id}":        signedIn,
+	"POST /api/ai/conversations/{id}/messages": signedIn,
+	"POST /api/ai/messages/{id}/report":        signedIn,
+	"GET /api/admin/ai/overview":               superAdmin,
 	"GET /api/events":                          signedIn,
 
 	// Connections and blocks

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/ai"
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
@@ -100,6 +101,11 @@ type Deps struct {
 	// Media is the media library: tus uploads and its admin API
 	// (core/media); nil: not served.
 	Media *media.HTTP
+	// AI is VetClube IA (core/ai); nil: not served. AIOrigin is its
+	// endpoint's scheme://host, allowed by the CSP's connect-src ("" for
+	// the embedded demonstration server).
+	AI       *ai.HTTP
+	AIOrigin string
 	// Billing is Stripe checkout, portal, webhooks and the billing
 	// backoffice (core/billing); nil: not served.
 	Billing *billing.HTTP
@@ -112,7 +118,7 @@ func New(d Deps) http.Handler {
 		httpx.WithRequestID,
 		accessLog(d.Log),
 		recoverPanics(d.Log),
-		securityHeaders(contentSecurityPolicy(filesOrigin(d.Config.S3PublicURL), d.StreamsOrigin)),
+		securityHeaders(withConnect(contentSecurityPolicy(filesOrigin(d.Config.S3PublicURL), d.StreamsOrigin), d.AIOrigin)),
 		noStoreAPI,
 		httpx.CheckURL(d.Log),
 		limitBodies,
@@ -200,4 +206,12 @@ func contentPageMeta(store *content.Store) pageMetaFunc {
 		m, ok, err := store.PageMetaFor(ctx, urlPath)
 		return m.Title, m.Description, ok, err
 	}
+}
+
+// withConnect adds origin (the AI endpoint's) to the policy's connect-src.
+func withConnect(csp, origin string) string {
+	if origin == "" {
+		return csp
+	}
+	return strings.Replace(csp, "connect-src 'self'", "connect-src 'self' "+origin, 1)
 }

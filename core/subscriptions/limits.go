@@ -32,6 +32,19 @@ type LimitCheck struct {
 	Status  string `json:"status"`
 }
 
+// UsageCounter reports a member's current use of a limit type that its
+// feature counts itself (the AI assistant counts questions per day).
+type UsageCounter func(ctx context.Context, userID string) (int, error)
+
+// CountUsageWith makes check_trial_limits read limitType's current use from
+// fn instead of trial_usage. Call it while building the app, before serving.
+func (s *Service) CountUsageWith(limitType string, fn UsageCounter) {
+	if s.counters == nil {
+		s.counters = map[string]UsageCounter{}
+	}
+	s.counters[limitType] = fn
+}
+
 // CheckTrialLimits says whether userID may use one more of limitType:
 // premium users always may; everyone else within the configured limit.
 // It never returns an error: a failure is status "error" with allowed false.
@@ -49,7 +62,11 @@ func (s *Service) CheckTrialLimits(ctx context.Context, userID, limitType string
 		return LimitCheck{Status: LimitError}
 	}
 	var used int
-	err = s.pool.QueryRow(ctx, `SELECT used FROM trial_usage WHERE user_id = $1 AND limit_type = $2`, userID, limitType).Scan(&used)
+	if count, ok := s.counters[limitType]; ok {
+		used, err = count(ctx, userID)
+	} else {
+		err = s.pool.QueryRow(ctx, `SELECT used FROM trial_usage WHERE user_id = $1 AND limit_type = $2`, userID, limitType).Scan(&used)
+	}
 	if err != nil && !postgres.IsNoRows(err) {
 		s.log.Error("check trial limits", "user", userID, "err", err)
 		return LimitCheck{Status: LimitError}

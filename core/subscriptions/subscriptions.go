@@ -193,6 +193,7 @@ type Service struct {
 	limits   map[string]int
 	now      func() time.Time
 	log      *slog.Logger
+	counters map[string]UsageCounter // limit types a feature counts itself (limits.go)
 }
 
 // DefaultBillingGrace is how long a member keeps premium after a failed

@@ -1,5 +1,6 @@
 import EventIcon from '@mui/icons-material/Event'
 import ExtensionIcon from '@mui/icons-material/Extension'
+import SmartToyIcon from '@mui/icons-material/SmartToy'
 import { Box } from '@mui/material'
 import { AppBar, Layout, Menu, TitlePortal, UserMenu, useGetIdentity, usePermissions, useTranslate, type LayoutProps } from 'react-admin'
 import { Logo } from './Logo'
@@ -17,6 +18,8 @@ function BackofficeMenu() {
       {agenda && <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />}
       {/* Plugins and their confinement: the server's operators only. */}
       {permissions?.includes('super_admin') && <Menu.Item to="/plugins" primaryText="vetclube.plugins.title" leftIcon={<ExtensionIcon />} />}
+      {/* VetClube IA: usage, costs, cited sources, reported answers. */}
+      {permissions?.includes('super_admin') && <Menu.Item to="/ia" primaryText="vetclube.ia.title" leftIcon={<SmartToyIcon />} />}
     </Menu>
   )
 }

@@ -479,6 +479,9 @@ const ptBRMessages: TranslationMessages = {
       unpublish: 'Saída do ar',
       open: 'Abrir a agenda',
     },
+    ia: {
+      title: 'VetClube IA',
+    },
     plugins: {
       title: 'Plugins',
       intro: 'Cada plugin roda em um processo isolado pelo sistema operacional. Aqui está o isolamento de cada um.',

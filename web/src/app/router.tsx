@@ -99,7 +99,7 @@ const guardedRoutes: RouteObject[] = [
   soon('/desafios', 'Desafios'),
   { path: '/eventos', handle: { title: 'Eventos' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventsPage')) },
   { path: '/eventos/:slug', handle: { title: 'Evento' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventPage')) },
-  soon('/vetclube-ia', 'VetClube IA'),
+  { path: '/vetclube-ia', handle: { title: 'VetClube IA' }, lazy: lazyPage(() => import('@/features/ia/pages/IaPage')) },
   soon('/oportunidades', 'Oportunidades'),
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,

@@ -5,6 +5,9 @@ import { csrfHeaders, refreshSession, sendWithSession } from '@vetclube/session-
 // transport (fetch, or XMLHttpRequest for upload progress) and the pt-BR errors.
 export { refreshSession }
 
+/** The CSRF header for a request this module does not send (a streamed answer read with fetch). */
+export { csrfHeaders }
+
 /**
  * An error answered by the API ({"error":{code,message,fields}}) or a failure to
  * reach it (status 0, code ENETWORK). `message` is always pt-BR and safe to show.
