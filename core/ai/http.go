@@ -29,7 +29,7 @@ var Suggestions = []string{
 }
 
 // PremiumInvitation is added to a non-premium member's 429.
-const PremiumInvitation = "Com o Premium, suas consultas à VetClube IA são ilimitadas."
+const PremiumInvitation = "Com o Premium, você consulta a VetClube IA sem o limite do teste."
 
 // Status serves GET /api/ai/status: the mode (demo without a language
 // model, or live), the disclaimer, the quota and suggested questions.

@@ -61,7 +61,11 @@ var routes = map[string]string{
 // workflow publishes or edits an item and whose row goes when it is
 // unpublished, so what is retrieved follows publication at once, with no
 // second index to keep in step.
-func (s *Service) Retrieve(ctx context.Context, question string) ([]Source, error) {
+//
+// Lessons are retrieved only for a reader who may open them (the lesson
+// page's rule), so a premium or enrolled-only lesson is never quoted to
+// someone it is closed to.
+func (s *Service) Retrieve(ctx context.Context, readerID, question string) ([]Source, error) {
 	var stems []string
 	rows, err := s.pool.Query(ctx, `SELECT unnest(tsvector_to_array(to_tsvector('vetclube_pt', left($1, 2000))))`, question)
 	if err != nil {
@@ -122,6 +126,11 @@ func (s *Service) Retrieve(ctx context.Context, question string) ([]Source, erro
 		if typ == "cursos-aulas" {
 			if courseID == nil {
 				continue // a lesson in no published course cannot be linked
+			}
+			if ok, err := s.mayOpenLesson(ctx, id, readerID); err != nil {
+				return nil, err
+			} else if !ok {
+				continue
 			}
 			url = "/cursos/" + *courseID + "/aula/" + id
 		} else {
@@ -248,4 +257,16 @@ func counts(text string, stems []string) []int {
 		}
 	}
 	return out
+}
+
+// mayOpenLesson applies CanOpenLesson; without it no lesson is retrieved.
+func (s *Service) mayOpenLesson(ctx context.Context, lessonID, readerID string) (bool, error) {
+	if s.o.CanOpenLesson == nil || readerID == "" {
+		return false, nil
+	}
+	ok, err := s.o.CanOpenLesson(ctx, lessonID, readerID)
+	if err != nil {
+		return false, fmt.Errorf("lesson access: %w", err)
+	}
+	return ok, nil
 }

@@ -56,6 +56,11 @@ type Options struct {
 	// wait (Retry-After included).
 	Retries    int
 	MaxBackoff time.Duration
+	// CanOpenLesson says whether a member may open a course lesson (the
+	// lesson page's rule: enrolment, free lessons, premium). A lesson is
+	// retrieved only for members who may read it, so an answer never quotes
+	// a lesson its reader could not open; nil: no lesson is retrieved.
+	CanOpenLesson func(ctx context.Context, lessonID, userID string) (bool, error)
 	// Calculators are the calculator forms the model may call (nil: none).
 	Calculators Calculators
 	// HTTPClient talks to the endpoint (tests); nil: a default one.
@@ -425,7 +430,7 @@ func (s *Service) UsedToday(ctx context.Context, userID string) (int, error) {
 // Limit messages (429).
 const (
 	MsgTrialLimit = "Você usou as %d consultas diárias à VetClube IA do seu plano. Elas voltam à meia-noite (horário de Brasília). " +
-		"Assine o Premium para consultas ilimitadas à VetClube IA."
+		"Assine o Premium para consultar a VetClube IA sem o limite do teste."
 	MsgPremiumDaily  = "Você atingiu o limite diário de %d consultas à VetClube IA. Ele volta à meia-noite (horário de Brasília)."
 	MsgPremiumTokens = "Você atingiu o volume mensal de uso da VetClube IA do seu plano. Ele se renova no dia 1º do próximo mês."
 	MsgBusy          = "Aguarde: a resposta anterior desta conversa ainda está sendo escrita."
@@ -684,7 +689,7 @@ func (s *Service) Stream(ctx context.Context, t *Turn, emit func(Event) error) A
 	}
 	_ = emit(Event{"turn", map[string]any{"conversation_id": t.ConversationID, "title": t.Title,
 		"question": t.Question, "answer_id": t.AnswerID, "quota": t.Quota}})
-	sources, err := s.Retrieve(ctx, t.Question.Content)
+	sources, err := s.Retrieve(ctx, t.UserID, t.Question.Content)
 	if err != nil && ctx.Err() == nil {
 		s.log.Error("ai retrieval", "err", err)
 	}

@@ -526,9 +526,63 @@ func TestRareWordsRankAboveCommonOnes(t *testing.T) {
 		"Os cuidados no período pós-operatório de cães incluem analgesia multimodal. Cães operados recebem cuidados de enfermagem e os cães idosos exigem mais cuidados no período de recuperação.")
 	lepto := f.publish(t, "leptospirose-chuvas", "Período de chuvas acende alerta para leptospirose em cães",
 		"As enchentes aumentam o contato com urina de roedores. A leptospirose exige vacinação anual e atenção a sinais como icterícia e insuficiência renal.")
-	src, err := f.svc.Retrieve(context.Background(), "Quais os cuidados com a leptospirose em cães no período de chuvas?")
+	src, err := f.svc.Retrieve(context.Background(), f.user(t), "Quais os cuidados com a leptospirose em cães no período de chuvas?")
 	if err != nil || len(src) == 0 || src[0].ItemID != lepto {
 		t.Fatalf("first source %+v, %v", src, err)
+	}
+}
+
+// A lesson is quoted only to a member who may open it (the lesson page's
+// rule): a premium or enrolled-only lesson never reaches anyone else's
+// answer, and without the rule no lesson is retrieved at all.
+func TestLessonsAreRetrievedOnlyForMembersWhoMayOpenThem(t *testing.T) {
+	open := map[string]bool{}
+	var mu sync.Mutex
+	f := newFixture(t, func(o *ai.Options) {
+		o.CanOpenLesson = func(_ context.Context, lessonID, userID string) (bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return open[lessonID+"/"+userID], nil
+		}
+	})
+	ctx := context.Background()
+	body := "A erliquiose canina transmitida pelo carrapato causa trombocitopenia; o tratamento com doxiciclina dura 28 dias."
+	var course, module, lesson string
+	for _, q := range []struct {
+		dst      *string
+		typ, slg string
+	}{{&course, "cursos", "curso-hemoparasitoses"}, {&module, "cursos-modulos", "modulo-1"}, {&lesson, "cursos-aulas", "aula-erliquiose"}} {
+		if err := f.pool.QueryRow(ctx, `INSERT INTO content_items (type, slug, title, status, fields) VALUES ($1, $2, $2, 'publicado', '{}') RETURNING id`, q.typ, q.slg).Scan(q.dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.pool.Exec(ctx, `INSERT INTO course_listings (item_id, slug, title, sort_title, published_at, revision) VALUES ($1, 'curso-hemoparasitoses', 'Hemoparasitoses', 'hemoparasitoses', now(), 1)`, course); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `INSERT INTO course_curriculum (course_id, lesson_id, module_id, position, module_position, lesson_position, required)
+		VALUES ($1, $2, $3, 1, 1, 1, true)`, course, lesson, module); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `INSERT INTO content_published (item_id, type, slug, title, summary, fields, search, revision, published_at, last_published_at)
+		VALUES ($1, 'cursos-aulas', 'aula-erliquiose', 'Erliquiose canina', '', jsonb_build_object('body', $2::text),
+		setweight(to_tsvector('vetclube_pt', 'Erliquiose canina'), 'A') || setweight(to_tsvector('vetclube_pt', $2), 'C'), 1, now(), now())`, lesson, body); err != nil {
+		t.Fatal(err)
+	}
+	reader, outsider := f.user(t), f.user(t)
+	mu.Lock()
+	open[lesson+"/"+reader] = true
+	mu.Unlock()
+	question := "Qual o tratamento da erliquiose canina?"
+	src, err := f.svc.Retrieve(ctx, reader, question)
+	if err != nil || len(src) != 1 || src[0].ItemID != lesson || src[0].URL != "/cursos/"+course+"/aula/"+lesson {
+		t.Fatalf("reader's sources %+v, %v", src, err)
+	}
+	if src, err := f.svc.Retrieve(ctx, outsider, question); err != nil || len(src) != 0 {
+		t.Fatalf("a lesson closed to the member was retrieved: %+v, %v", src, err)
+	}
+	noRule := ai.New(f.pool, ai.Options{})
+	if src, err := noRule.Retrieve(ctx, reader, question); err != nil || len(src) != 0 {
+		t.Fatalf("without an access rule a lesson was retrieved: %+v, %v", src, err)
 	}
 }
 

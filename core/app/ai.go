@@ -29,6 +29,16 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		Prices: prices, TrialDaily: cfg.TrialLimits["ai_consultations"],
 		PremiumDaily: cfg.AIPremiumDaily, PremiumMonthlyTokens: int64(cfg.AIPremiumMonthlyTokens),
 		Retries: 3, Log: log, Calculators: calculators{a.Tools},
+		CanOpenLesson: func(ctx context.Context, lessonID, userID string) (bool, error) {
+			_, err := a.Courses.LessonEngageable(ctx, lessonID, userID)
+			if err == nil {
+				return true, nil
+			}
+			if core.ErrorCode(err) == core.EINTERNAL {
+				return false, err
+			}
+			return false, nil // not found, or closed to this member
+		},
 		Premium: func(ctx context.Context, userID string) (bool, error) {
 			v, err := a.Engagement.Subscriptions.View(ctx, userID)
 			return v.IsPremium, err

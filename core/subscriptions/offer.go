@@ -12,8 +12,11 @@ import (
 // dialog, /pricing and the e-mails list them. The PWA's copy is
 // web/src/features/subscription/benefits.ts (a test keeps them equal). Each
 // is true of the server: a premium member passes every trial limit
-// (CheckTrialLimits, RecordUsageTx answer "premium").
-var PremiumBenefits = []string{"Pacientes ilimitados", "Todos os desafios profissionais", "Consultas ilimitadas à IA", "Todos os cursos e certificados"}
+// (CheckTrialLimits, RecordUsageTx answer "premium"). VetClube IA is the
+// one exception to "unlimited": premium has its own daily quota and monthly
+// token budget (AI_PREMIUM_DAILY_MESSAGES, AI_PREMIUM_MONTHLY_TOKENS), far
+// above the trial's, so the promise is "without the trial's limit".
+var PremiumBenefits = []string{"Pacientes ilimitados", "Todos os desafios profissionais", "Consultas à IA sem o limite do teste", "Todos os cursos e certificados"}
 
 // limitWords says a trial limit in words: singular, plural, and the order
 // the promise lists them in (the benefits' order).

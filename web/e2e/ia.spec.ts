@@ -73,7 +73,7 @@ test('a member asks, sees a cited streamed answer, stops one and hits the trial 
   await box.press('Enter')
   const limit = page.getByTestId('ia-limit')
   await expect(limit).toContainText('Você usou as 5 consultas diárias à VetClube IA do seu plano')
-  await expect(limit).toContainText('Com o Premium, suas consultas à VetClube IA são ilimitadas.')
+  await expect(limit).toContainText('Com o Premium, você consulta a VetClube IA sem o limite do teste.')
   await expect(limit.getByRole('link', { name: 'Ver Planos' })).toHaveAttribute('href', '/pricing')
 
   const refused = await apiPost(context, `/api/ai/conversations/${conv.id}/messages`, { content: 'De novo' })

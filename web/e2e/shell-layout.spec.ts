@@ -200,7 +200,7 @@ test.describe('the Premium trial', () => {
     await expect(page).toHaveURL(/\/pricing$/)
     await expect(page.getByRole('heading', { level: 1, name: 'Planos' })).toBeVisible()
     await expect(page.getByRole('heading', { level: 2, name: 'Premium grátis: 7 dias restantes' })).toBeVisible()
-    await expect(page.getByRole('region', { name: 'O que o Premium inclui' }).getByRole('listitem')).toHaveText(['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados'])
+    await expect(page.getByRole('region', { name: 'O que o Premium inclui' }).getByRole('listitem')).toHaveText(['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas à IA sem o limite do teste', 'Todos os cursos e certificados'])
     await expectNoSeriousA11yViolations(page, 'pricing')
   })
 })

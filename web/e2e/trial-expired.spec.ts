@@ -43,7 +43,7 @@ test.describe('trial expired', () => {
     await expect(dialog.getByRole('listitem')).toHaveText([
       'Pacientes ilimitados',
       'Todos os desafios profissionais',
-      'Consultas ilimitadas à IA',
+      'Consultas à IA sem o limite do teste',
       'Todos os cursos e certificados',
     ])
     await expect(dialog.getByRole('button', { name: 'Depois' })).toBeVisible()

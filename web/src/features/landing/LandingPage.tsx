@@ -32,7 +32,7 @@ const FREE_PLAN = ['Comunidade e conexões', 'Check-in diário com VetCoins', 'F
 const PREMIUM_PLAN = [
   'Pacientes ilimitados no prontuário',
   'Todos os desafios profissionais',
-  'Consultas ilimitadas à VetClube IA',
+  'Consultas à VetClube IA sem o limite do teste',
   'Todos os cursos e certificados',
   'Conteúdos exclusivos em vídeo',
 ]

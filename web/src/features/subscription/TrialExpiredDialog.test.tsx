@@ -64,7 +64,7 @@ describe('TrialExpiredDialog', () => {
     answer(view(true))
     const first = renderDialog()
     expect(await screen.findByText('Trial Premium Expirado')).toBeInTheDocument()
-    for (const text of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']) {
+    for (const text of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas à IA sem o limite do teste', 'Todos os cursos e certificados']) {
       expect(screen.getByText(text)).toBeInTheDocument()
     }
     await userEvent.click(screen.getByRole('button', { name: 'Depois' }))

@@ -103,7 +103,7 @@ export default function RegisterPage({ premium = false }: { premium?: boolean })
   return (
     <AuthShell
       title={premium ? 'Criar conta Premium' : 'Criar conta'}
-      description={premium ? 'Crie sua conta e assine o Premium: pacientes ilimitados, todos os desafios, consultas ilimitadas à IA, todos os cursos e certificados.' : 'Junte-se à comunidade de profissionais da veterinária'}
+      description={premium ? 'Crie sua conta e assine o Premium: pacientes ilimitados, todos os desafios, consultas à IA sem o limite do teste, todos os cursos e certificados.' : 'Junte-se à comunidade de profissionais da veterinária'}
       footer={
         <>
           Já tem uma conta?{' '}

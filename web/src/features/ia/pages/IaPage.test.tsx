@@ -95,7 +95,7 @@ describe('IaPage', () => {
           return json(
             {
               error: { code: 'rate_limited', message: 'Você usou as 5 consultas diárias à VetClube IA do seu plano.' },
-              premium_invitation: { text: 'Com o Premium, suas consultas à VetClube IA são ilimitadas.', url: '/pricing' },
+              premium_invitation: { text: 'Com o Premium, você consulta a VetClube IA sem o limite do teste.', url: '/pricing' },
             },
             429,
           )

@@ -25,7 +25,7 @@ describe('/pricing', () => {
     const api = fakeBillingApi((c) => (c.path === '/api/billing/checkout' ? { status: 200, body: { url: 'https://checkout.stripe.test/c/cs_1' } } : undefined))
     renderPricing()
     expect(await screen.findByText('Premium grátis: 5 dias restantes')).toBeInTheDocument()
-    for (const b of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas ilimitadas à IA', 'Todos os cursos e certificados']) {
+    for (const b of ['Pacientes ilimitados', 'Todos os desafios profissionais', 'Consultas à IA sem o limite do teste', 'Todos os cursos e certificados']) {
       expect(screen.getByText(b)).toBeInTheDocument()
     }
     expect(await screen.findByText(/R\$\s29,90/)).toBeInTheDocument()
