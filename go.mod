@@ -37,6 +37,11 @@ require (
 )
 
 require (
+	github.com/boombuler/barcode v1.0.1 // indirect
+	github.com/pquerna/otp v1.5.0 // indirect
+)
+
+require (
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/landlock-lsm/go-landlock v0.11.2
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect

@@ -30,7 +30,7 @@ func (s *Server) SignedIn(t testing.TB, email string, roles ...string) (*Client,
 	if err != nil {
 		t.Fatalf("apptest: create %s: %v", email, err)
 	}
-	tokens, err := s.App.Auth.StartSession(ctx, userID, "apptest")
+	tokens, err := s.App.Auth.StartVerifiedSession(ctx, userID, "apptest")
 	if err != nil {
 		t.Fatalf("apptest: session for %s: %v", email, err)
 	}
