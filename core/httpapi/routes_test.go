@@ -150,8 +150,14 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/auth/providers":        everyone,
 	"GET /api/auth/google/start":     everyone,
 	"GET /api/auth/google/callback":  everyone,
-	"GET /api/dev/mailbox":           everyone,
-	"GET /dev/mailbox":               everyone,
+	// Two-step verification: the code step precedes any session.
+	"POST /api/auth/two-step/verify":       everyone,
+	"GET /api/auth/two-step":               signedIn,
+	"POST /api/auth/two-step/totp":         signedIn,
+	"POST /api/auth/two-step/totp/confirm": signedIn,
+	"POST /api/auth/two-step/totp/disable": signedIn,
+	"GET /api/dev/mailbox":                 everyone,
+	"GET /dev/mailbox":                     everyone,
 
 	"GET /api/profile":              signedIn,
 	"PUT /api/profile":              signedIn,

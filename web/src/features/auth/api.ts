@@ -71,3 +71,30 @@ export function useAuthProviders() {
     staleTime: Infinity,
   })
 }
+
+// ---- two-step verification ----
+
+/** The password step's answer for an account with two-step verification: no session yet. */
+export type TwoStepRequired = { two_step_required: true; message: string }
+export type LoginAnswer = LoginResponse | TwoStepRequired
+
+export function needsTwoStep(res: LoginAnswer): res is TwoStepRequired {
+  return (res as TwoStepRequired).two_step_required === true
+}
+
+export function useLoginWithTwoStep() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { email: string; password: string }) =>
+      apiFetch<LoginAnswer>('/api/auth/login', { method: 'POST', body: input }),
+  })
+}
+
+/** The code step: a TOTP code or a recovery code, against the challenge cookie the password (or Google) step left. */
+export function useVerifyTwoStep() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { code: string; remember_device: boolean }) =>
+      apiFetch<LoginResponse>('/api/auth/two-step/verify', { method: 'POST', body: input }),
+  })
+}
