@@ -28,8 +28,8 @@ export function totp(secret: string, ms = Date.now()): string {
   const counter = Buffer.alloc(8)
   counter.writeBigUInt64BE(BigInt(Math.floor(ms / 1000 / 30)))
   const h = createHmac('sha1', base32(secret)).update(counter).digest()
-  const off = h[h.length - 1] & 0xf
-  const n = ((h[off] & 0x7f) << 24) | (h[off + 1] << 16) | (h[off + 2] << 8) | h[off + 3]
+  const off = h.readUInt8(h.length - 1) & 0xf
+  const n = h.readUInt32BE(off) & 0x7fffffff
   return String(n % 1_000_000).padStart(6, '0')
 }
 
