@@ -84,3 +84,13 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+func (s *Service) sendLoginCode(ctx context.Context, to, name, code, token string) {
+	s.send(ctx, to, "Seu código de acesso ao VetClube: "+code, emailContent{
+		Name:   name,
+		Intro:  "Seu código de acesso é " + code + ". Digite-o na tela de login ou entre direto pelo link abaixo.",
+		Action: "Entrar no VetClube",
+		Link:   s.link("/login/codigo", token),
+		Footer: "O código e o link valem por 10 minutos e podem ser usados uma única vez. Se você não pediu um código, ignore este email: sua conta continua protegida.",
+	})
+}

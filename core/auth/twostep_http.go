@@ -148,3 +148,53 @@ func HandleTOTPDisable(log *slog.Logger, s *Service) http.Handler {
 		return httpx.Encode(w, http.StatusOK, messageBody{MsgTwoStepDisabled})
 	})
 }
+
+// HandleLoginCodeRequest serves POST /api/auth/code: e-mails a sign-in code
+// (the same answer whether or not the address has an account).
+func HandleLoginCodeRequest(log *slog.Logger, s *Service) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := decodeJSON[struct {
+			Email string `json:"email"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.RequestLoginCode(r.Context(), in.Email, ClientIP(r)); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgLoginCodeSent})
+	})
+}
+
+// HandleLoginCode serves POST /api/auth/code/verify: {email, code} or the
+// e-mail link's {token}; answers as the password sign-in does.
+func HandleLoginCode(log *slog.Logger, s *Service) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		in, err := decodeJSON[struct {
+			Email string `json:"email"`
+			Code  string `json:"code"`
+			Token string `json:"token"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if in.Token == "" && len(in.Code) > 32 {
+			return core.Errorf(core.EUNAUTHORIZED, MsgLoginCodeInvalid)
+		}
+		res, err := s.LoginWithCode(r.Context(), LoginCodeInput{Email: in.Email, Code: in.Code, Token: in.Token,
+			TrustedDevice: s.cookie(r, cookieTrusted), ClientIP: ClientIP(r), UserAgent: r.UserAgent()})
+		if err != nil {
+			return err
+		}
+		if res.Challenge != "" {
+			s.setChallengeCookie(w, res.Challenge)
+			return httpx.Encode(w, http.StatusOK, twoStepBody{true, MsgTwoStepRequired})
+		}
+		s.endCookieSession(r)
+		s.setSessionCookies(w, res.Tokens)
+		return httpx.Encode(w, http.StatusOK, struct {
+			Message string      `json:"message"`
+			User    SessionUser `json:"user"`
+		}{MsgLoginOK, res.User})
+	})
+}
