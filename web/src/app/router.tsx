@@ -128,6 +128,7 @@ export const routes: RouteObject[] = [
           { path: '/landing', lazy: lazyPage(() => import('@/features/landing/LandingPage')) },
           // Sign-in.
           { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
+          { path: '/login/codigo', lazy: lazyPage(() => import('@/features/auth/pages/LoginCodePage')) },
           { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },

@@ -98,3 +98,21 @@ export function useVerifyTwoStep() {
       apiFetch<LoginResponse>('/api/auth/two-step/verify', { method: 'POST', body: input }),
   })
 }
+
+// ---- sign-in with a code by e-mail ----
+
+export function useRequestLoginCode() {
+  return useMutation({
+    retry: false,
+    mutationFn: (email: string) => apiFetch<MessageResponse>('/api/auth/code', { method: 'POST', body: { email } }),
+  })
+}
+
+/** {email, code} typed in, or the e-mail link's {token}. */
+export function useLoginWithCode() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { email: string; code: string } | { token: string }) =>
+      apiFetch<LoginAnswer>('/api/auth/code/verify', { method: 'POST', body: input }),
+  })
+}

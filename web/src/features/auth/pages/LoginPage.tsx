@@ -121,7 +121,10 @@ export default function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        <div className="flex justify-end">
+        <div className="flex justify-between gap-3">
+          <Link to={`/login/codigo${location.search}`} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+            Entrar com código
+          </Link>
           <Link to="/forgot-password" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
             Esqueceu sua senha?
           </Link>
