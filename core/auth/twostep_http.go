@@ -198,3 +198,24 @@ func HandleLoginCode(log *slog.Logger, s *Service) http.Handler {
 		}{MsgLoginOK, res.User})
 	})
 }
+
+// HandleChangePassword serves POST /api/auth/password/change.
+func HandleChangePassword(log *slog.Logger, s *Service) http.Handler {
+	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
+		p, err := signedIn(r)
+		if err != nil {
+			return err
+		}
+		in, err := decodeJSON[struct {
+			Current string `json:"current_password"`
+			New     string `json:"password"`
+		}](r)
+		if err != nil {
+			return err
+		}
+		if err := s.ChangePassword(r.Context(), p.UserID, p.SessionID, in.Current, in.New); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, messageBody{MsgPasswordChanged})
+	})
+}

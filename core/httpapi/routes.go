@@ -77,6 +77,7 @@ func addRoutes(rt *router, d Deps) {
 	// Sign-in with a code by e-mail.
 	rt.handle("POST", "/api/auth/code", auth.HandleLoginCodeRequest(d.Log, d.Auth))
 	rt.handle("POST", "/api/auth/code/verify", auth.HandleLoginCode(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/password/change", auth.HandleChangePassword(d.Log, d.Auth))
 	// Development mailbox (core/mail): registered only when APP_ENV=development.
 	if d.Mailbox != nil {
 		rt.handle("GET", "/api/dev/mailbox", mail.HandleListJSON(d.Log, d.Mailbox))

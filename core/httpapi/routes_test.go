@@ -156,6 +156,9 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/auth/two-step/totp":         signedIn,
 	"POST /api/auth/two-step/totp/confirm": signedIn,
 	"POST /api/auth/two-step/totp/disable": signedIn,
+	"POST /api/auth/code":                  everyone,
+	"POST /api/auth/code/verify":           everyone,
+	"POST /api/auth/password/change":       signedIn,
 	"GET /api/dev/mailbox":                 everyone,
 	"GET /dev/mailbox":                     everyone,
 
