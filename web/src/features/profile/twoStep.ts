@@ -36,3 +36,11 @@ export function useDisableTOTP() {
     onSuccess: () => qc.invalidateQueries({ queryKey: ['auth'] }),
   })
 }
+
+export function useChangePassword() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { current_password: string; password: string }) =>
+      apiFetch<{ message: string }>('/api/auth/password/change', { method: 'POST', body: input }),
+  })
+}

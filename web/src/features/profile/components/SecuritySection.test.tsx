@@ -94,14 +94,41 @@ describe('Segurança: two-step verification', () => {
     renderSection()
     expect(await screen.findByText('Resta 1 código de recuperação.')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Desativar' }))
-    await user.type(screen.getByLabelText('Senha atual'), 'Errada#1')
-    await user.type(screen.getByLabelText('Código do aplicativo ou de recuperação'), '654321')
-    await user.click(screen.getByRole('button', { name: 'Desativar verificação em duas etapas' }))
-    expect(await screen.findByRole('alert')).toHaveTextContent('Senha incorreta.')
-    await user.clear(screen.getByLabelText('Senha atual'))
-    await user.type(screen.getByLabelText('Senha atual'), 'Certa#2026')
-    await user.click(screen.getByRole('button', { name: 'Desativar verificação em duas etapas' }))
+    const form = screen.getByRole('form', { name: 'Desativar verificação em duas etapas' })
+    await user.type(within(form).getByLabelText('Senha atual'), 'Errada#1')
+    await user.type(within(form).getByLabelText('Código do aplicativo ou de recuperação'), '654321')
+    await user.click(within(form).getByRole('button', { name: 'Desativar verificação em duas etapas' }))
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Senha incorreta.')
+    await user.clear(within(form).getByLabelText('Senha atual'))
+    await user.type(within(form).getByLabelText('Senha atual'), 'Certa#2026')
+    await user.click(within(form).getByRole('button', { name: 'Desativar verificação em duas etapas' }))
     expect(await screen.findByRole('button', { name: 'Ativar verificação em duas etapas' })).toBeInTheDocument()
     expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({ password: 'Certa#2026', code: '654321' })
+  })
+})
+
+describe('Segurança: password', () => {
+  it('changes the password with the current one and shows the validator refusal', async () => {
+    const calls = fakeApi({
+      'GET /api/auth/session': () => ({ status: 200, body: { user: { id: 'u1', email: 'a@b.c', provider: 'email', roles: ['user'], created_at: '' } } }),
+      'GET /api/auth/two-step': () => ({ status: 200, body: { enabled: false, recovery_codes_left: 0, required: false } }),
+      'POST /api/auth/password/change': (b) => {
+        const { password } = b as { password: string }
+        if (password.length < 8) return { status: 422, body: { error: { code: 'invalid', message: 'Senha inválida: deve ter pelo menos 8 caracteres', fields: { password: 'Senha inválida: deve ter pelo menos 8 caracteres' } } } }
+        return { status: 200, body: { message: 'Senha alterada com sucesso! As outras sessões foram encerradas.' } }
+      },
+    })
+    const user = userEvent.setup()
+    renderSection()
+    const form = await screen.findByRole('form', { name: 'Alterar senha' })
+    await user.type(within(form).getByLabelText('Senha atual'), 'Atual#2026x')
+    await user.type(within(form).getByLabelText('Nova senha'), 'Cu1#a')
+    await user.click(within(form).getByRole('button', { name: 'Alterar senha' }))
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Senha inválida: deve ter pelo menos 8 caracteres')
+    await user.clear(within(form).getByLabelText('Nova senha'))
+    await user.type(within(form).getByLabelText('Nova senha'), 'Nova#Senha2026')
+    await user.click(within(form).getByRole('button', { name: 'Alterar senha' }))
+    expect(await within(form).findByRole('status')).toHaveTextContent('As outras sessões foram encerradas.')
+    expect(calls.filter((c) => c.path === '/api/auth/password/change').at(-1)?.body).toEqual({ current_password: 'Atual#2026x', password: 'Nova#Senha2026' })
   })
 })

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { Input } from '@/components/ui/Input'
 import { toast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api'
-import { useBeginTOTP, useConfirmTOTP, useDisableTOTP, useTwoStepStatus, type TOTPEnrolment } from '../twoStep'
+import { useBeginTOTP, useChangePassword, useConfirmTOTP, useDisableTOTP, useTwoStepStatus, type TOTPEnrolment } from '../twoStep'
 
 const GENERIC_ERROR = 'Erro ao processar requisição. Tente novamente.'
 
@@ -71,7 +71,55 @@ export function SecuritySection() {
       </h2>
       <h3 className="mt-3 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Verificação em duas etapas</h3>
       <div className="mt-2">{body}</div>
+      <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Senha</h3>
+      <div className="mt-2">
+        <ChangePassword />
+      </div>
     </section>
+  )
+}
+
+function ChangePassword() {
+  const change = useChangePassword()
+  const [current, setCurrent] = useState('')
+  const [next, setNext] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [done, setDone] = useState<string | null>(null)
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setError(null)
+    setDone(null)
+    try {
+      const res = await change.mutateAsync({ current_password: current, password: next })
+      setDone(res.message)
+      setCurrent('')
+      setNext('')
+    } catch (err) {
+      setError(messageOf(err))
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Alterar senha">
+      {error && <p role="alert" className="text-sm text-destructive">{error}</p>}
+      {done && <p role="status" className="text-sm font-medium">{done}</p>}
+      <Input label="Senha atual" name="current_password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+      <Input
+        label="Nova senha"
+        name="new_password"
+        type="password"
+        autoComplete="new-password"
+        hint="Pelo menos 8 caracteres, com maiúscula, minúscula, número e símbolo. As outras sessões serão encerradas."
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+      />
+      <div>
+        <Button type="submit" variant="outline" loading={change.isPending} disabled={current === '' || next === ''}>
+          Alterar senha
+        </Button>
+      </div>
+    </form>
   )
 }
 
