@@ -94,3 +94,29 @@ func (s *Service) sendLoginCode(ctx context.Context, to, name, code, token strin
 		Footer: "O código e o link valem por 10 minutos e podem ser usados uma única vez. Se você não pediu um código, ignore este email: sua conta continua protegida.",
 	})
 }
+
+// sendNewAccess tells the member of a sign-in from a device none of their
+// sessions came from, with the way to review (and end) sessions.
+func (s *Service) sendNewAccess(ctx context.Context, userID, userAgent string) {
+	var email string
+	var meta map[string]string
+	if err := s.pool.QueryRow(ctx, `SELECT email, metadata FROM users WHERE id = $1`, userID).Scan(&email, &meta); err != nil {
+		s.log.WarnContext(ctx, "new access email", "err", err)
+		return
+	}
+	device := CleanUserAgent(userAgent)
+	if r := []rune(device); len(r) > 120 {
+		device = string(r[:120]) + "…"
+	}
+	if device == "" {
+		device = "dispositivo desconhecido"
+	}
+	when := s.now().In(saoPaulo).Format("02/01/2006 às 15:04")
+	s.send(ctx, email, "Novo acesso à sua conta", emailContent{
+		Name:   firstNameOf(meta),
+		Intro:  "Sua conta do VetClube foi acessada em " + when + " (horário de Brasília) de um dispositivo novo: " + device + ".",
+		Action: "Revisar sessões",
+		Link:   s.opts.PublicURL + "/profile#seguranca",
+		Footer: "Se foi você, nada a fazer. Se não reconhece este acesso, encerre a sessão, altere sua senha e ative a verificação em duas etapas.",
+	})
+}

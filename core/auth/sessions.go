@@ -56,6 +56,7 @@ func (s *Service) StartVerifiedSession(ctx context.Context, userID, userAgent st
 
 func (s *Service) startSession(ctx context.Context, userID, userAgent string, twoStep bool) (Tokens, error) {
 	var t Tokens
+	var newDevice bool
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		now := s.now()
 		ends := now.Add(s.opts.MaxSessionAge)
@@ -63,6 +64,14 @@ func (s *Service) startSession(ctx context.Context, userID, userAgent string, tw
 		if twoStep {
 			mfaAt = &now
 		}
+		// A device (its browser's user agent) none of the account's
+		// sessions came from before; the very first sign-in is not news.
+		var seen, before bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE user_id = $1 AND user_agent = $2),
+				EXISTS (SELECT 1 FROM sessions WHERE user_id = $1)`, userID, CleanUserAgent(userAgent)).Scan(&seen, &before); err != nil {
+			return fmt.Errorf("known devices: %w", err)
+		}
+		newDevice = before && !seen
 		if err := tx.QueryRow(ctx, `INSERT INTO sessions (user_id, user_agent, created_at, last_used_at, expires_at, mfa_at)
 			VALUES ($1, $2, $3, $3, $4, $5) RETURNING id`, userID, CleanUserAgent(userAgent), now, s.refreshExpiry(now, ends), mfaAt).Scan(&t.SessionID); err != nil {
 			return fmt.Errorf("create session: %w", err)
@@ -71,6 +80,9 @@ func (s *Service) startSession(ctx context.Context, userID, userAgent string, tw
 		t, err = s.issueTokens(ctx, tx, t.SessionID, ends)
 		return err
 	})
+	if err == nil && newDevice {
+		s.sendNewAccess(ctx, userID, userAgent)
+	}
 	return t, err
 }
 

@@ -65,7 +65,7 @@ export function SecuritySection() {
     )
 
   return (
-    <section aria-labelledby="profile-security" className="rounded-lg border border-border bg-card p-5">
+    <section id="seguranca" aria-labelledby="profile-security" className="rounded-lg border border-border bg-card p-5">
       <h2 id="profile-security" className="text-lg font-semibold">
         Segurança
       </h2>
