@@ -44,3 +44,18 @@ export function useChangePassword() {
       apiFetch<{ message: string }>('/api/auth/password/change', { method: 'POST', body: input }),
   })
 }
+
+export type SessionInfo = { id: string; created_at: string; last_used_at: string; user_agent: string; current: boolean }
+
+export function useSessions() {
+  return useQuery({ queryKey: ['auth', 'sessions'], queryFn: () => apiFetch<{ sessions: SessionInfo[] }>('/api/auth/sessions') })
+}
+
+export function useRevokeSession() {
+  const qc = useQueryClient()
+  return useMutation({
+    retry: false,
+    mutationFn: (id: string) => apiFetch<void>(`/api/auth/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['auth', 'sessions'] }),
+  })
+}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -17,7 +17,7 @@ function fakeApi(routes: Record<string, (body: unknown) => { status: number; bod
       const method = (init?.method ?? 'GET').toUpperCase()
       const body = init?.body ? JSON.parse(String(init.body)) : undefined
       calls.push({ method, path: url.pathname, body })
-      const route = routes[`${method} ${url.pathname}`]
+      const route = routes[`${method} ${url.pathname}`] ?? (url.pathname === '/api/auth/sessions' ? () => ({ status: 200, body: { sessions: [] } }) : undefined)
       if (!route) return new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Faça login' } }), { status: 401 })
       const r = route(body)
       return new Response(JSON.stringify(r.body), { status: r.status, headers: { 'Content-Type': 'application/json' } })
@@ -130,5 +130,33 @@ describe('Segurança: password', () => {
     await user.click(within(form).getByRole('button', { name: 'Alterar senha' }))
     expect(await within(form).findByRole('status')).toHaveTextContent('As outras sessões foram encerradas.')
     expect(calls.filter((c) => c.path === '/api/auth/password/change').at(-1)?.body).toEqual({ current_password: 'Atual#2026x', password: 'Nova#Senha2026' })
+  })
+})
+
+describe('Segurança: sessions', () => {
+  it('lists the sessions and ends another one', async () => {
+    let sessions = [
+      { id: 's1', created_at: '2026-11-28T10:00:00Z', last_used_at: '2026-11-28T12:00:00Z', user_agent: 'Firefox no Linux', current: true },
+      { id: 's2', created_at: '2026-11-27T10:00:00Z', last_used_at: '2026-11-27T15:30:00Z', user_agent: 'Safari no iPhone', current: false },
+    ]
+    const calls = fakeApi({
+      'GET /api/auth/session': () => ({ status: 200, body: { user: { id: 'u1', email: 'a@b.c', provider: 'email', roles: ['user'], created_at: '' } } }),
+      'GET /api/auth/two-step': () => ({ status: 200, body: { enabled: false, recovery_codes_left: 0, required: false } }),
+      'GET /api/auth/sessions': () => ({ status: 200, body: { sessions } }),
+      'DELETE /api/auth/sessions/s2': () => {
+        sessions = sessions.filter((s) => s.id !== 's2')
+        return { status: 200, body: {} }
+      },
+    })
+    const user = userEvent.setup()
+    renderSection()
+    const list = await screen.findByRole('list', { name: 'Sessões ativas' })
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2)
+    expect(within(list).getByText(/Esta sessão · último uso em 28\/11\/2026/)).toBeInTheDocument()
+    // The current session cannot be ended from here (that is "Sair").
+    expect(within(list).getAllByRole('button', { name: 'Encerrar' })).toHaveLength(1)
+    await user.click(within(list).getByRole('button', { name: 'Encerrar' }))
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1))
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/auth/sessions/s2')).toBe(true)
   })
 })

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { Input } from '@/components/ui/Input'
 import { toast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api'
-import { useBeginTOTP, useChangePassword, useConfirmTOTP, useDisableTOTP, useTwoStepStatus, type TOTPEnrolment } from '../twoStep'
+import { useBeginTOTP, useChangePassword, useConfirmTOTP, useDisableTOTP, useRevokeSession, useSessions, useTwoStepStatus, type TOTPEnrolment } from '../twoStep'
 
 const GENERIC_ERROR = 'Erro ao processar requisição. Tente novamente.'
 
@@ -74,6 +74,10 @@ export function SecuritySection() {
       <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Senha</h3>
       <div className="mt-2">
         <ChangePassword />
+      </div>
+      <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Sessões ativas</h3>
+      <div className="mt-2">
+        <Sessions />
       </div>
     </section>
   )
@@ -234,5 +238,33 @@ function EnabledTwoStep({ codesLeft }: { codesLeft: number }) {
         </form>
       )}
     </div>
+  )
+}
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Sao_Paulo' })
+
+function Sessions() {
+  const sessions = useSessions()
+  const revoke = useRevokeSession()
+  if (sessions.isPending) return <p className="text-sm text-muted-foreground">Carregando...</p>
+  if (sessions.isError) return <p role="alert" className="text-sm text-destructive">{messageOf(sessions.error)}</p>
+  return (
+    <ul aria-label="Sessões ativas" className="flex flex-col gap-2">
+      {sessions.data.sessions.map((s) => (
+        <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-border p-3 text-sm">
+          <div className="min-w-0">
+            <p className="break-words font-medium">{s.user_agent || 'Dispositivo desconhecido'}</p>
+            <p className="text-muted-foreground">
+              {s.current ? 'Esta sessão · ' : ''}último uso em {dateTime.format(new Date(s.last_used_at))}
+            </p>
+          </div>
+          {!s.current && (
+            <Button variant="outline" size="sm" loading={revoke.isPending && revoke.variables === s.id} onClick={() => revoke.mutate(s.id)}>
+              Encerrar
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
   )
 }
