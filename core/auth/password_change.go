@@ -102,5 +102,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, keepSessionID, cur
 		return err
 	}
 	s.InvalidatePrincipalsOf(userID)
+	s.sendSecurityNotice(ctx, userID, "Sua senha foi alterada",
+		"A senha da sua conta do VetClube foi alterada em %s (horário de Brasília) e as outras sessões foram encerradas.")
 	return nil
 }

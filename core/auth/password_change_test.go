@@ -47,6 +47,19 @@ func TestChangePasswordChecksTheCurrentOneAndSignsOutOtherSessions(t *testing.T)
 	if _, err := f.svc.Login(ctx, "troca@example.com", "Nova#Senha2026", "10.0.0.1", "ua"); err != nil {
 		t.Fatal(err)
 	}
+	msgs, err := f.box.List(ctx, "troca@example.com", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices := 0
+	for _, m := range msgs {
+		if m.Subject == "Sua senha foi alterada" && contains(m.Text, "/profile#seguranca") {
+			notices++
+		}
+	}
+	if notices != 1 {
+		t.Fatalf("%d password-change notices", notices)
+	}
 }
 
 func TestChangePasswordWrongCurrentLocksLikeSignIn(t *testing.T) {

@@ -403,6 +403,8 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID, sessionID, code strin
 		return nil, err
 	}
 	s.InvalidatePrincipalsOf(userID)
+	s.sendSecurityNotice(ctx, userID, "Verificação em duas etapas ativada",
+		"A verificação em duas etapas foi ativada na sua conta do VetClube em %s (horário de Brasília).")
 	return codes, nil
 }
 
@@ -486,6 +488,8 @@ func (s *Service) DisableTOTP(ctx context.Context, userID, pass, code string) er
 		return err
 	}
 	s.InvalidatePrincipalsOf(userID)
+	s.sendSecurityNotice(ctx, userID, "Verificação em duas etapas desativada",
+		"A verificação em duas etapas foi desativada na sua conta do VetClube em %s (horário de Brasília).")
 	return nil
 }
 

@@ -250,6 +250,17 @@ func TestDisableTwoStepNeedsPasswordAndCode(t *testing.T) {
 		t.Fatalf("left %d rows (%v)", rows, err)
 	}
 	wantErr(t, f.svc.DisableTOTP(ctx, id, goodPass, "123456"), core.ECONFLICT, auth.MsgTwoStepNotActive)
+	msgs, err := f.box.List(ctx, "desliga@example.com", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subjects []string
+	for _, m := range msgs {
+		subjects = append(subjects, m.Subject)
+	}
+	if !slices.Contains(subjects, "Verificação em duas etapas ativada") || !slices.Contains(subjects, "Verificação em duas etapas desativada") {
+		t.Fatalf("factor-change notices missing: %q", subjects)
+	}
 }
 
 func TestStaffRolesWaitForTheSecondStep(t *testing.T) {
