@@ -32,6 +32,12 @@ type Principal struct {
 	// account, plus rows of user_roles and roles derived from the
 	// subscription state (trial, premium).
 	Roles []string
+	// TwoStep is true once the session passed two-step verification.
+	// TwoStepPending: the account holds roles that require it (super admin,
+	// revisor, moderador) and this session has not passed it, so those roles
+	// are left out of Roles until it does.
+	TwoStep        bool
+	TwoStepPending bool
 }
 
 // Visitor is the principal of an anonymous request.

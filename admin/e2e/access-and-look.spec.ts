@@ -1,4 +1,5 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { finishTwoStep } from './support/twoStep'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 
 // Dev seed (core/app/seed.go).
@@ -19,6 +20,7 @@ async function signInToBackoffice(page: Page, account: { email: string; password
   await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, account.email)
   await expect(page.getByRole('heading', { level: 1, name: 'Painel do VetClube' })).toBeVisible()
 }
 

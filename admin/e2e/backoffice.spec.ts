@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { finishTwoStep } from './support/twoStep'
 
 // Dev seed (core/app/seed.go).
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
@@ -10,6 +11,7 @@ async function signIn(page: Page, account: { email: string; password: string }) 
   await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, account.email)
 }
 
 function userRow(page: Page, email: string) {

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
+import { finishTwoStep } from './support/twoStep'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 
 // Dev seed (core/app/seed.go): the demo editor and reviewer, and the news
@@ -12,6 +13,7 @@ async function signedIn(browser: Browser, account: { email: string; password: st
   await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, account.email)
   // The first load of the backoffice bundle can be slow on a busy machine.
   await expect(page.getByRole('heading', { name: 'Painel do VetClube' })).toBeVisible({ timeout: 30_000 })
   return page

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { finishTwoStep } from './support/twoStep'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +16,7 @@ async function signedIn(browser: Browser): Promise<Page> {
   await page.getByRole('textbox', { name: 'Email' }).fill(EDITOR.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(EDITOR.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, EDITOR.email)
   await expect(page.getByRole('heading', { name: 'Painel do VetClube' })).toBeVisible({ timeout: 30_000 })
   return page
 }

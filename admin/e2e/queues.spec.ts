@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { finishTwoStep } from './support/twoStep'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 
 // The review loop's work queues on a phone and a desktop: a news item sent
@@ -15,6 +16,7 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await page.getByRole('textbox', { name: 'Email' }).fill(who.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(who.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, who.email)
   await expect(page.getByRole('heading', { name: 'Painel do VetClube' })).toBeVisible({ timeout: 30_000 })
 }
 

@@ -9,6 +9,7 @@ import RedeemIcon from '@mui/icons-material/Redeem'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
+import { TwoStepEnrolmentPage } from './access/TwoStepEnrolment'
 import { AuditList } from './audit/AuditList'
 import { fetchContentTypes } from './content/api'
 import { contentResources } from './content/resources'
@@ -66,7 +67,7 @@ async function resources(permissions: string[] | undefined) {
   ]
 }
 
-type Entry = { state: 'checking' } | { state: 'open' } | { state: 'refused'; user: SessionUser }
+type Entry = { state: 'checking' } | { state: 'open' } | { state: 'refused'; user: SessionUser } | { state: 'two-step'; user: SessionUser }
 
 /**
  * Who is at the door: someone already signed in to the app without a
@@ -78,7 +79,17 @@ function useEntry(): [Entry, (e: Entry) => void] {
   useEffect(() => {
     let live = true
     fetchSession()
-      .then((user) => live && setEntry(user && !mayEnterBackoffice(user.roles) ? { state: 'refused', user } : { state: 'open' }))
+      .then(
+        (user) =>
+          live &&
+          setEntry(
+            user?.two_step_pending
+              ? { state: 'two-step', user }
+              : user && !mayEnterBackoffice(user.roles)
+                ? { state: 'refused', user }
+                : { state: 'open' },
+          ),
+      )
       .catch(() => live && setEntry({ state: 'open' }))
     return () => {
       live = false
@@ -92,6 +103,9 @@ function useEntry(): [Entry, (e: Entry) => void] {
 export function App() {
   const [entry, setEntry] = useEntry()
   if (entry.state === 'checking') return null
+  if (entry.state === 'two-step') {
+    return <TwoStepEnrolmentPage email={entry.user.email} onDone={() => window.location.reload()} />
+  }
   if (entry.state === 'refused') {
     return (
       <AccessRefusedPage

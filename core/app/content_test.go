@@ -111,7 +111,7 @@ func newContentEnvWith(t *testing.T, env map[string]string) *contentEnv {
 	}
 	user := func(email string, roles ...string) bearer {
 		_, id := srv.SignedIn(t, email, roles...)
-		tokens, err := srv.App.Auth.StartSession(context.Background(), id, "content-test")
+		tokens, err := srv.App.Auth.StartVerifiedSession(context.Background(), id, "content-test")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 	ctx := context.Background()
 	_, userID := a.SignedIn(t, "leitora@example.com")
 	session := func() (access, refresh, id string) {
-		tok, err := a.App.Auth.StartSession(ctx, userID, "principal-test")
+		tok, err := a.App.Auth.StartVerifiedSession(ctx, userID, "principal-test")
 		if err != nil {
 			t.Fatal(err)
 		}

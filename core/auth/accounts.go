@@ -336,6 +336,21 @@ func (s *Service) ResendConfirmation(ctx context.Context, email string) error {
 type LoginResult struct {
 	User   SessionUser
 	Tokens Tokens
+	// Challenge, when set, means no session yet: the account has two-step
+	// verification and the code step (VerifyTwoStep) answers this challenge.
+	Challenge string
+	// TrustedDevice is a new remembered-device token (the code step with
+	// "Lembrar este dispositivo").
+	TrustedDevice string
+}
+
+// LoginInput is a password sign-in, with what the browser sent beside it.
+type LoginInput struct {
+	Email, Password     string
+	Code                string // optional: the two-step code sent along
+	Remember            bool
+	TrustedDevice       string // the remembered-device cookie
+	ClientIP, UserAgent string
 }
 
 // Login signs in with a password, in this order: lockout check,
@@ -344,7 +359,12 @@ type LoginResult struct {
 // login_lockouts), so neither the time nor the answer tells whether an
 // account exists.
 func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent string) (LoginResult, error) {
-	email = NormaliseEmail(email)
+	return s.LoginWith(ctx, LoginInput{Email: email, Password: pass, ClientIP: clientIP, UserAgent: userAgent})
+}
+
+// LoginWith is Login, followed by the two-step verification when the account has it.
+func (s *Service) LoginWith(ctx context.Context, in LoginInput) (LoginResult, error) {
+	email, pass, clientIP := NormaliseEmail(in.Email), in.Password, in.ClientIP
 	if err := checkEmail(email); err != nil {
 		return LoginResult{}, err
 	}
@@ -407,15 +427,7 @@ func (s *Service) Login(ctx context.Context, email, pass, clientIP, userAgent st
 	if confirmed == nil {
 		return LoginResult{}, core.Errorf(core.EFORBIDDEN, MsgNotConfirmed)
 	}
-	tokens, err := s.StartSession(ctx, userID, userAgent)
-	if err != nil {
-		return LoginResult{}, err
-	}
-	u, err := s.SessionUser(ctx, userID)
-	if err != nil {
-		return LoginResult{}, err
-	}
-	return LoginResult{User: u, Tokens: tokens}, nil
+	return s.afterFirstStep(ctx, userID, in)
 }
 
 // recordFailure counts a wrong password; the MaxFailedLogins-th in a row

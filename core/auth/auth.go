@@ -305,6 +305,9 @@ func (s *Service) prune(ctx context.Context) error {
 	for _, q := range []string{
 		`DELETE FROM oauth_states WHERE expires_at < $1`,
 		`DELETE FROM email_tokens WHERE expires_at < $1`,
+		`DELETE FROM login_codes WHERE expires_at < $1`,
+		`DELETE FROM mfa_challenges WHERE expires_at < $1`,
+		`DELETE FROM trusted_devices WHERE expires_at < $1`,
 		`DELETE FROM session_tokens WHERE expires_at < $1`,
 		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1 - interval '30 days'`,
 		// Counts for addresses without an account are kept as long as a

@@ -98,3 +98,47 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+func (s *Service) sendLoginCode(ctx context.Context, to, name, code, token string) {
+	s.send(ctx, to, "Seu código de acesso ao VetClube: "+code, emailContent{
+		Name:   name,
+		Intro:  "Seu código de acesso é " + code + ". Digite-o na tela de login ou entre direto pelo link abaixo.",
+		Action: "Entrar no VetClube",
+		Link:   s.link("/login/codigo", token),
+		Footer: "O código e o link valem por 10 minutos e podem ser usados uma única vez. Se você não pediu um código, ignore este email: sua conta continua protegida.",
+	})
+}
+
+// sendNewAccess tells the member of a sign-in from a device none of their
+// sessions came from, with the way to review (and end) sessions.
+func (s *Service) sendNewAccess(ctx context.Context, userID, userAgent string) {
+	device := CleanUserAgent(userAgent)
+	if r := []rune(device); len(r) > 120 {
+		device = string(r[:120]) + "…"
+	}
+	if device == "" {
+		device = "dispositivo desconhecido"
+	}
+	s.sendSecurityNotice(ctx, userID, "Novo acesso à sua conta",
+		"Sua conta do VetClube foi acessada em %s (horário de Brasília) de um dispositivo novo: "+device+".")
+}
+
+// sendSecurityNotice e-mails the member about a change to how they sign in
+// (a new device, a factor turned on or off, a new password), with the link
+// to review sessions. intro's %s is the time in São Paulo.
+func (s *Service) sendSecurityNotice(ctx context.Context, userID, subject, intro string) {
+	var email string
+	var meta map[string]string
+	if err := s.pool.QueryRow(ctx, `SELECT email, metadata FROM users WHERE id = $1`, userID).Scan(&email, &meta); err != nil {
+		s.log.WarnContext(ctx, "security notice", "err", err)
+		return
+	}
+	when := s.now().In(saoPaulo).Format("02/01/2006 às 15:04")
+	s.send(ctx, email, subject, emailContent{
+		Name:   firstNameOf(meta),
+		Intro:  strings.Replace(intro, "%s", when, 1),
+		Action: "Revisar sessões",
+		Link:   s.opts.PublicURL + "/profile#seguranca",
+		Footer: "Se foi você, nada a fazer. Se não reconhece esta ação, encerre as outras sessões, altere sua senha e ative a verificação em duas etapas.",
+	})
+}

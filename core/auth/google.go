@@ -224,6 +224,10 @@ type googleClaims struct {
 // is the state the browser-binding cookie carried. It returns where to send
 // the browser next and the new session.
 func (s *Service) GoogleCallback(ctx context.Context, q url.Values, cookieState, userAgent string) (string, LoginResult, *GoogleError) {
+	return s.googleCallback(ctx, q, cookieState, userAgent, "")
+}
+
+func (s *Service) googleCallback(ctx context.Context, q url.Values, cookieState, userAgent, trustedDevice string) (string, LoginResult, *GoogleError) {
 	if s.google == nil {
 		return "", LoginResult{}, unexpectedGoogle(errors.New("google sign-in is not configured"))
 	}
@@ -283,17 +287,14 @@ func (s *Service) GoogleCallback(ctx context.Context, q url.Values, cookieState,
 	if newlyConfirmed {
 		s.RunEmailConfirmedHooks(ctx, userID)
 	}
-	tokens, err := s.StartSession(ctx, userID, userAgent)
-	if err != nil {
-		return "", LoginResult{}, unexpectedGoogle(err)
-	}
-	u, err := s.SessionUser(ctx, userID)
+	// Two-step verification applies after Google as after a password.
+	res, err := s.afterFirstStep(ctx, userID, LoginInput{UserAgent: userAgent, TrustedDevice: trustedDevice})
 	if err != nil {
 		return "", LoginResult{}, unexpectedGoogle(err)
 	}
 	// Checked again on the way out: a row stored by an older version may not
 	// have passed today's rule.
-	return safeRedirect(redirect), LoginResult{User: u, Tokens: tokens}, nil
+	return safeRedirect(redirect), res, nil
 }
 
 // googleAccount finds the account for a Google identity: by its subject, else

@@ -163,17 +163,25 @@ func HandleLogin(log *slog.Logger, s *Service) http.Handler {
 		in, err := decodeJSON[struct {
 			Email    string `json:"email"`
 			Password string `json:"password"`
+			Code     string `json:"code"`
+			Remember bool   `json:"remember_device"`
 		}](r)
 		if err != nil {
 			return err
 		}
-		res, err := s.Login(r.Context(), in.Email, in.Password, ClientIP(r), r.UserAgent())
+		res, err := s.LoginWith(r.Context(), LoginInput{Email: in.Email, Password: in.Password, Code: in.Code, Remember: in.Remember,
+			TrustedDevice: s.cookie(r, cookieTrusted), ClientIP: ClientIP(r), UserAgent: r.UserAgent()})
 		if err != nil {
 			return err
+		}
+		if res.Challenge != "" {
+			s.setChallengeCookie(w, res.Challenge)
+			return httpx.Encode(w, http.StatusOK, twoStepBody{true, MsgTwoStepRequired})
 		}
 		// A new sign-in first signs out any local session.
 		s.endCookieSession(r)
 		s.setSessionCookies(w, res.Tokens)
+		s.setTrustedCookie(w, res.TrustedDevice)
 		return httpx.Encode(w, http.StatusOK, struct {
 			Message string      `json:"message"`
 			User    SessionUser `json:"user"`
@@ -381,7 +389,7 @@ func HandleGoogleCallback(log *slog.Logger, s *Service) http.Handler {
 		cookieState := s.cookie(r, cookieOAuth)
 		http.SetCookie(w, &http.Cookie{Name: s.CookieName(cookieOAuth), Value: "", Path: googlePath, MaxAge: -1,
 			HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode})
-		redirect, res, gerr := s.GoogleCallback(r.Context(), r.URL.Query(), cookieState, r.UserAgent())
+		redirect, res, gerr := s.googleCallback(r.Context(), r.URL.Query(), cookieState, r.UserAgent(), s.cookie(r, cookieTrusted))
 		if gerr != nil {
 			level := slog.LevelWarn
 			if gerr.Code == "unexpected" {
@@ -389,6 +397,12 @@ func HandleGoogleCallback(log *slog.Logger, s *Service) http.Handler {
 			}
 			log.Log(r.Context(), level, "google sign-in failed", "code", gerr.Code, "err", gerr.Err, "request_id", httpx.RequestID(r.Context()))
 			redirectGoogleError(w, r, gerr)
+			return
+		}
+		if res.Challenge != "" {
+			// The code step comes before any session.
+			s.setChallengeCookie(w, res.Challenge)
+			http.Redirect(w, r, "/login?"+url.Values{"verificacao": {"1"}, "redirect": {redirect}}.Encode(), http.StatusFound)
 			return
 		}
 		s.endCookieSession(r)

@@ -65,7 +65,7 @@ func (s *Service) ProcessMailRequests(ctx context.Context) error {
 
 // processMailRequest handles one request; done is true when none is left.
 func (s *Service) processMailRequest(ctx context.Context) (done bool, err error) {
-	var kind, email, name, token string
+	var kind, email, name, token, code string
 	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		var requested time.Time
 		err := tx.QueryRow(ctx, `DELETE FROM account_mail_requests WHERE id = (
@@ -108,6 +108,12 @@ func (s *Service) processMailRequest(ctx context.Context) (done bool, err error)
 			token, err = s.newEmailTokenAt(ctx, tx, userID, purpose, requested, ConfirmTTL)
 		case mailReset:
 			token, err = s.newEmailTokenAt(ctx, tx, userID, "reset", requested, ResetTTL)
+		case mailLoginCode:
+			if confirmed == nil {
+				kind = ""
+				return nil
+			}
+			code, token, err = s.newLoginCode(ctx, tx, userID, requested)
 		}
 		return err
 	})
@@ -123,6 +129,8 @@ func (s *Service) processMailRequest(ctx context.Context) (done bool, err error)
 		s.sendReset(ctx, email, name, token)
 	case mailRegistered:
 		s.sendAlreadyRegistered(ctx, email, name)
+	case mailLoginCode:
+		s.sendLoginCode(ctx, email, name, code, token)
 	}
 	return false, nil
 }

@@ -24,6 +24,9 @@ type SessionUser struct {
 	Provider  string    `json:"provider"`
 	Roles     []string  `json:"roles"`
 	CreatedAt time.Time `json:"created_at"`
+	// TwoStepPending: roles that need two-step verification are held back
+	// until this session passes it (the app walks the member through it).
+	TwoStepPending bool `json:"two_step_pending"`
 }
 
 // Tokens are a session's credentials, in plain text only on their way to the client.
@@ -41,18 +44,45 @@ var errNotAuthenticated = core.NotSignedIn()
 
 // StartSession opens a new session for userID (a new refresh-token family).
 func (s *Service) StartSession(ctx context.Context, userID, userAgent string) (Tokens, error) {
+	return s.startSession(ctx, userID, userAgent, false)
+}
+
+// StartVerifiedSession is StartSession for a session that passed two-step
+// verification already (the code step's own path, and test fixtures that sign
+// staff in directly).
+func (s *Service) StartVerifiedSession(ctx context.Context, userID, userAgent string) (Tokens, error) {
+	return s.startSession(ctx, userID, userAgent, true)
+}
+
+func (s *Service) startSession(ctx context.Context, userID, userAgent string, twoStep bool) (Tokens, error) {
 	var t Tokens
+	var newDevice bool
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		now := s.now()
 		ends := now.Add(s.opts.MaxSessionAge)
-		if err := tx.QueryRow(ctx, `INSERT INTO sessions (user_id, user_agent, created_at, last_used_at, expires_at)
-			VALUES ($1, $2, $3, $3, $4) RETURNING id`, userID, CleanUserAgent(userAgent), now, s.refreshExpiry(now, ends)).Scan(&t.SessionID); err != nil {
+		var mfaAt *time.Time
+		if twoStep {
+			mfaAt = &now
+		}
+		// A device (its browser's user agent) none of the account's
+		// sessions came from before; the very first sign-in is not news.
+		var seen, before bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE user_id = $1 AND user_agent = $2),
+				EXISTS (SELECT 1 FROM sessions WHERE user_id = $1)`, userID, CleanUserAgent(userAgent)).Scan(&seen, &before); err != nil {
+			return fmt.Errorf("known devices: %w", err)
+		}
+		newDevice = before && !seen
+		if err := tx.QueryRow(ctx, `INSERT INTO sessions (user_id, user_agent, created_at, last_used_at, expires_at, mfa_at)
+			VALUES ($1, $2, $3, $3, $4, $5) RETURNING id`, userID, CleanUserAgent(userAgent), now, s.refreshExpiry(now, ends), mfaAt).Scan(&t.SessionID); err != nil {
 			return fmt.Errorf("create session: %w", err)
 		}
 		var err error
 		t, err = s.issueTokens(ctx, tx, t.SessionID, ends)
 		return err
 	})
+	if err == nil && newDevice {
+		s.sendNewAccess(ctx, userID, userAgent)
+	}
 	return t, err
 }
 
@@ -107,14 +137,14 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	var stored []string
 	var lastUsed, tokenExpires, sessionExpires, started time.Time
 	err := s.pool.QueryRow(ctx, `
-		SELECT s.id, u.id, u.email, u.provider, u.created_at, s.last_used_at, t.expires_at, s.expires_at, s.created_at,
+		SELECT s.id, u.id, u.email, u.provider, u.created_at, s.last_used_at, t.expires_at, s.expires_at, s.created_at, s.mfa_at IS NOT NULL,
 		       coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = u.id), '{}')
 		FROM session_tokens t
 		JOIN sessions s ON s.id = t.session_id
 		JOIN users u ON u.id = s.user_id
 		WHERE t.token_hash = $1 AND t.kind = 'access' AND t.expires_at > $2
 		  AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.created_at > $3`, hash, now, now.Add(-s.opts.MaxSessionAge)).
-		Scan(&p.SessionID, &p.UserID, &p.Email, &info.provider, &info.createdAt, &lastUsed, &tokenExpires, &sessionExpires, &started, &stored)
+		Scan(&p.SessionID, &p.UserID, &p.Email, &info.provider, &info.createdAt, &lastUsed, &tokenExpires, &sessionExpires, &started, &p.TwoStep, &stored)
 	if postgres.IsNoRows(err) {
 		return core.Visitor, false, nil
 	}
@@ -124,6 +154,7 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	if p.Roles, err = s.rolesOf(ctx, p.UserID, stored); err != nil {
 		return core.Visitor, false, err
 	}
+	p.Roles, p.TwoStepPending = holdBackStepUpRoles(p.Roles, p.TwoStep)
 	// last_used_at feeds the session list; a minute's precision saves a write per request.
 	if now.Sub(lastUsed) > time.Minute {
 		if _, err := s.pool.Exec(ctx, `UPDATE sessions SET last_used_at = $2 WHERE id = $1`, p.SessionID, now); err != nil {
@@ -258,7 +289,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser
 		return SessionUser{}, Tokens{}, errNotAuthenticated
 	}
 	if errors.Is(err, errRefreshGrace) {
-		u, uerr := s.SessionUser(ctx, userID)
+		u, uerr := s.sessionUserOfSession(ctx, userID, rotated)
 		if uerr != nil {
 			return SessionUser{}, Tokens{}, uerr
 		}
@@ -267,8 +298,23 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (SessionUser
 	if err != nil {
 		return SessionUser{}, Tokens{}, err
 	}
-	u, err := s.SessionUser(ctx, userID)
+	u, err := s.sessionUserOfSession(ctx, userID, t.SessionID)
 	return u, t, err
+}
+
+// sessionUserOfSession is SessionUser with the session's two-step state
+// applied to the roles.
+func (s *Service) sessionUserOfSession(ctx context.Context, userID, sessionID string) (SessionUser, error) {
+	u, err := s.SessionUser(ctx, userID)
+	if err != nil {
+		return u, err
+	}
+	var verified bool
+	if err := s.pool.QueryRow(ctx, `SELECT mfa_at IS NOT NULL FROM sessions WHERE id = $1`, sessionID).Scan(&verified); err != nil && !postgres.IsNoRows(err) {
+		return u, fmt.Errorf("session two-step state: %w", err)
+	}
+	u.Roles, u.TwoStepPending = holdBackStepUpRoles(u.Roles, verified)
+	return u, nil
 }
 
 // SessionUser loads the user as the session endpoint shows it.
@@ -293,7 +339,7 @@ func (s *Service) SessionUser(ctx context.Context, userID string) (SessionUser, 
 // creation time cached beside it (an account's never change), so a cached
 // principal costs no query. Without one, only those two are read.
 func (s *Service) sessionUserOf(ctx context.Context, p core.Principal) (SessionUser, error) {
-	u := SessionUser{ID: p.UserID, Email: p.Email, Roles: p.Roles}
+	u := SessionUser{ID: p.UserID, Email: p.Email, Roles: p.Roles, TwoStepPending: p.TwoStepPending}
 	if info, ok := s.cache.session(p.SessionID); ok {
 		u.Provider, u.CreatedAt = info.provider, info.createdAt
 		return u, nil

@@ -236,7 +236,7 @@ func (w *walker) session(who principal) (access, refresh, sessionID string) {
 	if who.userID == "" {
 		return "", "", ""
 	}
-	tokens, err := w.srv.App.Auth.StartSession(context.Background(), who.userID, "hostile-walk")
+	tokens, err := w.srv.App.Auth.StartVerifiedSession(context.Background(), who.userID, "hostile-walk")
 	if err != nil {
 		w.fail("session for %s: %v", who.name, err)
 		return "", "", ""

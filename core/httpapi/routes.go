@@ -68,6 +68,16 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/auth/providers", auth.HandleProviders(d.Log, d.Auth))
 	rt.handle("GET", "/api/auth/google/start", auth.HandleGoogleStart(d.Log, d.Auth))
 	rt.handle("GET", "/api/auth/google/callback", auth.HandleGoogleCallback(d.Log, d.Auth))
+	// Two-step verification (TOTP).
+	rt.handle("POST", "/api/auth/two-step/verify", auth.HandleTwoStepVerify(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/two-step", auth.HandleTwoStepStatus(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/two-step/totp", auth.HandleTOTPBegin(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/two-step/totp/confirm", auth.HandleTOTPConfirm(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/two-step/totp/disable", auth.HandleTOTPDisable(d.Log, d.Auth))
+	// Sign-in with a code by e-mail.
+	rt.handle("POST", "/api/auth/code", auth.HandleLoginCodeRequest(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/code/verify", auth.HandleLoginCode(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/password/change", auth.HandleChangePassword(d.Log, d.Auth))
 	// Development mailbox (core/mail): registered only when APP_ENV=development.
 	if d.Mailbox != nil {
 		rt.handle("GET", "/api/dev/mailbox", mail.HandleListJSON(d.Log, d.Mailbox))

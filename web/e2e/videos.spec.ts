@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { DEV_TOTP, devTOTP } from '../../e2e-support/totp'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,6 +88,10 @@ async function backoffice(browser: Browser, account: { email: string; password: 
   await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  if (DEV_TOTP[account.email]) {
+    await page.getByRole('textbox', { name: 'Código de verificação' }).fill(await devTOTP(account.email))
+    await page.getByRole('button', { name: 'Verificar' }).click()
+  }
   await expect(page.getByRole('heading', { name: 'Painel do VetClube' })).toBeVisible({ timeout: 30_000 })
   return page
 }

@@ -1,5 +1,6 @@
 import { Box, Card, CardActions, Link, Stack, Typography } from '@mui/material'
-import { LoginForm, useTranslate } from 'react-admin'
+import { useTranslate } from 'react-admin'
+import { BackofficeLoginForm } from './BackofficeLoginForm'
 import { Logo } from './Logo'
 
 /**
@@ -29,7 +30,7 @@ export function LoginPage() {
         </Typography>
       </Stack>
       <Card sx={{ width: '100%', maxWidth: 380 }}>
-        <LoginForm />
+        <BackofficeLoginForm />
         <CardActions sx={{ justifyContent: 'center', pb: 2 }}>
           {/* The PWA's reset flow: the link by e-mail opens /redefinir-senha there. */}
           <Link href="/forgot-password">{translate('vetclube.login.forgot_password')}</Link>

@@ -2,6 +2,10 @@ import type { AuthProvider } from 'ra-core'
 import { httpClient, readCsrfCookie } from './httpClient'
 
 export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
+/** login's rejection when the account asks for its two-step code: the form shows the code field. */
+export const TWO_STEP_NEEDED = 'Digite o código de verificação do seu aplicativo autenticador.'
+/** login's rejection when a staff role waits for two-step enrolment: the form walks through it. */
+export const TWO_STEP_ENROL = 'Ative a verificação em duas etapas para abrir o backoffice.'
 const BACKOFFICE_ROLES = ['editor', 'revisor', 'moderador', 'super_admin']
 
 export interface SessionUser {
@@ -10,6 +14,8 @@ export interface SessionUser {
   provider: string
   roles: string[]
   created_at: string
+  /** Staff roles wait for a session that passed two-step verification. */
+  two_step_pending?: boolean
 }
 
 export function mayEnterBackoffice(roles: readonly string[] | undefined): boolean {
@@ -76,13 +82,17 @@ export async function endSession(): Promise<void> {
  * AccessRefusedPage and leaves their session alone.
  */
 export const authProvider: AuthProvider = {
-  async login({ username, email, password }) {
-    await httpClient('/api/auth/login', { method: 'POST', body: { email: email ?? username, password } }).catch(
-      (err) => {
-        throw new Error(err?.message || 'Falha na autenticação, tente novamente')
-      },
-    )
+  async login({ username, email, password, code, remember_device }) {
+    // The second step answers the challenge the password step left (a cookie).
+    const step = code
+      ? httpClient('/api/auth/two-step/verify', { method: 'POST', body: { code, remember_device: !!remember_device } })
+      : httpClient('/api/auth/login', { method: 'POST', body: { email: email ?? username, password } })
+    const { json } = await step.catch((err) => {
+      throw new Error(err?.message || 'Falha na autenticação, tente novamente')
+    })
+    if (json?.two_step_required) throw new Error(TWO_STEP_NEEDED)
     const user = await fetchSession()
+    if (user?.two_step_pending) throw new Error(TWO_STEP_ENROL)
     if (!mayEnterBackoffice(user?.roles)) {
       await endSession()
       throw new Error(ACCESS_REFUSED)

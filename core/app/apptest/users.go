@@ -30,10 +30,30 @@ func (s *Server) SignedIn(t testing.TB, email string, roles ...string) (*Client,
 	if err != nil {
 		t.Fatalf("apptest: create %s: %v", email, err)
 	}
-	tokens, err := s.App.Auth.StartSession(ctx, userID, "apptest")
+	// Verified: staff roles need a session that passed two-step
+	// verification (SignedInUnverified signs in without it).
+	tokens, err := s.App.Auth.StartVerifiedSession(ctx, userID, "apptest")
 	if err != nil {
 		t.Fatalf("apptest: session for %s: %v", email, err)
 	}
+	return s.ClientWithSession(t, tokens), userID
+}
+
+// SignedInUnverified is SignedIn with a session that has not passed
+// two-step verification (staff roles are held back from it).
+func (s *Server) SignedInUnverified(t testing.TB, email string, roles ...string) (*Client, string) {
+	t.Helper()
+	_, userID := s.SignedIn(t, email, roles...)
+	tokens, err := s.App.Auth.StartSession(context.Background(), userID, "apptest")
+	if err != nil {
+		t.Fatalf("apptest: session for %s: %v", email, err)
+	}
+	return s.ClientWithSession(t, tokens), userID
+}
+
+// ClientWithSession is a client carrying tokens' session cookies.
+func (s *Server) ClientWithSession(t testing.TB, tokens auth.Tokens) *Client {
+	t.Helper()
 	c := s.Client(t)
 	u, _ := url.Parse(s.URL)
 	// The jar only returns a cookie for the path it was set with: the
@@ -45,5 +65,5 @@ func (s *Server) SignedIn(t testing.TB, email string, roles ...string) (*Client,
 	c.HTTP.Jar.SetCookies(u.JoinPath("/api/auth/"), []*http.Cookie{
 		{Name: auth.CookieRefresh, Value: tokens.Refresh, Path: "/api/auth"},
 	})
-	return c, userID
+	return c
 }

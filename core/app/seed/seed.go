@@ -23,6 +23,9 @@ var demoAccounts = []struct {
 	user  auth.NewUser
 	// profile, when set, fills an incomplete profile (never overwrites edits).
 	profile *profiles.Update
+	// totp, when set, is the account's fixed two-step secret (development
+	// only: staff roles need two-step verification before the backoffice).
+	totp string
 }{
 	{"Usuário de demonstração", auth.NewUser{Email: "demo@vetclube.dev", Password: "Consulta#2026", FirstName: "Dra. Helena", LastName: "Demo"},
 		&profiles.Update{
@@ -30,16 +33,24 @@ var demoAccounts = []struct {
 			Biography:   "Atendo cães e gatos há 12 anos, com foco em dermatologia e medicina preventiva. Adoro trocar casos com colegas.",
 			Specialties: []string{"clinica_geral", "dermatologia", "medicina_preventiva"},
 			HasCRMV:     true, CRMV: "CRMV-SP 12345", Phone: "(11) 98765-4321", HasWhatsApp: true,
-		}},
+		}, ""},
 	{"Super admin", auth.NewUser{Email: "admin@vetclube.dev", Password: "Painel#Gestor26", FirstName: "Admin", LastName: "VetClube",
-		Roles: []string{core.RoleSuperAdmin}}, nil},
+		Roles: []string{core.RoleSuperAdmin}}, nil, DevTOTPSuperAdmin},
 	{"Editora de conteúdo", auth.NewUser{Email: "editora@vetclube.dev", Password: "Pauta#Editora26", FirstName: "Carla", LastName: "Editora",
-		Roles: []string{core.RoleEditor}}, nil},
+		Roles: []string{core.RoleEditor}}, nil, ""},
 	{"Revisor de conteúdo", auth.NewUser{Email: "revisor@vetclube.dev", Password: "Revisao#Pauta26", FirstName: "Rafael", LastName: "Revisor",
-		Roles: []string{string(editorial.RoleRevisor)}}, nil},
+		Roles: []string{string(editorial.RoleRevisor)}}, nil, DevTOTPRevisor},
 	// Premium through the local fake Stripe (billing.go).
-	{"Assinante premium", auth.NewUser{Email: premiumEmail, Password: "Assinante#2026", FirstName: "Paula", LastName: "Premium"}, nil},
+	{"Assinante premium", auth.NewUser{Email: premiumEmail, Password: "Assinante#2026", FirstName: "Paula", LastName: "Premium"}, nil, ""},
 }
+
+// Fixed development TOTP secrets of the staff accounts (never in production:
+// the seed runs only with APP_ENV=development). The browser tests compute
+// codes from them.
+const (
+	DevTOTPSuperAdmin = "VETCLUBEADMINDEV"
+	DevTOTPRevisor    = "VETCLUBEREVISORD"
+)
 
 // demo seeds through the running application's services, the way a member,
 // an editor or a reviewer would.
@@ -66,6 +77,13 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 			if err := a.seedProfile(ctx, id, *d.profile); err != nil {
 				return fmt.Errorf("seed profile of %s: %w", d.user.Email, err)
 			}
+		}
+		if d.totp != "" {
+			if err := a.Auth.EnrolFixedTOTP(ctx, id, d.totp); err != nil {
+				return fmt.Errorf("seed two-step of %s: %w", d.user.Email, err)
+			}
+			fmt.Fprintf(stdout, "  %-24s %s / %s  (TOTP: segredo %s)\n", d.label+":", d.user.Email, d.user.Password, d.totp)
+			continue
 		}
 		fmt.Fprintf(stdout, "  %-24s %s / %s\n", d.label+":", d.user.Email, d.user.Password)
 	}

@@ -10,12 +10,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vetclube/vetclube/core/app/apptest"
 	"github.com/vetclube/vetclube/core/app/seed"
+	"github.com/vetclube/vetclube/core/auth"
 )
 
 func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
@@ -36,15 +39,35 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 5+12 { // accounts + demo vets (seed_connections.go)
 		t.Fatalf("%d users after seeding twice (%v)", users, err)
 	}
-	// Every printed credential signs in; the admin is a super admin.
+	// Every printed credential signs in (the staff with the code of their
+	// printed TOTP secret); the admin is a super admin.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
 	if len(lines) != 5+1 { // + the demo vets' line
 		t.Fatalf("output %q", out.String())
 	}
+	credential := regexp.MustCompile(`(\S+@\S+) / (\S+)(?:\s+\(TOTP: segredo ([A-Z2-7]+)\))?$`)
+	secrets := 0
 	for _, line := range lines {
-		fields := strings.Fields(line)
-		email, pass := fields[len(fields)-3], fields[len(fields)-1]
-		res := srv.Client(t).Do("POST", "/api/auth/login", map[string]string{"email": email, "password": pass})
+		m := credential.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("line %q", line)
+		}
+		email, pass, secret := m[1], m[2], m[3]
+		in := map[string]string{"email": email, "password": pass}
+		if secret != "" {
+			secrets++
+			// The password alone is not enough for an enrolled account.
+			res := srv.Client(t).Do("POST", "/api/auth/login", in)
+			if res.Status != http.StatusOK || !strings.Contains(string(res.Body), `"two_step_required":true`) {
+				t.Fatalf("%s without code: %d %s", email, res.Status, res.Body)
+			}
+			code, err := auth.TOTPCode(secret, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			in["code"] = code
+		}
+		res := srv.Client(t).Do("POST", "/api/auth/login", in)
 		if res.Status != http.StatusOK {
 			t.Fatalf("%s: %d %s", email, res.Status, res.Body)
 		}
@@ -59,6 +82,9 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 		if email == "premium@vetclube.dev" && !slices.Contains(body.User.Roles, "premium") {
 			t.Errorf("%s roles %v, want premium", email, body.User.Roles)
 		}
+	}
+	if secrets != 2 { // the super admin and the reviewer
+		t.Errorf("%d staff accounts printed with a TOTP secret", secrets)
 	}
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { APIRequestContext, BrowserContext } from '@playwright/test'
+import { DEV_TOTP, devTOTP } from '../../../e2e-support/totp'
 import { linkFrom, waitForMail } from './mailbox'
 
 export const STRONG_PASSWORD = 'Vet!Clube2026seguro'
@@ -49,9 +50,14 @@ export async function createConfirmedUser(context: BrowserContext, request: APIR
   return user
 }
 
-/** Signs in through the API: the browser context then carries the session cookies. */
+/**
+ * Signs in through the API: the browser context then carries the session
+ * cookies. The dev seed's staff accounts have two-step verification (fixed
+ * development secrets): their code is sent along with the password.
+ */
 export async function signInByApi(context: BrowserContext, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
-  const res = await apiPost(context, '/api/auth/login', { email: user.email, password: user.password })
+  const code = DEV_TOTP[user.email] ? await devTOTP(user.email) : undefined
+  const res = await apiPost(context, '/api/auth/login', { email: user.email, password: user.password, code })
   if (!res.ok()) throw new Error(`login answered ${res.status()}: ${await res.text()}`)
 }
 

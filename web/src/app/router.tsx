@@ -129,6 +129,7 @@ export const routes: RouteObject[] = [
           { path: '/landing', lazy: lazyPage(() => import('@/features/landing/LandingPage')) },
           // Sign-in.
           { path: '/login', lazy: lazyPage(() => import('@/features/auth/pages/LoginPage')) },
+          { path: '/login/codigo', lazy: lazyPage(() => import('@/features/auth/pages/LoginCodePage')) },
           { path: '/register', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPage')) },
           // A member's referral link: keeps the code, counts the click, goes on to sign-up.
           { path: '/i/:code', lazy: lazyPage(() => import('@/features/indique/pages/InviteLinkPage')) },

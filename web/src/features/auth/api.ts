@@ -74,3 +74,48 @@ export function useAuthProviders() {
     staleTime: Infinity,
   })
 }
+
+// ---- two-step verification ----
+
+/** The password step's answer for an account with two-step verification: no session yet. */
+export type TwoStepRequired = { two_step_required: true; message: string }
+export type LoginAnswer = LoginResponse | TwoStepRequired
+
+export function needsTwoStep(res: LoginAnswer): res is TwoStepRequired {
+  return (res as TwoStepRequired).two_step_required === true
+}
+
+export function useLoginWithTwoStep() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { email: string; password: string }) =>
+      apiFetch<LoginAnswer>('/api/auth/login', { method: 'POST', body: input }),
+  })
+}
+
+/** The code step: a TOTP code or a recovery code, against the challenge cookie the password (or Google) step left. */
+export function useVerifyTwoStep() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { code: string; remember_device: boolean }) =>
+      apiFetch<LoginResponse>('/api/auth/two-step/verify', { method: 'POST', body: input }),
+  })
+}
+
+// ---- sign-in with a code by e-mail ----
+
+export function useRequestLoginCode() {
+  return useMutation({
+    retry: false,
+    mutationFn: (email: string) => apiFetch<MessageResponse>('/api/auth/code', { method: 'POST', body: { email } }),
+  })
+}
+
+/** {email, code} typed in, or the e-mail link's {token}. */
+export function useLoginWithCode() {
+  return useMutation({
+    retry: false,
+    mutationFn: (input: { email: string; code: string } | { token: string }) =>
+      apiFetch<LoginAnswer>('/api/auth/code/verify', { method: 'POST', body: input }),
+  })
+}

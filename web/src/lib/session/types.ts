@@ -7,6 +7,8 @@ export interface SessionUser {
   provider: 'email' | 'google'
   roles: Role[] | string[]
   created_at: string
+  /** Staff roles wait for this session to pass two-step verification. */
+  two_step_pending?: boolean
 }
 
 export interface Session {

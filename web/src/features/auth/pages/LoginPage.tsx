@@ -6,9 +6,10 @@ import { Input } from '@/components/ui/Input'
 import { toast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api'
 import { useAuth } from '@/lib/session/AuthProvider'
-import { useAuthProviders, useLogin, useResendConfirmation } from '../api'
+import { needsTwoStep, useAuthProviders, useLoginWithTwoStep, useResendConfirmation, type LoginResponse } from '../api'
 import { AuthShell, FormMessage } from '../components/AuthShell'
 import { GoogleIcon } from '../components/GoogleIcon'
+import { TwoStepForm } from '../components/TwoStepForm'
 import { googleErrorMessage, googleStartUrl } from '../googleErrors'
 import { LOGIN_SUCCESS_MESSAGE, loginErrorMessage } from '../loginMessages'
 import { returnPathFrom } from '../returnPath'
@@ -18,7 +19,7 @@ export default function LoginPage() {
   const location = useLocation()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const login = useLogin()
+  const login = useLoginWithTwoStep()
   const resend = useResendConfirmation()
   const providers = useAuthProviders()
   const [email, setEmail] = useState('')
@@ -26,8 +27,11 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(() => googleErrorMessage(location.search))
   const [unconfirmed, setUnconfirmed] = useState(false)
   const returnPath = returnPathFrom(location.search)
+  // After the password, or back from Google with ?verificacao=1: the code step.
+  const [twoStep, setTwoStep] = useState(() => new URLSearchParams(location.search).get('verificacao') === '1')
+  const [finishing, setFinishing] = useState(false)
 
-  if (!loading && isAuthenticated && !login.isPending && !login.isSuccess) {
+  if (!loading && isAuthenticated && !login.isPending && !login.isSuccess && !finishing) {
     return <Navigate to={returnPath} replace />
   }
 
@@ -37,15 +41,24 @@ export default function LoginPage() {
     setUnconfirmed(false)
     try {
       const res = await login.mutateAsync({ email: email.trim(), password })
-      // Another account may have been cached on this device: start clean.
-      queryClient.clear()
-      setUser(res.user)
-      toast.success(res.message || LOGIN_SUCCESS_MESSAGE)
-      navigate(returnPath, { replace: true })
+      if (needsTwoStep(res)) {
+        setTwoStep(true)
+        return
+      }
+      signedIn(res)
     } catch (err) {
       setError(loginErrorMessage(err))
       setUnconfirmed(err instanceof ApiError && err.status === 403)
     }
+  }
+
+  function signedIn(res: LoginResponse) {
+    setFinishing(true)
+    // Another account may have been cached on this device: start clean.
+    queryClient.clear()
+    setUser(res.user)
+    toast.success(res.message || LOGIN_SUCCESS_MESSAGE)
+    navigate(returnPath, { replace: true })
   }
 
   async function onResend() {
@@ -70,6 +83,16 @@ export default function LoginPage() {
         </>
       }
     >
+      {twoStep ? (
+        <TwoStepForm
+          onDone={signedIn}
+          onRestart={() => {
+            setTwoStep(false)
+            setPassword('')
+            login.reset()
+          }}
+        />
+      ) : (
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {error && <FormMessage kind="error">{error}</FormMessage>}
         {unconfirmed && (
@@ -98,7 +121,10 @@ export default function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           required
         />
-        <div className="flex justify-end">
+        <div className="flex justify-between gap-3">
+          <Link to={`/login/codigo${location.search}`} className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+            Entrar com código
+          </Link>
           <Link to="/forgot-password" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
             Esqueceu sua senha?
           </Link>
@@ -107,7 +133,8 @@ export default function LoginPage() {
           Entrar
         </Button>
       </form>
-      {providers.data?.google && (
+      )}
+      {!twoStep && providers.data?.google && (
         <>
           <div className="my-5 flex items-center gap-3 text-xs uppercase text-muted-foreground">
             <span aria-hidden="true" className="h-px flex-1 bg-border" />

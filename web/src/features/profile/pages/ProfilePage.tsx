@@ -8,6 +8,7 @@ import { useMyProfile } from '../api'
 import { missingProfileFields } from '../completeness'
 import { CompletenessCard } from '../components/CompletenessCard'
 import { ProfileDetails } from '../components/ProfileDetails'
+import { SecuritySection } from '../components/SecuritySection'
 import { formatCpf, formatPhone } from '../validators'
 
 export const PROFILE_LOAD_ERROR = 'Erro ao carregar perfil do usuário'
@@ -78,6 +79,7 @@ export default function ProfilePage() {
           </Link>
         </p>
       </ProfileDetails>
+      <SecuritySection />
       <MyCertificates />
     </div>
   )
