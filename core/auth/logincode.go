@@ -131,11 +131,12 @@ func (s *Service) LoginWithCode(ctx context.Context, in LoginCodeInput) (LoginRe
 	if !ok {
 		var until time.Time
 		var locked bool
+		var err error
 		if found {
 			// The 5th wrong try deletes the code; the ones before count.
-			tag, err := s.pool.Exec(ctx, `DELETE FROM login_codes WHERE user_id = $1 AND failures + 1 >= $2`, userID, MaxLoginCodeFailures)
-			if err != nil {
-				return LoginResult{}, fmt.Errorf("count login code failure: %w", err)
+			tag, delErr := s.pool.Exec(ctx, `DELETE FROM login_codes WHERE user_id = $1 AND failures + 1 >= $2`, userID, MaxLoginCodeFailures)
+			if delErr != nil {
+				return LoginResult{}, fmt.Errorf("count login code failure: %w", delErr)
 			}
 			if tag.RowsAffected() == 0 {
 				if _, err := s.pool.Exec(ctx, `UPDATE login_codes SET failures = failures + 1 WHERE user_id = $1`, userID); err != nil {
