@@ -1,5 +1,8 @@
 import { MIN_BIOGRAPHY_LENGTH, MIN_TITLE_LENGTH, serverTrim, trimmedLength } from './completeness'
 import type { ProfileUpdate } from './types'
+import { formatCpf, normalizeCpf } from '@/lib/cpf'
+
+export { formatCpf, normalizeCpf }
 
 // A port of core/profiles/validate.go with the same pt-BR reasons, so the edit form
 // can point at a bad field before saving. The server stays the authority: its
@@ -53,22 +56,6 @@ export function onlyDigits(value: string): string {
   return value.replace(/[^0-9]/g, '')
 }
 
-/** The 11 digits of a CPF with right check digits (mod 11), or the pt-BR reason. */
-export function normalizeCpf(raw: string): Normalised {
-  if (!/^[\d.\-\s/]*$/.test(raw)) return { error: 'CPF inválido: use apenas números (ex.: 123.456.789-09).' }
-  const d = onlyDigits(raw)
-  if (d.length !== 11) return { error: 'CPF inválido: deve ter 11 dígitos.' }
-  if (/^(\d)\1{10}$/.test(d)) return { error: 'CPF inválido.' }
-  for (const n of [9, 10]) {
-    let sum = 0
-    for (let i = 0; i < n; i++) sum += Number(d[i]) * (n + 1 - i)
-    let check = (sum * 10) % 11
-    if (check === 10) check = 0
-    if (Number(d[n]) !== check) return { error: 'CPF inválido.' }
-  }
-  return { value: d }
-}
-
 /** DDD + number digits (10 for a landline, 11 for a mobile), or the pt-BR reason. */
 export function normalizePhone(raw: string): Normalised {
   if (!/^\+?[\d\s().-]*$/.test(raw)) {
@@ -91,14 +78,6 @@ export function normalizePhone(raw: string): Normalised {
     return { error: 'Telefone fixo inválido: depois do DDD o número começa com 2, 3, 4 ou 5.' }
   }
   return { value: d }
-}
-
-export function formatCpf(value: string): string {
-  const d = onlyDigits(value).slice(0, 11)
-  if (d.length <= 3) return d
-  if (d.length <= 6) return `${d.slice(0, 3)}.${d.slice(3)}`
-  if (d.length <= 9) return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6)}`
-  return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`
 }
 
 /** '(11) 98765-4321' / '(11) 3456-7890' for stored digits; anything else unchanged. */

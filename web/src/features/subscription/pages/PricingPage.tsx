@@ -12,7 +12,7 @@ import { usePlans, useSubscription, type BillingCycle, type Plan, type PlansResp
 import { PREMIUM_BENEFITS } from '../benefits'
 import { checkoutFailure, goToCheckout, type CheckoutFailure } from '../checkout'
 import { PortalButton } from '../components/PortalButton'
-import { cpfDigits, formatCpf, isValidCpf } from '../cpf'
+import { cpfDigits, formatCpf, isValidCpf } from '@/lib/cpf'
 import { formatMoney, hasBillingSubscription, planName, statusInWords } from '../format'
 import { trialEndDate, trialLabel } from '../trial'
 
