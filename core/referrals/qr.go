@@ -5,28 +5,31 @@ import (
 	"net/http"
 	"strings"
 
-	qrcode "github.com/skip2/go-qrcode"
+	"github.com/boombuler/barcode/qr"
 
 	"github.com/vetclube/vetclube/core/httpx"
 )
 
+// quietZone is the blank margin a QR code needs around it, in modules.
+const quietZone = 4
+
 // QRSVG draws text as a QR code (error correction M) in SVG: one path of
-// unit squares, crisp at any size.
+// unit squares, crisp at any size. The encoder is boombuler/barcode, the one
+// two-step verification's enrolment image already uses.
 func QRSVG(text string) (string, error) {
-	q, err := qrcode.New(text, qrcode.Medium)
+	code, err := qr.Encode(text, qr.M, qr.Auto)
 	if err != nil {
 		return "", err
 	}
-	q.DisableBorder = false
-	bits := q.Bitmap()
-	n := len(bits)
+	side := code.Bounds().Dx()
+	n := side + 2*quietZone
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges" role="img" aria-label="QR code do seu link de indicação">`, n, n)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="`, n, n)
-	for y, row := range bits {
-		for x, on := range row {
-			if on {
-				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x, y)
+	for y := range side {
+		for x := range side {
+			if r, _, _, _ := code.At(x, y).RGBA(); r == 0 {
+				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quietZone, y+quietZone)
 			}
 		}
 	}

@@ -449,4 +449,14 @@ func TestQRSVGEncodesTheLink(t *testing.T) {
 	if !strings.HasPrefix(svg, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 37 37"`) || strings.Count(svg, "h1v1h-1z") < 200 {
 		t.Fatalf("svg %.200s", svg)
 	}
+	// The top-left finder pattern, past the quiet zone: a dark top edge of
+	// 7 modules, then a light ring inside it.
+	for x := 4; x < 11; x++ {
+		if !strings.Contains(svg, fmt.Sprintf("M%d 4h1v1h-1z", x)) {
+			t.Fatalf("finder pattern's top edge lacks module %d", x)
+		}
+	}
+	if strings.Contains(svg, "M5 5h1v1h-1z") || strings.Contains(svg, "M0 0h1v1h-1z") {
+		t.Fatal("the finder's light ring or the quiet zone is dark")
+	}
 }
