@@ -14,10 +14,10 @@ CREATE INDEX login_codes_expires ON login_codes (expires_at);
 
 ALTER TABLE account_mail_requests DROP CONSTRAINT account_mail_requests_kind_check;
 ALTER TABLE account_mail_requests ADD CONSTRAINT account_mail_requests_kind_check
-    CHECK (kind IN ('confirm', 'reset', 'registered', 'login_code'));
+    CHECK (kind IN ('confirm', 'confirm_premium', 'reset', 'registered', 'login_code'));
 
 -- +goose Down
 ALTER TABLE account_mail_requests DROP CONSTRAINT account_mail_requests_kind_check;
 ALTER TABLE account_mail_requests ADD CONSTRAINT account_mail_requests_kind_check
-    CHECK (kind IN ('confirm', 'reset', 'registered'));
+    CHECK (kind IN ('confirm', 'confirm_premium', 'reset', 'registered'));
 DROP TABLE login_codes;

