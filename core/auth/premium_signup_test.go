@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/app/apptest"
+	"github.com/vetclube/vetclube/core/auth"
 )
 
 // premiumLink waits for the mailed /register-premium confirmation link.
