@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
+import { finishTwoStep } from './support/twoStep'
 
 // Dev seed (core/app/seed.go).
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
@@ -44,6 +45,7 @@ async function signInToBackoffice(page: Page) {
   await page.getByRole('textbox', { name: 'Email' }).fill(SUPER_ADMIN.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(SUPER_ADMIN.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, SUPER_ADMIN.email)
   await expect(page.getByRole('heading', { level: 1, name: 'Painel do VetClube' })).toBeVisible()
 }
 

@@ -1,4 +1,5 @@
 import { expect, test, type BrowserContext } from '@playwright/test'
+import { finishTwoStep } from './support/twoStep'
 
 // Dev seed (core/app/seed.go).
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
@@ -30,6 +31,7 @@ test('the backoffice shows VetClube IA usage, cited sources and reported answers
   await page.getByRole('textbox', { name: 'Email' }).fill(SUPER_ADMIN.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(SUPER_ADMIN.password)
   await page.getByRole('button', { name: 'Entrar' }).click()
+  await finishTwoStep(page, SUPER_ADMIN.email)
   await page.getByRole('menuitem', { name: 'VetClube IA' }).click()
   await expect(page).toHaveURL(/#\/ia$/)
   await expect(page.getByRole('table', { name: 'Uso por dia' }).getByRole('row')).not.toHaveCount(1)

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Browser, type BrowserContext
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { linkFrom, waitForMail } from './support/mailbox'
 import { freePort, startServer, type RunningServer } from './support/server'
-import { newTestUser, signedInUser } from './support/users'
+import { newTestUser, signInByApi, signedInUser } from './support/users'
 
 // Subscribing, end to end, against the real server and the in-repo fake
 // Stripe (core/billing/stripefake: its hosted checkout, portal and signed
@@ -134,11 +134,9 @@ test.describe('assinatura', () => {
     await context.close()
     await request.dispose()
 
+    // The seeded super admin has two-step verification: the helper sends the code.
     const admin = await browser.newContext({ baseURL: server!.baseURL })
-    const csrf = async () => (await admin.cookies()).find((c) => c.name === 'vc_csrf')?.value ?? ''
-    await admin.request.get('/api/auth/session')
-    const login = await admin.request.post('/api/auth/login', { data: SUPER_ADMIN, headers: { 'X-CSRF-Token': await csrf() } })
-    expect(login.ok(), await login.text()).toBe(true)
+    await signInByApi(admin, SUPER_ADMIN)
     const adminPage = await admin.newPage()
     await adminPage.goto('/test-stripe')
     await expect(adminPage.getByText('Simulado (Stripe local)')).toBeVisible()
