@@ -381,19 +381,7 @@ func (s *Service) LoginWith(ctx context.Context, in LoginInput) (LoginResult, er
 	if err != nil && !postgres.IsNoRows(err) {
 		return LoginResult{}, fmt.Errorf("find account: %w", err)
 	}
-	if !found {
-		if err := s.pool.QueryRow(ctx, `SELECT locked_until FROM login_lockouts WHERE email = $1`, email).Scan(&lockedUntil); err != nil && !postgres.IsNoRows(err) {
-			return LoginResult{}, fmt.Errorf("find lockout: %w", err)
-		}
-	}
-	now := s.now()
-	if lockedUntil != nil && lockedUntil.After(now) {
-		return LoginResult{}, lockedError(*lockedUntil)
-	}
-	if err := s.limit(ctx, "login:email:"+email, s.opts.LoginPerEmail, MsgLoginLimited); err != nil {
-		return LoginResult{}, err
-	}
-	if err := s.limit(ctx, "login:ip:"+clientIP, s.opts.LoginPerIP, MsgLoginLimited); err != nil {
+	if err := s.signInGate(ctx, email, clientIP, found, lockedUntil); err != nil {
 		return LoginResult{}, err
 	}
 	stored := s.dummyHash
@@ -610,4 +598,22 @@ func (s *Service) AccountFacts(ctx context.Context, userID string) (createdAt ti
 		return time.Time{}, false, fmt.Errorf("account facts: %w", err)
 	}
 	return createdAt, confirmed, nil
+}
+
+// signInGate is what every way of signing in checks first, in the sign-in
+// order: the lockout (the account's, or for an unknown address the e-mail's
+// own, so both answer alike), then the rate limits per e-mail and per IP.
+func (s *Service) signInGate(ctx context.Context, email, clientIP string, found bool, lockedUntil *time.Time) error {
+	if !found {
+		if err := s.pool.QueryRow(ctx, `SELECT locked_until FROM login_lockouts WHERE email = $1`, email).Scan(&lockedUntil); err != nil && !postgres.IsNoRows(err) {
+			return fmt.Errorf("find lockout: %w", err)
+		}
+	}
+	if lockedUntil != nil && lockedUntil.After(s.now()) {
+		return lockedError(*lockedUntil)
+	}
+	if err := s.limit(ctx, "login:email:"+email, s.opts.LoginPerEmail, MsgLoginLimited); err != nil {
+		return err
+	}
+	return s.limit(ctx, "login:ip:"+clientIP, s.opts.LoginPerIP, MsgLoginLimited)
 }

@@ -99,21 +99,10 @@ func (s *Service) LoginWithCode(ctx context.Context, in LoginCodeInput) (LoginRe
 	if err != nil && !postgres.IsNoRows(err) {
 		return LoginResult{}, fmt.Errorf("find account: %w", err)
 	}
-	if !found {
-		if err := s.pool.QueryRow(ctx, `SELECT locked_until FROM login_lockouts WHERE email = $1`, email).Scan(&lockedUntil); err != nil && !postgres.IsNoRows(err) {
-			return LoginResult{}, fmt.Errorf("find lockout: %w", err)
-		}
+	if err := s.signInGate(ctx, email, in.ClientIP, found, lockedUntil); err != nil {
+		return LoginResult{}, err
 	}
 	now := s.now()
-	if lockedUntil != nil && lockedUntil.After(now) {
-		return LoginResult{}, lockedError(*lockedUntil)
-	}
-	if err := s.limit(ctx, "login:email:"+email, s.opts.LoginPerEmail, MsgLoginLimited); err != nil {
-		return LoginResult{}, err
-	}
-	if err := s.limit(ctx, "login:ip:"+in.ClientIP, s.opts.LoginPerIP, MsgLoginLimited); err != nil {
-		return LoginResult{}, err
-	}
 	ok := false
 	if found && isTOTPCode(code) {
 		// Spent in the same statement that checks it: two requests with the
