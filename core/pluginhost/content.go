@@ -31,11 +31,11 @@ const msgContentUnavailable = "O serviço que valida este tipo de conteúdo est�
 // them; any refused declaration refuses the plugin, so a type is either
 // served whole or not at all.
 func (m *Manager) registerContentTypes(man *pluginpb.Manifest) error {
-	if man.Kind != "content" {
-		if len(man.ContentTypes) > 0 {
-			return fmt.Errorf("plugin %s of kind %q declares content types", man.Id, man.Kind)
-		}
-		return nil
+	if man.Kind != "content" && len(man.ContentTypes) == 0 {
+		return nil // a tool may declare content types; a content plugin must
+	}
+	if man.Kind != "content" && man.Kind != "tool" {
+		return fmt.Errorf("plugin %s of kind %q declares content types", man.Id, man.Kind)
 	}
 	if m.opts.ContentTypes == nil {
 		return fmt.Errorf("plugin %s declares content types but this server has no content platform", man.Id)

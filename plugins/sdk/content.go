@@ -7,7 +7,8 @@ import (
 )
 
 // A plugin of kind KindContent declares content types in its manifest
-// (Manifest.ContentTypes). The core stores and serves their items; the
+// (Manifest.ContentTypes); a tool may declare some too, for the content its
+// page serves. The core stores and serves their items; the
 // plugin takes part in writes through three optional hooks on Tool:
 // ValidateContent, BeforeTransition and AfterPublish.
 
@@ -158,11 +159,8 @@ type ContentHooks struct {
 }
 
 func validateContentTypes(m Manifest) error {
-	if m.Kind != KindContent {
-		if len(m.ContentTypes) > 0 {
-			return fmt.Errorf("manifest %s: only a content plugin declares content types", m.ID)
-		}
-		return nil
+	if m.Kind != KindContent && len(m.ContentTypes) == 0 {
+		return nil // a tool's own content types are optional
 	}
 	if len(m.ContentTypes) == 0 {
 		return fmt.Errorf("manifest %s: a content plugin declares at least one content type", m.ID)

@@ -99,8 +99,6 @@ func (m Manifest) Validate() error {
 			return err
 		}
 		return nil
-	case len(m.ContentTypes) > 0:
-		return validateContentTypes(m)
 	case m.Access != AccessUser && m.Access != AccessPremium:
 		return fmt.Errorf("manifest %s: access must be %q or %q", m.ID, AccessUser, AccessPremium)
 	case m.UIKind != UIForm && m.UIKind != UICustom:
@@ -109,6 +107,11 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("manifest %s: slug %q must be lowercase words joined by dashes", m.ID, m.Slug)
 	case m.UIKind == UIForm && len(m.Forms) == 0:
 		return fmt.Errorf("manifest %s: a form tool needs at least one form", m.ID)
+	}
+	// A tool may also declare the content types its editors maintain in
+	// the backoffice (a reference the tool serves, say).
+	if err := validateContentTypes(m); err != nil {
+		return err
 	}
 	for _, f := range m.Forms {
 		for _, field := range f.Fields {
