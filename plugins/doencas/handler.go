@@ -48,6 +48,8 @@ const (
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Handler serves the tool's API (paths relative to /api/tools/doencas).
+// Other paths and methods get the router's plain 404 and 405, which the
+// core turns into its pt-BR error shape.
 func Handler(host *sdk.Host) http.Handler {
 	s := server{host}
 	mux := http.NewServeMux()
@@ -56,9 +58,6 @@ func Handler(host *sdk.Host) http.Handler {
 	mux.HandleFunc("GET /doencas/{slug}", s.detail)
 	mux.HandleFunc("PUT /doencas/{slug}/favorito", s.favorite)
 	mux.HandleFunc("DELETE /doencas/{slug}/favorito", s.unfavorite)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		sdk.WriteError(w, http.StatusNotFound, "Endereço não encontrado nesta ferramenta.", nil)
-	})
 	return mux
 }
 

@@ -48,6 +48,14 @@ CREATE TABLE favorites (
     PRIMARY KEY (user_id, item_id)
 );`}}
 
+// bodyFields are the text fields the search reads besides the names; the
+// projection also reads species, synonyms, body_system, agent_type,
+// zoonotic and notifiable (projectedFields lists them all, and a test
+// checks each is declared by the type).
+var bodyFields = []string{"agent", "transmission", "sinais_clinicos", "diagnostico", "tratamento", "prevencao", "notification_note"}
+
+var projectedFields = append([]string{"species", "synonyms", "body_system", "agent_type", "zoonotic", "notifiable"}, bodyFields...)
+
 // AfterPublish copies the published item into the projection. A late call
 // carrying an older version never overwrites a newer one.
 func AfterPublish(ctx context.Context, host *sdk.Host, it sdk.ContentItem) error {
@@ -68,7 +76,7 @@ func project(ctx context.Context, host *sdk.Host, it sdk.ContentItem) error {
 	names := append([]string{it.Title}, strs(it.Fields["synonyms"])...)
 	var body []string
 	body = append(body, it.Summary)
-	for _, f := range []string{"agent", "transmission", "sinais_clinicos", "diagnostico", "tratamento", "prevencao", "notification_note"} {
+	for _, f := range bodyFields {
 		body = append(body, str(it.Fields[f]))
 	}
 	body = append(body, label(Systems, str(it.Fields["body_system"])), label(AgentTypes, str(it.Fields["agent_type"])))
