@@ -108,7 +108,10 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedComments(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err
 	}
-	return a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
+	if err := a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout); err != nil {
+		return err
+	}
+	return a.seedDiseases(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
 }
 
 // seedProfile fills the profile through the normal validation, only while it
