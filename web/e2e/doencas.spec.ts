@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test'
+import { expectNoSeriousA11yViolations } from './support/a11y'
+import { signedInUser } from './support/users'
+
+// The diseases reference (plugins/doencas): the dev seed publishes its first
+// edition through the editorial workflow, the plugin's search projection
+// follows, and a member finds a disease by its name, misspelt, or without
+// accents, opens its page and keeps it among their favourites, on a phone
+// and on a desktop.
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 900 },
+]) {
+  test.describe(`doenças at ${viewport.width} px`, () => {
+    test.use({ viewport })
+
+    test("'cinomose' and a misspelt 'sinomoze' find distemper; its page opens and becomes a favourite", async ({ page, context, request }) => {
+      await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
+      await signedInUser(context, request)
+
+      await page.goto('/ferramentas/doencas')
+      await expect(page.getByRole('heading', { level: 1, name: 'Doenças' })).toBeVisible()
+      const results = page.getByRole('list', { name: 'Doenças' })
+      await expect(results.getByRole('listitem').first()).toBeVisible()
+
+      const search = page.getByLabel('Buscar doença')
+      await search.fill('cinomose')
+      await expect(page).toHaveURL(/[?&]q=cinomose/)
+      await expect(results.getByRole('link').first()).toHaveText('Cinomose')
+
+      await search.fill('sinomoze')
+      await expect(page).toHaveURL(/[?&]q=sinomoze/)
+      const first = results.getByRole('link').first()
+      await expect(first).toHaveText('Cinomose')
+      await expectNoSeriousA11yViolations(page, `busca de doenças (${viewport.width} px)`)
+
+      await first.click()
+      await expect(page).toHaveURL(/\/ferramentas\/doencas\/cinomose$/)
+      await expect(page.getByRole('heading', { level: 2, name: 'Cinomose' })).toBeVisible()
+      for (const section of ['Transmissão', 'Sinais clínicos', 'Diagnóstico', 'Princípios de tratamento', 'Prevenção e controle', 'Referências']) {
+        await expect(page.getByRole('heading', { level: 3, name: section })).toBeVisible()
+      }
+      await expect(page.getByText(/mioclonias/).first()).toBeVisible()
+
+      const favorite = page.getByRole('button', { name: 'Favoritar Cinomose' })
+      await favorite.click()
+      await expect(page.getByRole('button', { name: 'Remover Cinomose dos favoritos' })).toHaveAttribute('aria-pressed', 'true')
+      await expectNoSeriousA11yViolations(page, `página de doença (${viewport.width} px)`)
+
+      // The favourite is kept: the list of favourites shows it after a reload.
+      await page.getByRole('link', { name: 'Todas as doenças' }).click()
+      await page.goto('/ferramentas/doencas?favoritas=true')
+      await expect(results.getByRole('link')).toHaveCount(1)
+      await expect(results.getByRole('link')).toHaveText('Cinomose')
+
+      // A notifiable disease shows its duty and deadline.
+      await page.goto('/ferramentas/doencas/mormo')
+      await expect(page.getByRole('note')).toContainText('notificação obrigatória')
+      await expect(page.getByRole('note')).toContainText('24 horas')
+
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      expect(width).toBeLessThanOrEqual(viewport.width)
+    })
+  })
+}
