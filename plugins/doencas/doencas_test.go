@@ -64,6 +64,18 @@ func TestFirstEditionIsValid(t *testing.T) {
 				t.Errorf("%s: synonym %q (the core takes 1 to 40 characters)", d.Slug, s)
 			}
 		}
+		// The core's own checks of the declaration: text lengths.
+		for name, v := range d.Fields() {
+			text, ok := v.(string)
+			for _, f := range DiseaseType.Fields {
+				if !ok || f.Name != name || (f.Kind != sdk.ContentText && f.Kind != sdk.ContentLongText) {
+					continue
+				}
+				if n := float64(utf8.RuneCountInString(strings.TrimSpace(text))); (f.Min != nil && n < *f.Min) || (f.Max != nil && n > *f.Max) {
+					t.Errorf("%s: %s has %v characters, outside its declared bounds", d.Slug, name, n)
+				}
+			}
+		}
 		check, err := host.ValidateContent(context.Background(), Plugin(), item(i, d))
 		if err != nil || check.Errors != nil {
 			t.Errorf("%s: %v %v", d.Slug, check.Errors, err)
