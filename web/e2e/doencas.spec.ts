@@ -15,22 +15,24 @@ for (const viewport of [
   test.describe(`doenças at ${viewport.width} px`, () => {
     test.use({ viewport })
 
-    test("'cinomose' and a misspelt 'sinomoze' find distemper; its page opens and becomes a favourite", async ({ page, context, request }) => {
+    test("'cinomose' and a misspelt 'sinomose' find distemper; its page opens and becomes a favourite", async ({ page, context, request }) => {
       await context.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
       await signedInUser(context, request)
 
       await page.goto('/ferramentas/doencas')
-      await expect(page.getByRole('heading', { level: 1, name: 'Doenças' })).toBeVisible()
+      await expect(page.getByRole('heading', { level: 1, name: 'Doenças' })).toBeVisible({ timeout: 30_000 })
       const results = page.getByRole('list', { name: 'Doenças' })
       await expect(results.getByRole('listitem').first()).toBeVisible()
 
       const search = page.getByLabel('Buscar doença')
-      await search.fill('cinomose')
+      const answer = (q: string) => page.waitForResponse((r) => r.url().includes(`/api/tools/doencas/doencas?q=${q}`) && r.ok())
+      await Promise.all([answer('cinomose'), search.fill('cinomose')])
       await expect(page).toHaveURL(/[?&]q=cinomose/)
       await expect(results.getByRole('link').first()).toHaveText('Cinomose')
 
-      await search.fill('sinomoze')
-      await expect(page).toHaveURL(/[?&]q=sinomoze/)
+      // Misspelt (one letter wrong); the first answer is the right disease.
+      await Promise.all([answer('sinomose'), search.fill('sinomose')])
+      await expect(page).toHaveURL(/[?&]q=sinomose/)
       const first = results.getByRole('link').first()
       await expect(first).toHaveText('Cinomose')
       await expectNoSeriousA11yViolations(page, `busca de doenças (${viewport.width} px)`)
