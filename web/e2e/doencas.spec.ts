@@ -45,9 +45,10 @@ for (const viewport of [
       }
       await expect(page.getByText(/mioclonias/).first()).toBeVisible()
 
-      const favorite = page.getByRole('button', { name: 'Favoritar Cinomose' })
+      const favorite = page.getByRole('button', { name: 'Favoritar', exact: true })
+      await expect(favorite).toHaveAttribute('aria-pressed', 'false')
       await favorite.click()
-      await expect(page.getByRole('button', { name: 'Remover Cinomose dos favoritos' })).toHaveAttribute('aria-pressed', 'true')
+      await expect(favorite).toHaveAttribute('aria-pressed', 'true')
       await expectNoSeriousA11yViolations(page, `página de doença (${viewport.width} px)`)
 
       // The favourite is kept: the list of favourites shows it after a reload.
@@ -55,6 +56,7 @@ for (const viewport of [
       await page.goto('/ferramentas/doencas?favoritas=true')
       await expect(results.getByRole('link')).toHaveCount(1)
       await expect(results.getByRole('link')).toHaveText('Cinomose')
+      await expect(results.getByRole('button', { name: 'Favoritar Cinomose' })).toHaveAttribute('aria-pressed', 'true')
 
       // A notifiable disease shows its duty and deadline.
       await page.goto('/ferramentas/doencas/mormo')

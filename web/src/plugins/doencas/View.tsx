@@ -44,7 +44,9 @@ function useFavorite() {
 function FavoriteButton({ disease, compact }: { disease: DiseaseSummary; compact?: boolean }) {
   const fav = useFavorite()
   const on = fav.isPending ? fav.variables.on : disease.favorite
-  const label = on ? `Remover ${disease.name} dos favoritos` : `Favoritar ${disease.name}`
+  // A toggle keeps its name; aria-pressed says whether it is on. The icon-only
+  // button of the list names its disease; the page's shows its text.
+  const label = compact ? `Favoritar ${disease.name}` : undefined
   return (
     <span className="inline-flex flex-col items-end gap-1">
       <Button
@@ -52,12 +54,12 @@ function FavoriteButton({ disease, compact }: { disease: DiseaseSummary; compact
         size={compact ? 'icon' : 'md'}
         aria-pressed={on}
         aria-label={label}
-        title={label}
+        title={on ? 'Nos seus favoritos' : 'Adicionar aos favoritos'}
         onClick={() => fav.mutate({ slug: disease.slug, on: !on })}
         disabled={fav.isPending}
       >
         <Star aria-hidden="true" className={cn('size-5', on && 'fill-amber-400 text-amber-500')} />
-        {!compact && (on ? 'Favorita' : 'Favoritar')}
+        {!compact && 'Favoritar'}
       </Button>
       {fav.error && (
         <span role="alert" className="text-xs text-destructive">
