@@ -62,6 +62,7 @@ for (const viewport of [
 
       // A notifiable disease shows its duty and deadline.
       await page.goto('/ferramentas/doencas/mormo')
+      await expect(page.getByRole('heading', { level: 2, name: 'Mormo' })).toBeVisible({ timeout: 30_000 })
       await expect(page.getByRole('note')).toContainText('notificação obrigatória')
       await expect(page.getByRole('note')).toContainText('24 horas')
 
