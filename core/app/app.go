@@ -155,6 +155,12 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	// Plugins check trial limits (host.CheckLimit) against the subscription
+	// service, built after them.
+	tools.SetLimiter(pluginhost.LimiterFunc(func(ctx context.Context, userID, name string, used int) (pluginhost.LimitAnswer, error) {
+		c, err := a.Engagement.Subscriptions.CheckCount(ctx, userID, name, used)
+		return pluginhost.LimitAnswer{Allowed: c.Allowed, Limit: c.Limit, Used: c.Current}, err
+	}))
 	if err := a.buildReferrals(cfg, pool, log); err != nil {
 		return nil, err
 	}

@@ -96,6 +96,8 @@ type Manager struct {
 
 	sandboxMu sync.Mutex
 	sandboxes map[string]*pgxpool.Pool // by plugin id: connections logged in as the plugin's role
+
+	limiter limiterSlot // answers CheckLimit (SetLimiter)
 }
 
 // New returns a manager; Start loads the plugins.
