@@ -47,6 +47,10 @@ type Options struct {
 	Profiles      ProfileReader
 	Notifications Notifier
 
+	// Files answers the host API's GetFile and DeleteFile (members' uploads
+	// to tools, core/toolfiles); nil answers Unavailable.
+	Files ToolFiles
+
 	// ContentTypes registers the types content plugins declare; nil
 	// refuses content plugins.
 	ContentTypes ContentTypes

@@ -2,10 +2,13 @@ package pluginhost_test
 
 import (
 	"context"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/pluginhost"
 	"github.com/vetclube/vetclube/core/subscriptions"
 )
@@ -73,5 +76,33 @@ func TestPluginChecksDeclaredTrialLimit(t *testing.T) {
 	}
 	if calls != before {
 		t.Errorf("refused names reached the limiter (%d calls)", calls-before)
+	}
+}
+
+// A plugin's PDF download keeps its type and an attachment's
+// Content-Disposition, with the file name reduced to safe characters; an
+// inline or unreadable disposition is dropped.
+func TestPluginDownloadHeaders(t *testing.T) {
+	h := start(t, install(t, "fixture"), pluginhost.Options{})
+	u := h.newUser(t)
+	for _, tc := range []struct{ disposition, want string }{
+		{`attachment; filename="prontuario-rex.pdf"`, `attachment; filename="prontuario-rex.pdf"`},
+		{`attachment; filename="../../etc/passwd"`, `attachment; filename="etc-passwd"`},
+		{`attachment; filename="a b;c=d\".pdf"`, `attachment; filename="a-b-c-d-.pdf"`},
+		{`attachment; filename*=UTF-8''prontu%C3%A1rio.pdf`, `attachment; filename="prontu-rio.pdf"`},
+		{`attachment`, `attachment`},
+		{`inline; filename="x.pdf"`, ``},
+		{`attachment; filename="x.pdf"; garbage`, ``},
+	} {
+		req := httptest.NewRequest("GET", "/api/tools/fixture/download?type=application%2Fpdf&disposition="+url.QueryEscape(tc.disposition), nil)
+		req = req.WithContext(core.WithPrincipal(req.Context(), u))
+		rec := httptest.NewRecorder()
+		h.mux.ServeHTTP(rec, req)
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" || rec.Header().Get("Content-Disposition") != tc.want {
+			t.Errorf("%s: %d %q %q", tc.disposition, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Content-Disposition"))
+		}
+		if rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("nosniff lost")
+		}
 	}
 }
