@@ -32,10 +32,13 @@ const msgContentUnavailable = "O serviço que valida este tipo de conteúdo est�
 // served whole or not at all.
 func (m *Manager) registerContentTypes(man *pluginpb.Manifest) error {
 	if man.Kind != "content" {
-		if len(man.ContentTypes) > 0 {
+		if man.Kind != "tool" && len(man.ContentTypes) > 0 {
 			return fmt.Errorf("plugin %s of kind %q declares content types", man.Id, man.Kind)
 		}
-		return nil
+		// A tool may declare the types of the items it works on.
+		if len(man.ContentTypes) == 0 {
+			return nil
+		}
 	}
 	if m.opts.ContentTypes == nil {
 		return fmt.Errorf("plugin %s declares content types but this server has no content platform", man.Id)
@@ -44,7 +47,7 @@ func (m *Manager) registerContentTypes(man *pluginpb.Manifest) error {
 	if err := json.Unmarshal(man.ContentTypes, &types); err != nil {
 		return fmt.Errorf("plugin %s: content types: %w", man.Id, err)
 	}
-	if len(types) == 0 {
+	if len(types) == 0 && man.Kind == "content" {
 		return fmt.Errorf("plugin %s of kind content declares no content type", man.Id)
 	}
 	for _, t := range types {

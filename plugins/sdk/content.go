@@ -49,6 +49,10 @@ type ContentType struct {
 	Fields   []ContentField `json:"fields"`
 	List     ContentList    `json:"list"`
 	Workflow string         `json:"workflow,omitempty"` // WorkflowEditorial when empty
+	// Private types are never listed or served by the public content API
+	// (/api/content/<type>): only their plugin reads them (answers of a
+	// question bank, say), through its hooks.
+	Private bool `json:"private,omitempty"`
 }
 
 // ContentField declares one of a type's fields. Title and summary are
@@ -158,13 +162,13 @@ type ContentHooks struct {
 }
 
 func validateContentTypes(m Manifest) error {
-	if m.Kind != KindContent {
+	if m.Kind != KindContent && m.Kind != KindTool {
 		if len(m.ContentTypes) > 0 {
-			return fmt.Errorf("manifest %s: only a content plugin declares content types", m.ID)
+			return fmt.Errorf("manifest %s: only a content plugin or a tool declares content types", m.ID)
 		}
 		return nil
 	}
-	if len(m.ContentTypes) == 0 {
+	if m.Kind == KindContent && len(m.ContentTypes) == 0 {
 		return fmt.Errorf("manifest %s: a content plugin declares at least one content type", m.ID)
 	}
 	seen := map[string]bool{}

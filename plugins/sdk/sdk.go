@@ -57,8 +57,20 @@ type Manifest struct {
 	Access         string // AccessUser or AccessPremium
 	UIKind         string // UIForm (rendered from Forms) or UICustom (web/src/plugins/<id>/)
 	Forms          []Form // for UIForm
-	// ContentTypes are the types a KindContent plugin declares.
+	// ContentTypes are the types a KindContent plugin declares; a tool may
+	// declare types too (the items it works on, edited in the backoffice).
 	ContentTypes []ContentType
+	// Pages are further entries of a tool in /ferramentas, each with its
+	// own slug, served by this plugin and its view (which reads the slug).
+	Pages []ToolPage
+}
+
+// ToolPage is one further entry of a tool in /ferramentas.
+type ToolPage struct {
+	Slug        string // the page is /ferramentas/<slug>
+	Name        string // pt-BR
+	Description string // pt-BR
+	Icon        string // as Manifest.Icon; empty: the tool's
 }
 
 // IDPattern is what a plugin id (and a slug) looks like: lowercase words of
@@ -99,8 +111,6 @@ func (m Manifest) Validate() error {
 			return err
 		}
 		return nil
-	case len(m.ContentTypes) > 0:
-		return validateContentTypes(m)
 	case m.Access != AccessUser && m.Access != AccessPremium:
 		return fmt.Errorf("manifest %s: access must be %q or %q", m.ID, AccessUser, AccessPremium)
 	case m.UIKind != UIForm && m.UIKind != UICustom:
@@ -109,6 +119,21 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("manifest %s: slug %q must be lowercase words joined by dashes", m.ID, m.Slug)
 	case m.UIKind == UIForm && len(m.Forms) == 0:
 		return fmt.Errorf("manifest %s: a form tool needs at least one form", m.ID)
+	}
+	if len(m.ContentTypes) > 0 {
+		if err := validateContentTypes(m); err != nil {
+			return err
+		}
+	}
+	seen := map[string]bool{m.Slug: true}
+	for _, p := range m.Pages {
+		if !idPattern.MatchString(p.Slug) || p.Name == "" || p.Description == "" {
+			return fmt.Errorf("manifest %s: page %q needs a slug of lowercase words joined by dashes, a name and a description", m.ID, p.Slug)
+		}
+		if seen[p.Slug] {
+			return fmt.Errorf("manifest %s: slug %q is used twice", m.ID, p.Slug)
+		}
+		seen[p.Slug] = true
 	}
 	for _, f := range m.Forms {
 		for _, field := range f.Fields {
