@@ -30,6 +30,14 @@ func TestBankIsComplete(t *testing.T) {
 			}
 			opts[strings.ToLower(o)] = true
 		}
+		if n := len([]rune(q.Statement)); n < 15 || n > 3000 {
+			t.Errorf("%s: statement of %d characters (the content type takes 15 to 3000)", q.Key, n)
+		}
+		for _, o := range q.Options {
+			if len([]rune(o)) > 400 {
+				t.Errorf("%s: option over 400 characters", q.Key)
+			}
+		}
 		if len(q.Explanation) < 60 {
 			t.Errorf("%s: explanation too short", q.Key)
 		}
