@@ -46,14 +46,11 @@ const toolRoutes: RouteObject[] = [
   // through the generic renderer, custom ones through web/src/plugins/<id>/).
   { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
   { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
+  // A custom view's own sub-pages (it reads the rest of the address).
+  { path: '/ferramentas/:slug/*', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
   soon('/ferramentas/prontuario-vet', 'Prontuário Vet'),
   soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
-  soon('/ferramentas/quiz-area', 'Quiz de Área'),
   soon('/ferramentas/social-media-ia', 'Social Media IA'),
-  soon('/ferramentas/simulado-vet', 'Simulado Vet'),
-  soon('/ferramentas/simulado-vet/quiz', 'Simulado Vet'),
-  soon('/ferramentas/simulado-vet/resultado/:attemptId', 'Resultado do Simulado'),
-  soon('/ferramentas/simulado-vet/history', 'Histórico de Simulados'),
   soon('/ferramentas/doencas', 'Doenças'),
   soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
 ]
