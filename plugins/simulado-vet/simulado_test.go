@@ -380,3 +380,27 @@ func TestValidateQuestion(t *testing.T) {
 		t.Fatalf("valid question refused: %v", c.Errors)
 	}
 }
+
+func TestExportAndDeleteOnlyTheMembersAttempts(t *testing.T) {
+	f := newFixture(t)
+	id := f.start(ana, []string{"cirurgia"}, 10)
+	f.call(ana, "PUT", "/simulados/"+id+"/answers/1", map[string]any{"answer": 2})
+	other := f.start(bruno, []string{"cirurgia"}, 10)
+	ctx := context.Background()
+	files, err := exportUser(ctx, f.host.Host, "ana")
+	if err != nil || len(files) != 1 {
+		t.Fatalf("export: %v %v", files, err)
+	}
+	if s := string(files[0].Data); !strings.Contains(s, id) || strings.Contains(s, other) || !strings.Contains(s, `"answer": 2`) {
+		t.Fatalf("export holds: %s", s)
+	}
+	if err := deleteUser(ctx, f.host.Host, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := f.call(ana, "GET", "/simulados/"+id, nil); code != http.StatusNotFound {
+		t.Fatalf("after deletion: %d", code)
+	}
+	if code, _ := f.call(bruno, "GET", "/simulados/"+other, nil); code != http.StatusOK {
+		t.Fatalf("another member's attempt after deletion: %d", code)
+	}
+}
