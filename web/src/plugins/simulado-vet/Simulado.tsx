@@ -138,10 +138,15 @@ export function SimuladoStart() {
 export function SimuladoExam() {
   const navigate = useNavigate()
   const overview = useQuery({ queryKey: overviewKey, queryFn: getOverview, staleTime: 0 })
-  const id = overview.data?.open.simulado
+  // Read once on opening: a later refetch (after submitting) must not send
+  // the member back to the start page while the result opens.
+  const [id, setId] = useState<string | null | undefined>(undefined)
   useEffect(() => {
-    if (overview.data && !id) navigate(base, { replace: true })
-  }, [overview.data, id, navigate])
+    if (overview.data && id === undefined) setId(overview.data.open.simulado ?? null)
+  }, [overview.data, id])
+  useEffect(() => {
+    if (id === null) navigate(base, { replace: true })
+  }, [id, navigate])
   if (overview.isPending || !id) return <Spinner />
   return <Exam id={id} />
 }
@@ -166,12 +171,10 @@ function Exam({ id }: { id: string }) {
     return () => clearInterval(t)
   }, [])
   const finished = a?.status === 'submitted'
+  // The result page and the start page read the overview again on opening.
   useEffect(() => {
-    if (finished) {
-      void qc.invalidateQueries({ queryKey: overviewKey })
-      navigate(`${base}/resultado/${id}`, { replace: true })
-    }
-  }, [finished, id, navigate, qc])
+    if (finished) navigate(`${base}/resultado/${id}`, { replace: true })
+  }, [finished, id, navigate])
   // When the time is up the server submits on the next read.
   useEffect(() => {
     if (left === 0) void attempt.refetch()
