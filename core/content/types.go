@@ -136,6 +136,9 @@ type Type struct {
 	Fields   []Field      `json:"fields"`
 	List     ListSettings `json:"list"`
 	Workflow Workflow     `json:"workflow"`
+	// Private types are read only by their plugin: the public content API
+	// answers 404 for them (ServeOwnAPI).
+	Private bool `json:"private,omitempty"`
 }
 
 // Field returns the declared field called name.
@@ -371,6 +374,9 @@ func (r *Registry) register(t Type, owner string, replace bool) error {
 	}
 	r.types[t.ID] = &t
 	r.owners[t.ID] = owner
+	if t.Private {
+		r.own[t.ID] = true
+	}
 	return nil
 }
 

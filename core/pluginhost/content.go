@@ -44,7 +44,7 @@ func (m *Manager) registerContentTypes(man *pluginpb.Manifest) error {
 	if err := json.Unmarshal(man.ContentTypes, &types); err != nil {
 		return fmt.Errorf("plugin %s: content types: %w", man.Id, err)
 	}
-	if len(types) == 0 {
+	if len(types) == 0 && man.Kind == "content" {
 		return fmt.Errorf("plugin %s of kind content declares no content type", man.Id)
 	}
 	for _, t := range types {

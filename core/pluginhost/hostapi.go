@@ -89,6 +89,17 @@ func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoins
 	if strings.TrimSpace(req.IdempotencyKey) == "" {
 		return nil, status.Error(codes.InvalidArgument, "idempotency_key is required")
 	}
+	// A plugin credits its own kind or challenge points (quizzes, mock
+	// exams); every other kind (courses, referrals, redemptions) belongs to
+	// the core's features.
+	kind := points.KindPlugin
+	switch req.Kind {
+	case "", string(points.KindPlugin):
+	case string(points.KindChallenge):
+		kind = points.KindChallenge
+	default:
+		return nil, status.Error(codes.InvalidArgument, "kind must be plugin or challenge")
+	}
 	// The key is scoped by plugin so two plugins cannot collide.
 	id, user, budget := h.id(), rc.principal.UserID, h.p.m.opts.DailyVetCoins
 	key := "plugin:" + id + ":" + req.IdempotencyKey
@@ -103,15 +114,21 @@ func (h *hostAPI) AwardVetCoins(ctx context.Context, req *pluginpb.AwardVetCoins
 			return err
 		}
 		if !seen {
+			// The budget covers everything the plugin credits, of either kind.
 			today, err := points.AwardedTodayTx(ctx, tx, user, points.KindPlugin, "plugin", id)
 			if err != nil {
 				return err
 			}
+			challenge, err := points.AwardedTodayTx(ctx, tx, user, points.KindChallenge, "plugin", id)
+			if err != nil {
+				return err
+			}
+			today += challenge
 			if today+req.Amount > int64(budget) {
 				return &budgetError{plugin: id, awarded: today, asked: req.Amount, budget: budget}
 			}
 		}
-		entry, created, err = points.AwardTx(ctx, tx, user, int(req.Amount), points.KindPlugin, key,
+		entry, created, err = points.AwardTx(ctx, tx, user, int(req.Amount), kind, key,
 			map[string]any{"plugin": id, "reason": req.Reason})
 		return err
 	})

@@ -122,3 +122,50 @@ func TestPluginSeesOnlyThePublicProfile(t *testing.T) {
 		t.Errorf("the plugin saw the email: %s", res.Body)
 	}
 }
+
+// A plugin credits its own kind or challenge points, never another
+// feature's kind (courses, referrals, redemptions); the daily budget covers
+// both kinds together, and the idempotency key holds whatever the kind.
+func TestPluginVetCoinsKindIsAllowListed(t *testing.T) {
+	h := start(t, install(t, "hostile"), pluginhost.Options{DailyVetCoins: 30})
+	user := h.newUser(t)
+	award := func(kind string, amount int, key string) string {
+		res := h.call(user, "POST", fmt.Sprintf("/api/tools/hostile/award?amount=%d&key=%s&kind=%s", amount, key, kind), nil)
+		var out struct{ Error string }
+		res.decode(t, &out)
+		return out.Error
+	}
+	for _, kind := range []string{"course", "referral", "redemption", "checkin", "CHALLENGE", "challenge%00"} {
+		if msg := award(kind, 5, "bad-"+kind); !strings.Contains(msg, "kind must be plugin or challenge") {
+			t.Errorf("kind %q: %q", kind, msg)
+		}
+	}
+	if msg := award("challenge", 20, "quiz-1"); msg != "" {
+		t.Fatal(msg)
+	}
+	if msg := award("challenge", 20, "quiz-1"); msg != "" {
+		t.Fatalf("retry: %s", msg)
+	}
+	if msg := award("", 10, "plain"); msg != "" {
+		t.Fatal(msg)
+	}
+	if msg := award("challenge", 1, "quiz-2"); !strings.Contains(msg, "budget") {
+		t.Fatalf("past the budget of both kinds: %q", msg)
+	}
+	rows, err := h.pool.Query(context.Background(), `SELECT kind, sum(amount) FROM points_ledger WHERE user_id = $1 GROUP BY kind ORDER BY kind`, user.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			t.Fatal(err)
+		}
+		got[k] = n
+	}
+	if fmt.Sprint(got) != "map[challenge:20 plugin:10]" {
+		t.Fatalf("ledger by kind: %v", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -159,7 +160,7 @@ func (m *Manager) Tools(az *authz.Authorizer, p core.Principal) []Tool {
 		if man.Kind != "tool" || !az.Allowed(p.Roles, capability(man.Access), "view") {
 			continue
 		}
-		out = append(out, Tool{
+		t := Tool{
 			ID: man.Id, Name: man.Name, Description: man.Description, Version: man.Version,
 			Icon: man.Icon, Category: man.Category, Slug: man.Slug, Access: man.Access,
 			Premium:   man.Access == "premium",
@@ -167,8 +168,23 @@ func (m *Manager) Tools(az *authz.Authorizer, p core.Principal) []Tool {
 			UIKind:    man.UiKind,
 			UISchema:  schema,
 			Available: running,
-		})
+		}
+		out = append(out, t)
+		// Further pages of the same tool: same plugin, access and view,
+		// their own slug, name and description.
+		for _, pg := range man.Pages {
+			if pg == nil {
+				continue
+			}
+			page := t
+			page.Slug, page.Name, page.Description = pg.Slug, pg.Name, pg.Description
+			if pg.Icon != "" {
+				page.Icon = pg.Icon
+			}
+			out = append(out, page)
+		}
 	}
+	slices.SortStableFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

@@ -50,6 +50,10 @@ type ContentType struct {
 	Fields   []ContentField `json:"fields"`
 	List     ContentList    `json:"list"`
 	Workflow string         `json:"workflow,omitempty"` // WorkflowEditorial when empty
+	// Private types are never listed or served by the public content API
+	// (/api/content/<type>): only their plugin reads them (answers of a
+	// question bank, say), through its hooks.
+	Private bool `json:"private,omitempty"`
 }
 
 // ContentField declares one of a type's fields. Title and summary are
@@ -162,7 +166,7 @@ func validateContentTypes(m Manifest) error {
 	if m.Kind != KindContent && len(m.ContentTypes) == 0 {
 		return nil // a tool's own content types are optional
 	}
-	if len(m.ContentTypes) == 0 {
+	if m.Kind == KindContent && len(m.ContentTypes) == 0 {
 		return fmt.Errorf("manifest %s: a content plugin declares at least one content type", m.ID)
 	}
 	seen := map[string]bool{}

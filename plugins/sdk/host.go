@@ -44,12 +44,32 @@ func (h *Host) CurrentProfile(ctx context.Context) (Profile, error) {
 	return Profile{UserID: p.UserId, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarURL: p.AvatarUrl}, nil
 }
 
+// VetCoins ledger kinds a plugin may credit (AwardKind). The host refuses
+// any other.
+const (
+	VetCoinsPlugin    = "plugin"    // the default: a tool's own reward
+	VetCoinsChallenge = "challenge" // answers to quizzes and mock exams (counted as challenge points)
+)
+
+// AwardOption changes how AwardVetCoins credits.
+type AwardOption func(*pluginpb.AwardVetCoinsRequest)
+
+// AwardKind credits the VetCoins under the ledger kind (VetCoinsPlugin or
+// VetCoinsChallenge) instead of the default.
+func AwardKind(kind string) AwardOption {
+	return func(r *pluginpb.AwardVetCoinsRequest) { r.Kind = kind }
+}
+
 // AwardVetCoins credits amount to the request's user once per idempotency
 // key: a retry with the same key reports duplicate and awards nothing.
-func (h *Host) AwardVetCoins(ctx context.Context, amount int64, reason, idempotencyKey string) (duplicate bool, err error) {
-	res, err := h.c.AwardVetCoins(ctx, &pluginpb.AwardVetCoinsRequest{
+func (h *Host) AwardVetCoins(ctx context.Context, amount int64, reason, idempotencyKey string, opts ...AwardOption) (duplicate bool, err error) {
+	req := &pluginpb.AwardVetCoinsRequest{
 		RequestToken: requestToken(ctx), Amount: amount, Reason: reason, IdempotencyKey: idempotencyKey,
-	})
+	}
+	for _, o := range opts {
+		o(req)
+	}
+	res, err := h.c.AwardVetCoins(ctx, req)
 	if err != nil {
 		return false, fmt.Errorf("host: award vetcoins: %w", err)
 	}

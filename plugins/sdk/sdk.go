@@ -57,12 +57,24 @@ type Manifest struct {
 	Access         string // AccessUser or AccessPremium
 	UIKind         string // UIForm (rendered from Forms) or UICustom (plugins/<id>/web/View.tsx)
 	Forms          []Form // for UIForm
-	// ContentTypes are the types a KindContent plugin declares.
+	// ContentTypes are the types a KindContent plugin declares; a tool may
+	// declare types too (the items it works on, edited in the backoffice).
 	ContentTypes []ContentType
 	// Limits are the trial limits (TRIAL_LIMITS names such as "patients",
 	// "simulados") the plugin checks with Host.CheckLimit; the host refuses
 	// any other name.
 	Limits []string
+	// Pages are further entries of a tool in /ferramentas, each with its
+	// own slug, served by this plugin and its view (which reads the slug).
+	Pages []ToolPage
+}
+
+// ToolPage is one further entry of a tool in /ferramentas.
+type ToolPage struct {
+	Slug        string // the page is /ferramentas/<slug>
+	Name        string // pt-BR
+	Description string // pt-BR
+	Icon        string // as Manifest.Icon; empty: the tool's
 }
 
 // IDPattern is what a plugin id (and a slug) looks like: lowercase words of
@@ -121,6 +133,16 @@ func (m Manifest) Validate() error {
 		if !ValidLimitName(name) {
 			return fmt.Errorf("manifest %s: limit %q must be lowercase letters, digits and underscores", m.ID, name)
 		}
+	}
+	seen := map[string]bool{m.Slug: true}
+	for _, p := range m.Pages {
+		if !idPattern.MatchString(p.Slug) || p.Name == "" || p.Description == "" {
+			return fmt.Errorf("manifest %s: page %q needs a slug of lowercase words joined by dashes, a name and a description", m.ID, p.Slug)
+		}
+		if seen[p.Slug] {
+			return fmt.Errorf("manifest %s: slug %q is used twice", m.ID, p.Slug)
+		}
+		seen[p.Slug] = true
 	}
 	for _, f := range m.Forms {
 		for _, field := range f.Fields {

@@ -104,6 +104,9 @@ func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*
 		return nil, err
 	}
 	pm.ContentTypes = types
+	for _, pg := range m.Pages {
+		pm.Pages = append(pm.Pages, &pluginpb.ToolPage{Slug: pg.Slug, Name: pg.Name, Description: pg.Description, Icon: pg.Icon})
+	}
 	for _, mig := range s.tool.Migrations {
 		pm.Migrations = append(pm.Migrations, &pluginpb.Migration{Version: int32(mig.Version), Name: mig.Name, Sql: mig.SQL})
 	}

@@ -111,7 +111,10 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout); err != nil {
 		return err
 	}
-	return a.seedDiseases(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
+	if err := a.seedDiseases(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout); err != nil {
+		return err
+	}
+	return a.seedQuestions(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout)
 }
 
 // seedProfile fills the profile through the normal validation, only while it

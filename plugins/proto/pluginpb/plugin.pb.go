@@ -218,7 +218,11 @@ type Manifest struct {
 	ContentTypes []byte `protobuf:"bytes,14,opt,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
 	// limits are the trial-limit names the plugin may check with CheckLimit
 	// ("patients", "simulados"); the host refuses any other name.
-	Limits        []string `protobuf:"bytes,15,rep,name=limits,proto3" json:"limits,omitempty"`
+	Limits []string `protobuf:"bytes,15,rep,name=limits,proto3" json:"limits,omitempty"`
+	// pages are further entries of a tool in /ferramentas, each with its own
+	// slug, served by the same plugin and view (e.g. one question bank behind
+	// two tools). Numbered apart so other additions keep their numbers.
+	Pages         []*ToolPage `protobuf:"bytes,40,rep,name=pages,proto3" json:"pages,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -354,6 +358,13 @@ func (x *Manifest) GetContentTypes() []byte {
 func (x *Manifest) GetLimits() []string {
 	if x != nil {
 		return x.Limits
+	}
+	return nil
+}
+
+func (x *Manifest) GetPages() []*ToolPage {
+	if x != nil {
+		return x.Pages
 	}
 	return nil
 }
@@ -1528,8 +1539,11 @@ type AwardVetCoinsRequest struct {
 	Reason       string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
 	// idempotency_key is unique per plugin: a retried call awards once.
 	IdempotencyKey string `protobuf:"bytes,4,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// kind is the ledger kind of the credit: "" (the default, "plugin") or
+	// "challenge"; the host refuses any other.
+	Kind          string `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AwardVetCoinsRequest) Reset() {
@@ -1586,6 +1600,13 @@ func (x *AwardVetCoinsRequest) GetReason() string {
 func (x *AwardVetCoinsRequest) GetIdempotencyKey() string {
 	if x != nil {
 		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *AwardVetCoinsRequest) GetKind() string {
+	if x != nil {
+		return x.Kind
 	}
 	return ""
 }
@@ -2864,6 +2885,75 @@ func (x *DeleteFileResponse) GetDeleted() bool {
 	return false
 }
 
+// ToolPage is one further entry of a tool in /ferramentas (Manifest.pages).
+type ToolPage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Slug          string                 `protobuf:"bytes,1,opt,name=slug,proto3" json:"slug,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Description   string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Icon          string                 `protobuf:"bytes,4,opt,name=icon,proto3" json:"icon,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolPage) Reset() {
+	*x = ToolPage{}
+	mi := &file_plugin_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolPage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolPage) ProtoMessage() {}
+
+func (x *ToolPage) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolPage.ProtoReflect.Descriptor instead.
+func (*ToolPage) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *ToolPage) GetSlug() string {
+	if x != nil {
+		return x.Slug
+	}
+	return ""
+}
+
+func (x *ToolPage) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ToolPage) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ToolPage) GetIcon() string {
+	if x != nil {
+		return x.Icon
+	}
+	return ""
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -2876,7 +2966,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\bmanifest\x18\x01 \x01(\v2\x1c.vetclube.plugin.v1.ManifestR\bmanifest\x12.\n" +
 	"\x05hooks\x18\x02 \x03(\x0e2\x18.vetclube.plugin.v1.HookR\x05hooks\x12\x1f\n" +
 	"\vsdk_version\x18\x03 \x01(\tR\n" +
-	"sdkVersion\"\xb6\x03\n" +
+	"sdkVersion\"\xea\x03\n" +
 	"\bManifest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -2895,7 +2985,8 @@ const file_plugin_proto_rawDesc = "" +
 	"migrations\x18\r \x03(\v2\x1d.vetclube.plugin.v1.MigrationR\n" +
 	"migrations\x12#\n" +
 	"\rcontent_types\x18\x0e \x01(\fR\fcontentTypes\x12\x16\n" +
-	"\x06limits\x18\x0f \x03(\tR\x06limits\"K\n" +
+	"\x06limits\x18\x0f \x03(\tR\x06limits\x122\n" +
+	"\x05pages\x18( \x03(\v2\x1c.vetclube.plugin.v1.ToolPageR\x05pages\"K\n" +
 	"\tMigration\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -2984,12 +3075,13 @@ const file_plugin_proto_rawDesc = "" +
 	"\tlast_name\x18\x03 \x01(\tR\blastName\x12\x14\n" +
 	"\x05title\x18\x04 \x01(\tR\x05title\x12\x1d\n" +
 	"\n" +
-	"avatar_url\x18\x05 \x01(\tR\tavatarUrl\"\x94\x01\n" +
+	"avatar_url\x18\x05 \x01(\tR\tavatarUrl\"\xa8\x01\n" +
 	"\x14AwardVetCoinsRequest\x12#\n" +
 	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12'\n" +
-	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\"P\n" +
+	"\x0fidempotency_key\x18\x04 \x01(\tR\x0eidempotencyKey\x12\x12\n" +
+	"\x04kind\x18\x05 \x01(\tR\x04kind\"P\n" +
 	"\x15AwardVetCoinsResponse\x12\x19\n" +
 	"\baward_id\x18\x01 \x01(\tR\aawardId\x12\x1c\n" +
 	"\tduplicate\x18\x02 \x01(\bR\tduplicate\"\xa5\x01\n" +
@@ -3069,7 +3161,12 @@ const file_plugin_proto_rawDesc = "" +
 	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x17\n" +
 	"\afile_id\x18\x02 \x01(\tR\x06fileId\".\n" +
 	"\x12DeleteFileResponse\x12\x18\n" +
-	"\adeleted\x18\x01 \x01(\bR\adeleted*\x84\x01\n" +
+	"\adeleted\x18\x01 \x01(\bR\adeleted\"h\n" +
+	"\bToolPage\x12\x12\n" +
+	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x12\n" +
+	"\x04icon\x18\x04 \x01(\tR\x04icon*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
@@ -3115,7 +3212,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -3165,70 +3262,72 @@ var file_plugin_proto_goTypes = []any{
 	(*GetFileResponse)(nil),          // 45: vetclube.plugin.v1.GetFileResponse
 	(*DeleteFileRequest)(nil),        // 46: vetclube.plugin.v1.DeleteFileRequest
 	(*DeleteFileResponse)(nil),       // 47: vetclube.plugin.v1.DeleteFileResponse
-	nil,                              // 48: vetclube.plugin.v1.ContentItem.MediaEntry
-	nil,                              // 49: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	(*ToolPage)(nil),                 // 48: vetclube.plugin.v1.ToolPage
+	nil,                              // 49: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                              // 50: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
 	0,  // 1: vetclube.plugin.v1.DescribeResponse.hooks:type_name -> vetclube.plugin.v1.Hook
 	4,  // 2: vetclube.plugin.v1.Manifest.migrations:type_name -> vetclube.plugin.v1.Migration
-	6,  // 3: vetclube.plugin.v1.HTTPRequest.headers:type_name -> vetclube.plugin.v1.Header
-	5,  // 4: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
-	6,  // 5: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
-	5,  // 6: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	48, // 7: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
-	13, // 8: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	49, // 9: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
-	13, // 10: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	13, // 11: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	14, // 12: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
-	1,  // 13: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 14: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 15: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 16: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	15, // 17: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
-	17, // 18: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
-	19, // 19: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
-	21, // 20: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	23, // 21: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	25, // 22: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	27, // 23: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	29, // 24: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	31, // 25: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	33, // 26: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	35, // 27: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	37, // 28: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	37, // 29: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	40, // 30: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	42, // 31: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
-	44, // 32: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
-	46, // 33: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
-	2,  // 34: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 35: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 36: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 37: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	16, // 38: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	18, // 39: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	20, // 40: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	22, // 41: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	24, // 42: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	26, // 43: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	28, // 44: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	30, // 45: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	32, // 46: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	34, // 47: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	36, // 48: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	38, // 49: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	39, // 50: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	41, // 51: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	43, // 52: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
-	45, // 53: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
-	47, // 54: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
-	34, // [34:55] is the sub-list for method output_type
-	13, // [13:34] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	48, // 3: vetclube.plugin.v1.Manifest.pages:type_name -> vetclube.plugin.v1.ToolPage
+	6,  // 4: vetclube.plugin.v1.HTTPRequest.headers:type_name -> vetclube.plugin.v1.Header
+	5,  // 5: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
+	6,  // 6: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
+	5,  // 7: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
+	49, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	13, // 9: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	50, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	13, // 11: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	13, // 12: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
+	14, // 13: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
+	1,  // 14: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 15: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 16: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 17: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	15, // 18: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	17, // 19: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	19, // 20: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	21, // 21: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	23, // 22: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	25, // 23: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	27, // 24: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	29, // 25: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	31, // 26: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	33, // 27: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	35, // 28: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	37, // 29: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	37, // 30: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	40, // 31: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	42, // 32: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
+	44, // 33: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
+	46, // 34: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
+	2,  // 35: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 36: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 37: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 38: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 39: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 40: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 41: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	22, // 42: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 43: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 44: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 45: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 46: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 47: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 48: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 49: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 50: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 51: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 52: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	43, // 53: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
+	45, // 54: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
+	47, // 55: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
+	35, // [35:56] is the sub-list for method output_type
+	14, // [14:35] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3242,7 +3341,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   49,
+			NumMessages:   50,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

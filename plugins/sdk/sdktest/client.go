@@ -54,6 +54,13 @@ func (c *client) AwardVetCoins(_ context.Context, req *pluginpb.AwardVetCoinsReq
 	if strings.TrimSpace(req.IdempotencyKey) == "" {
 		return nil, errorf(codes.InvalidArgument, "idempotency_key is required")
 	}
+	kind := req.Kind
+	if kind == "" {
+		kind = "plugin"
+	}
+	if kind != "plugin" && kind != "challenge" {
+		return nil, errorf(codes.InvalidArgument, "kind must be plugin or challenge")
+	}
 	// As in the core, a key counts once whoever retries it.
 	if _, seen := h.awardKeys[req.IdempotencyKey]; seen {
 		return &pluginpb.AwardVetCoinsResponse{Duplicate: true}, nil
@@ -64,7 +71,7 @@ func (c *client) AwardVetCoins(_ context.Context, req *pluginpb.AwardVetCoinsReq
 				today, h.dailyVetCoins, req.Amount)
 		}
 	}
-	a := Award{UserID: u.ID, Amount: req.Amount, Reason: req.Reason, IdempotencyKey: req.IdempotencyKey, At: h.Clock.Now()}
+	a := Award{UserID: u.ID, Amount: req.Amount, Reason: req.Reason, IdempotencyKey: req.IdempotencyKey, Kind: kind, At: h.Clock.Now()}
 	h.awards = append(h.awards, a)
 	h.awardKeys[req.IdempotencyKey] = a
 	return &pluginpb.AwardVetCoinsResponse{AwardId: req.IdempotencyKey}, nil

@@ -83,6 +83,7 @@ type Award struct {
 	Amount         int64
 	Reason         string
 	IdempotencyKey string
+	Kind           string // the ledger kind: "plugin" or "challenge"
 	At             time.Time
 }
 

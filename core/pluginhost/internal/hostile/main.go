@@ -257,7 +257,7 @@ func handler(host pluginpb.HostClient) http.Handler {
 	mux.HandleFunc("POST /award", func(w http.ResponseWriter, r *http.Request) {
 		amount, _ := strconv.ParseInt(r.URL.Query().Get("amount"), 10, 64)
 		res, err := host.AwardVetCoins(r.Context(), &pluginpb.AwardVetCoinsRequest{
-			RequestToken: token(r), Amount: amount, Reason: "hostil", IdempotencyKey: r.URL.Query().Get("key"),
+			RequestToken: token(r), Amount: amount, Reason: "hostil", IdempotencyKey: r.URL.Query().Get("key"), Kind: r.URL.Query().Get("kind"),
 		})
 		if err != nil {
 			sdk.WriteJSON(w, 200, map[string]any{"error": err.Error()})
