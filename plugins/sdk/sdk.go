@@ -55,7 +55,7 @@ type Manifest struct {
 	Category       string
 	Slug           string // the page is /ferramentas/<slug>
 	Access         string // AccessUser or AccessPremium
-	UIKind         string // UIForm (rendered from Forms) or UICustom (web/src/plugins/<id>/)
+	UIKind         string // UIForm (rendered from Forms) or UICustom (plugins/<id>/web/View.tsx)
 	Forms          []Form // for UIForm
 	// ContentTypes are the types a KindContent plugin declares.
 	ContentTypes []ContentType
