@@ -1,6 +1,7 @@
 package pluginhost_test
 
 import (
+	"bytes"
 	"context"
 	"net/http/httptest"
 	"net/url"
@@ -10,7 +11,11 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/postgres"
+	"github.com/vetclube/vetclube/core/postgres/pgtest"
+	"github.com/vetclube/vetclube/core/storage"
 	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/core/toolfiles"
 )
 
 // A plugin checks a trial limit it declared against the real subscription
@@ -104,5 +109,73 @@ func TestPluginDownloadHeaders(t *testing.T) {
 		if rec.Header().Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("nosniff lost")
 		}
+	}
+}
+
+// A plugin reads and deletes, through the host API, only the files the
+// signed-in member uploaded to that plugin.
+func TestPluginReadsOnlyItsMembersFiles(t *testing.T) {
+	dbURL := pgtest.NewURL(t)
+	pool, err := postgres.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	disk, err := storage.NewDisk(t.TempDir(), "/never/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := toolfiles.New(pool, toolfiles.Options{Store: disk})
+	dir := install(t, "fixture")
+	installAs(t, dir, "fixture", "fixture-two")
+	h := startOn(t, dbURL, dir, pluginhost.Options{Files: files})
+	ana, bia := h.newUser(t), h.newUser(t)
+	ctx := context.Background()
+	doc := []byte("%PDF-1.4\n1 0 obj << >> endobj\n%%EOF\n")
+	f, err := files.Upload(ctx, "fixture", ana.UserID, "exame.pdf", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Big files cross the broker (gRPC's default message limit is 4 MB).
+	big := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("x"), 9<<20)...)
+	big = append(big, []byte("\n%%EOF\n")...)
+	bf, err := files.Upload(ctx, "fixture", ana.UserID, "grande.pdf", big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		ID, Kind, Name, Head string
+		Len                  int
+	}
+	res := h.call(ana, "GET", "/api/tools/fixture/file?id="+f.ID, nil)
+	res.decode(t, &got)
+	if res.Status != 200 || got.Kind != "pdf" || got.Name != "exame.pdf" || got.Head != "%PDF-1.4" || got.Len != len(doc) {
+		t.Fatalf("own file: %d %s", res.Status, res.Body)
+	}
+	res = h.call(ana, "GET", "/api/tools/fixture/file?id="+bf.ID, nil)
+	res.decode(t, &got)
+	if res.Status != 200 || got.Len != len(big) {
+		t.Fatalf("big file: %d %.200s", res.Status, res.Body)
+	}
+	for _, tc := range []struct {
+		who  core.Principal
+		path string
+	}{
+		{bia, "/api/tools/fixture/file?id=" + f.ID},     // another member
+		{ana, "/api/tools/fixture-two/file?id=" + f.ID}, // another plugin
+		{ana, "/api/tools/fixture/file?id=../../x"},
+	} {
+		if res := h.call(tc.who, "GET", tc.path, nil); res.Status != 404 {
+			t.Errorf("%s: %d %s", tc.path, res.Status, res.Body)
+		}
+	}
+	if res := h.call(bia, "DELETE", "/api/tools/fixture/file?id="+f.ID, nil); res.Status != 200 || !strings.Contains(string(res.Body), `"deleted":false`) {
+		t.Errorf("another member deleted: %s", res.Body)
+	}
+	if res := h.call(ana, "DELETE", "/api/tools/fixture/file?id="+f.ID, nil); res.Status != 200 || !strings.Contains(string(res.Body), `"deleted":true`) {
+		t.Errorf("owner delete: %s", res.Body)
+	}
+	if _, _, err := files.Read(ctx, "fixture", ana.UserID, f.ID); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Errorf("deleted file still read: %v", err)
 	}
 }

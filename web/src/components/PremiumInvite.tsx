@@ -9,12 +9,12 @@ const messages = {
 }
 
 /** Paid content for a reader without Premium: the invitation to /pricing. */
-export function PremiumInvite({ message }: { message: string }) {
+export function PremiumInvite({ message, title = messages.premiumTitle }: { message: string; title?: string }) {
   return (
     <section aria-labelledby="premium-invite-title" className="flex flex-col items-center gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-8 text-center text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-50">
       <Crown aria-hidden="true" className="h-10 w-10" />
       <h2 id="premium-invite-title" className="text-xl font-bold">
-        {messages.premiumTitle}
+        {title}
       </h2>
       <p className="max-w-md">{message}</p>
       <Link to="/pricing" className={buttonClasses('primary', 'lg')}>

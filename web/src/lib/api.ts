@@ -17,14 +17,17 @@ export class ApiError extends Error {
   readonly code: string
   readonly fields: Record<string, string>
   readonly requestId?: string
+  /** The refusal is a plan limit ({"error":{…,"upgrade":true}}): invite to Premium. */
+  readonly upgrade: boolean
 
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, requestId?: string) {
+  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}, requestId?: string, upgrade = false) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
     this.fields = fields
     this.requestId = requestId
+    this.upgrade = upgrade
   }
 }
 
@@ -127,13 +130,14 @@ function parse<T>(res: RawResponse): T {
   }
   if (res.status >= 200 && res.status < 300) return data as T
 
-  const body = (data as { error?: { code?: string; message?: string; fields?: Record<string, string>; request_id?: string } } | undefined)?.error
+  const body = (data as { error?: { code?: string; message?: string; fields?: Record<string, string>; request_id?: string; upgrade?: boolean } } | undefined)?.error
   throw new ApiError(
     res.status,
     body?.code ?? `HTTP_${res.status}`,
     body?.message ?? GENERIC_ERROR_MESSAGE,
     body?.fields ?? {},
     body?.request_id,
+    body?.upgrade === true,
   )
 }
 

@@ -1,3 +1,4 @@
 // What tool plugins' views (plugins/<id>/web/) may use: the tool API client and the custom view's props.
 export { toolFetch } from './api'
 export type { ToolViewProps } from './customViews'
+export { ToolError } from './components/ToolError'
