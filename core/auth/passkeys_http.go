@@ -136,4 +136,3 @@ func HandlePasskeyLogin(log *slog.Logger, s *Service) http.Handler {
 		}{MsgLoginOK, res.User})
 	})
 }
-
