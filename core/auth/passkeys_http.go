@@ -33,7 +33,7 @@ func HandleListPasskeys(log *slog.Logger, s *Service) http.Handler {
 	})
 }
 
-// HandlePasskeyRegisterBegin serves POST /api/auth/passkeys/register.
+// HandlePasskeyRegisterBegin serves POST /api/auth/passkey/register.
 func HandlePasskeyRegisterBegin(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		p, err := signedIn(r)
@@ -104,7 +104,7 @@ func HandleRemovePasskey(log *slog.Logger, s *Service) http.Handler {
 	})
 }
 
-// HandlePasskeyLoginBegin serves POST /api/auth/passkeys/login.
+// HandlePasskeyLoginBegin serves POST /api/auth/passkey/login.
 func HandlePasskeyLoginBegin(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
 		c, err := s.BeginPasskeyLogin(r.Context(), ClientIP(r))
@@ -115,7 +115,7 @@ func HandlePasskeyLoginBegin(log *slog.Logger, s *Service) http.Handler {
 	})
 }
 
-// HandlePasskeyLogin serves POST /api/auth/passkeys/login/verify: a session
+// HandlePasskeyLogin serves POST /api/auth/passkey/login/verify: a session
 // that counts as two-step verified.
 func HandlePasskeyLogin(log *slog.Logger, s *Service) http.Handler {
 	return httpx.Handle(log, func(w http.ResponseWriter, r *http.Request) error {
