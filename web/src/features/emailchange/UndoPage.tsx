@@ -1,0 +1,5 @@
+import { EmailLinkPage } from './EmailLinkPage'
+
+export default function UndoPage() {
+  return <EmailLinkPage kind="undo" />
+}
