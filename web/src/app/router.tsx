@@ -137,8 +137,8 @@ export const routes: RouteObject[] = [
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
           { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },
-          { path: '/email/confirmar', lazy: lazyPage(() => import('@/features/emailchange/ConfirmPage')) },
-          { path: '/email/desfazer', lazy: lazyPage(() => import('@/features/emailchange/UndoPage')) },
+          { path: '/email/confirmar', lazy: lazyPage(() => import('@/features/auth/pages/EmailChangeConfirmPage')) },
+          { path: '/email/desfazer', lazy: lazyPage(() => import('@/features/auth/pages/EmailChangeUndoPage')) },
           { path: '/register-premium', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPremiumPage')) },
           { path: '/subscription-success', lazy: lazyPage(() => import('@/features/subscription/pages/SubscriptionSuccessPage')) },
           // Certificate verification: public, no sign-in, no layout.

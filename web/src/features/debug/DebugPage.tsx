@@ -6,8 +6,8 @@ import { apiFetch } from '@/lib/api'
 import { recentApiErrors } from '@/lib/apiErrors'
 import { useAuth } from '@/lib/session/AuthProvider'
 import { usePageTitle } from '@/lib/usePageTitle'
-import { probeOnline } from '@/features/pwa/connectivity'
-import { useSubscription } from '@/features/subscription/api'
+import { probeOnline } from '@/features/pwa'
+import { useSubscription } from '@/features/subscription'
 import { diagnosticText, formatBytes, swStateLabel, type CacheInfo, type Diagnostic } from './diagnostics'
 
 type Build = { revision: string; built_at?: string; modified?: boolean; started_at?: string; go_version?: string }

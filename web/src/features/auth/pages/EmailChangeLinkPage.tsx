@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router'
 import { buttonClasses } from '@/components/ui/Button'
 import { Spinner } from '@/components/ui/Spinner'
 import { ApiError, apiFetch } from '@/lib/api'
-import { AuthShell } from '@/features/auth/components/AuthShell'
+import { AuthShell } from '../components/AuthShell'
 
 /** Spends an e-mail-change link (confirm at the new address, undo at the old one) once and shows the outcome. */
 export function EmailLinkPage({ kind }: { kind: 'confirm' | 'undo' }) {

@@ -1,4 +1,4 @@
-import { EmailLinkPage } from './EmailLinkPage'
+import { EmailLinkPage } from './EmailChangeLinkPage'
 
 export default function UndoPage() {
   return <EmailLinkPage kind="undo" />
