@@ -20,7 +20,7 @@ async function addPasskeyAndSignInWithIt(browser: Browser, request: APIRequestCo
 
   await page.goto('/profile')
   const security = page.getByRole('region', { name: 'Segurança' })
-  await expect(security.getByText('Nenhuma passkey cadastrada.')).toBeVisible()
+  await expect(security.getByText('Nenhuma passkey cadastrada.')).toBeVisible({ timeout: 30_000 })
   await security.getByLabel('Nome da passkey').fill('Navegador de teste')
   await security.getByRole('button', { name: 'Adicionar passkey' }).click()
   const list = security.getByRole('list', { name: 'Suas passkeys' })

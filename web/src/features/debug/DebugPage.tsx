@@ -31,7 +31,7 @@ async function readCaches(): Promise<CacheInfo[]> {
 async function readServiceWorker(): Promise<Diagnostic['serviceWorker']> {
   if (!('serviceWorker' in navigator)) return { state: 'unsupported', waiting: false }
   const reg = await navigator.serviceWorker.getRegistration()
-  const sw = reg?.active ?? reg?.installing ?? reg?.waiting
+  const sw = reg?.active ?? reg?.waiting ?? reg?.installing
   if (!reg || !sw) return { state: 'none', waiting: false }
   return { state: sw.state, scriptURL: sw.scriptURL, waiting: !!reg.waiting }
 }
@@ -74,6 +74,8 @@ export default function DebugPage() {
   useEffect(() => {
     void refresh()
     void runProbe()
+    // A worker still installing when the page opened: read it again once one is active.
+    void navigator.serviceWorker?.ready.then(() => refresh())
     const on = () => setOnline(true)
     const off = () => setOnline(false)
     window.addEventListener('online', on)
