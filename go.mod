@@ -32,9 +32,18 @@ require (
 )
 
 require (
+	github.com/go-webauthn/webauthn v0.18.2
 	github.com/openai/openai-go/v3 v3.98.0
 	github.com/tus/tusd/v2 v2.9.1
 	golang.org/x/exp v0.0.0-20261011100332-faecfb24eb49
+)
+
+require (
+	github.com/fxamacker/cbor/v2 v2.9.4 // indirect
+	github.com/go-viper/mapstructure/v2 v2.5.0 // indirect
+	github.com/go-webauthn/x v0.3.1 // indirect
+	github.com/google/go-tpm v0.9.8 // indirect
+	github.com/x448/float16 v0.8.4 // indirect
 )
 
 require (

@@ -308,6 +308,7 @@ func (s *Service) prune(ctx context.Context) error {
 		`DELETE FROM login_codes WHERE expires_at < $1`,
 		`DELETE FROM mfa_challenges WHERE expires_at < $1`,
 		`DELETE FROM trusted_devices WHERE expires_at < $1`,
+		`DELETE FROM webauthn_ceremonies WHERE expires_at < $1`,
 		`DELETE FROM session_tokens WHERE expires_at < $1`,
 		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1 - interval '30 days'`,
 		// Counts for addresses without an account are kept as long as a

@@ -308,6 +308,23 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/billing/events", b.AdminEvents())
 		rt.handle("POST", "/api/admin/billing/events/{id}/reprocess", b.AdminReprocess())
 	}
+
+	// Passkeys, e-mail change, recovery codes (core/auth) and the build the
+	// debug page shows.
+	rt.handle("GET", "/api/auth/passkeys", auth.HandleListPasskeys(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/passkey/register", auth.HandlePasskeyRegisterBegin(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/passkeys", auth.HandlePasskeyRegisterFinish(d.Log, d.Auth))
+	rt.handle("PATCH", "/api/auth/passkeys/{id}", auth.HandleRenamePasskey(d.Log, d.Auth))
+	rt.handle("DELETE", "/api/auth/passkeys/{id}", auth.HandleRemovePasskey(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/passkey/login", auth.HandlePasskeyLoginBegin(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/passkey/login/verify", auth.HandlePasskeyLogin(d.Log, d.Auth))
+	rt.handle("GET", "/api/auth/email", auth.HandleEmailSettings(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/email/change", auth.HandleEmailChange(d.Log, d.Auth))
+	rt.handle("DELETE", "/api/auth/email/change", auth.HandleEmailChangeCancel(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/email/confirm", auth.HandleEmailConfirm(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/email/undo", auth.HandleEmailUndo(d.Log, d.Auth))
+	rt.handle("POST", "/api/auth/two-step/recovery-codes", auth.HandleRecoveryRegenerate(d.Log, d.Auth))
+	rt.handle("GET", "/api/version", handleVersion())
 }
 
 // addContentRoutes registers the content platform: public lists and details,

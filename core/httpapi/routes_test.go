@@ -283,6 +283,21 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/billing/metrics":                          superAdmin,
 	"GET /api/admin/billing/events":                           superAdmin,
 	"POST /api/admin/billing/events/{id}/reprocess":           superAdmin,
+	// Passkeys, e-mail change, recovery codes, build version.
+	"GET /api/auth/passkeys":                 signedIn,
+	"POST /api/auth/passkey/register":        signedIn,
+	"POST /api/auth/passkeys":                signedIn,
+	"PATCH /api/auth/passkeys/{id}":          signedIn,
+	"DELETE /api/auth/passkeys/{id}":         signedIn,
+	"POST /api/auth/passkey/login":           everyone,
+	"POST /api/auth/passkey/login/verify":    everyone,
+	"GET /api/auth/email":                    signedIn,
+	"POST /api/auth/email/change":            signedIn,
+	"DELETE /api/auth/email/change":          signedIn,
+	"POST /api/auth/email/confirm":           everyone,
+	"POST /api/auth/email/undo":              everyone,
+	"POST /api/auth/two-step/recovery-codes": signedIn,
+	"GET /api/version":                       signedIn,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

@@ -79,6 +79,7 @@ const guardedRoutes: RouteObject[] = [
   // The member's profile.
   { path: '/profile', lazy: lazyPage(() => import('@/features/profile/pages/ProfilePage')) },
   { path: '/profile/edit', lazy: lazyPage(() => import('@/features/profile/pages/ProfileEditPage')) },
+  { path: '/debug', handle: { title: 'Diagnóstico' }, lazy: lazyPage(() => import('@/features/debug/DebugPage')) },
   // Community feed and the comments modal (?post={id}).
   { path: '/community', handle: { title: 'Comunidade' }, lazy: lazyPage(() => import('@/features/comunidade/pages/CommunityPage')) },
   { path: '/connections', handle: { title: 'Conexões' }, lazy: lazyPage(() => import('@/features/conexoes/pages/ConnectionsPage')) },
@@ -129,6 +130,8 @@ export const routes: RouteObject[] = [
           { path: '/forgot-password', lazy: lazyPage(() => import('@/features/auth/pages/ForgotPasswordPage')) },
           { path: '/redefinir-senha', lazy: lazyPage(() => import('@/features/auth/pages/ResetPasswordPage')) },
           { path: '/confirmar-email', lazy: lazyPage(() => import('@/features/auth/pages/ConfirmEmailPage')) },
+          { path: '/email/confirmar', lazy: lazyPage(() => import('@/features/auth/pages/EmailChangeConfirmPage')) },
+          { path: '/email/desfazer', lazy: lazyPage(() => import('@/features/auth/pages/EmailChangeUndoPage')) },
           { path: '/register-premium', lazy: lazyPage(() => import('@/features/auth/pages/RegisterPremiumPage')) },
           { path: '/subscription-success', lazy: lazyPage(() => import('@/features/subscription/pages/SubscriptionSuccessPage')) },
           // Certificate verification: public, no sign-in, no layout.

@@ -1,4 +1,5 @@
 import { csrfHeaders, refreshSession, sendWithSession } from '@vetclube/session-client'
+import { recordApiError } from './apiErrors'
 
 // The CSRF header, the single-flight refresh and the retry live in
 // session-client/ (shared with the backoffice); this module owns the
@@ -61,8 +62,17 @@ interface RawResponse {
  * methods, one transparent session refresh on 401, and pt-BR errors as ApiError.
  */
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
-  const res = await sendWithSession(path, () => send(path, options), { noRefresh: options.noRefresh })
-  return parse<T>(res)
+  const method = options.method ?? (options.body !== undefined || options.form ? 'POST' : 'GET')
+  try {
+    const res = await sendWithSession(path, () => send(path, options), { noRefresh: options.noRefresh })
+    return parse<T>(res)
+  } catch (err) {
+    // The debug page lists the last failures with their request ids.
+    if (err instanceof ApiError) {
+      recordApiError({ method, path, status: err.status, code: err.code, message: err.message, requestId: err.requestId })
+    }
+    throw err
+  }
 }
 
 function buildHeaders(method: string, hasJsonBody: boolean, extra: Record<string, string> = {}): Record<string, string> {

@@ -9,6 +9,7 @@ import { useAuth } from '@/lib/session/AuthProvider'
 import { needsTwoStep, useAuthProviders, useLoginWithTwoStep, useResendConfirmation, type LoginResponse } from '../api'
 import { AuthShell, FormMessage } from '../components/AuthShell'
 import { GoogleIcon } from '../components/GoogleIcon'
+import { PasskeyLoginButton } from '@/features/passkeys'
 import { TwoStepForm } from '../components/TwoStepForm'
 import { googleErrorMessage, googleStartUrl } from '../googleErrors'
 import { LOGIN_SUCCESS_MESSAGE, loginErrorMessage } from '../loginMessages'
@@ -134,6 +135,7 @@ export default function LoginPage() {
         </Button>
       </form>
       )}
+      <PasskeyLoginButton<LoginResponse> onSignedIn={signedIn} />
       {!twoStep && providers.data?.google && (
         <>
           <div className="my-5 flex items-center gap-3 text-xs uppercase text-muted-foreground">

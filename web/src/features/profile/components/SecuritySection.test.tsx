@@ -17,7 +17,12 @@ function fakeApi(routes: Record<string, (body: unknown) => { status: number; bod
       const method = (init?.method ?? 'GET').toUpperCase()
       const body = init?.body ? JSON.parse(String(init.body)) : undefined
       calls.push({ method, path: url.pathname, body })
-      const route = routes[`${method} ${url.pathname}`] ?? (url.pathname === '/api/auth/sessions' ? () => ({ status: 200, body: { sessions: [] } }) : undefined)
+      const defaults: Record<string, () => { status: number; body: unknown }> = {
+        '/api/auth/sessions': () => ({ status: 200, body: { sessions: [] } }),
+        '/api/auth/passkeys': () => ({ status: 200, body: { passkeys: [] } }),
+        '/api/auth/email': () => ({ status: 200, body: { email: 'ana@example.com', has_password: true, google: false, pending: null } }),
+      }
+      const route = routes[`${method} ${url.pathname}`] ?? (method === 'GET' ? defaults[url.pathname] : undefined)
       if (!route) return new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'Faça login' } }), { status: 401 })
       const r = route(body)
       return new Response(JSON.stringify(r.body), { status: r.status, headers: { 'Content-Type': 'application/json' } })

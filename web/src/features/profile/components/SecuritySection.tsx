@@ -3,6 +3,9 @@ import { Button } from '@/components/ui/Button'
 import { Input } from '@/components/ui/Input'
 import { toast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api'
+import { PasskeysSection } from '@/features/passkeys'
+import { EmailChangeSection } from '@/features/emailchange'
+import { Link } from 'react-router'
 import { useBeginTOTP, useChangePassword, useConfirmTOTP, useDisableTOTP, useRevokeSession, useSessions, useTwoStepStatus, type TOTPEnrolment } from '../twoStep'
 
 const GENERIC_ERROR = 'Erro ao processar requisição. Tente novamente.'
@@ -71,6 +74,14 @@ export function SecuritySection() {
       </h2>
       <h3 className="mt-3 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Verificação em duas etapas</h3>
       <div className="mt-2">{body}</div>
+      <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Passkeys</h3>
+      <div className="mt-2">
+        <PasskeysSection />
+      </div>
+      <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">E-mail</h3>
+      <div className="mt-2">
+        <EmailChangeSection />
+      </div>
       <h3 className="mt-6 text-sm font-semibold uppercase tracking-wide text-muted-foreground">Senha</h3>
       <div className="mt-2">
         <ChangePassword />
@@ -79,6 +90,11 @@ export function SecuritySection() {
       <div className="mt-2">
         <Sessions />
       </div>
+      <p className="mt-6 text-sm">
+        <Link to="/debug" className="font-medium text-primary underline-offset-4 hover:underline">
+          Diagnóstico do aplicativo
+        </Link>
+      </p>
     </section>
   )
 }

@@ -1,0 +1,5 @@
+import { EmailLinkPage } from './EmailChangeLinkPage'
+
+export default function UndoPage() {
+  return <EmailLinkPage kind="undo" />
+}
