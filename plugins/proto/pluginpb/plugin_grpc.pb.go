@@ -386,6 +386,8 @@ const (
 	Host_SQLExec_FullMethodName           = "/vetclube.plugin.v1.Host/SQLExec"
 	Host_SQLQuery_FullMethodName          = "/vetclube.plugin.v1.Host/SQLQuery"
 	Host_Log_FullMethodName               = "/vetclube.plugin.v1.Host/Log"
+	Host_AIGenerate_FullMethodName        = "/vetclube.plugin.v1.Host/AIGenerate"
+	Host_AIGenerateStream_FullMethodName  = "/vetclube.plugin.v1.Host/AIGenerateStream"
 )
 
 // HostClient is the client API for Host service.
@@ -405,6 +407,13 @@ type HostClient interface {
 	SQLExec(ctx context.Context, in *SQLRequest, opts ...grpc.CallOption) (*SQLExecResponse, error)
 	SQLQuery(ctx context.Context, in *SQLRequest, opts ...grpc.CallOption) (*SQLQueryResponse, error)
 	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
+	// AIGenerate asks the core's AI service for one answer to a prompt
+	// template of the plugin, for the request's user, within that user's
+	// quota for this tool.
+	AIGenerate(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (*AIGenerateResponse, error)
+	// AIGenerateStream is AIGenerate with the text as it arrives; the last
+	// chunk carries the result.
+	AIGenerateStream(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[AIGenerateChunk], error)
 }
 
 type hostClient struct {
@@ -525,6 +534,35 @@ func (c *hostClient) Log(ctx context.Context, in *LogRequest, opts ...grpc.CallO
 	return out, nil
 }
 
+func (c *hostClient) AIGenerate(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (*AIGenerateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AIGenerateResponse)
+	err := c.cc.Invoke(ctx, Host_AIGenerate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) AIGenerateStream(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[AIGenerateChunk], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Host_ServiceDesc.Streams[0], Host_AIGenerateStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[AIGenerateRequest, AIGenerateChunk]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_AIGenerateStreamClient = grpc.ServerStreamingClient[AIGenerateChunk]
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -542,6 +580,13 @@ type HostServer interface {
 	SQLExec(context.Context, *SQLRequest) (*SQLExecResponse, error)
 	SQLQuery(context.Context, *SQLRequest) (*SQLQueryResponse, error)
 	Log(context.Context, *LogRequest) (*LogResponse, error)
+	// AIGenerate asks the core's AI service for one answer to a prompt
+	// template of the plugin, for the request's user, within that user's
+	// quota for this tool.
+	AIGenerate(context.Context, *AIGenerateRequest) (*AIGenerateResponse, error)
+	// AIGenerateStream is AIGenerate with the text as it arrives; the last
+	// chunk carries the result.
+	AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -584,6 +629,12 @@ func (UnimplementedHostServer) SQLQuery(context.Context, *SQLRequest) (*SQLQuery
 }
 func (UnimplementedHostServer) Log(context.Context, *LogRequest) (*LogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Log not implemented")
+}
+func (UnimplementedHostServer) AIGenerate(context.Context, *AIGenerateRequest) (*AIGenerateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AIGenerate not implemented")
+}
+func (UnimplementedHostServer) AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error {
+	return status.Error(codes.Unimplemented, "method AIGenerateStream not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -804,6 +855,35 @@ func _Host_Log_Handler(srv interface{}, ctx context.Context, dec func(interface{
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_AIGenerate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AIGenerateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).AIGenerate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_AIGenerate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).AIGenerate(ctx, req.(*AIGenerateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_AIGenerateStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(AIGenerateRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(HostServer).AIGenerateStream(m, &grpc.GenericServerStream[AIGenerateRequest, AIGenerateChunk]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_AIGenerateStreamServer = grpc.ServerStreamingServer[AIGenerateChunk]
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -855,7 +935,17 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "Log",
 			Handler:    _Host_Log_Handler,
 		},
+		{
+			MethodName: "AIGenerate",
+			Handler:    _Host_AIGenerate_Handler,
+		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "AIGenerateStream",
+			Handler:       _Host_AIGenerateStream_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "plugin.proto",
 }

@@ -28,6 +28,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -41,6 +42,7 @@ import (
 
 	"github.com/vetclube/vetclube/plugins/sdk"
 	"github.com/vetclube/vetclube/plugins/sdk/internal/bridge"
+	"github.com/vetclube/vetclube/plugins/sdk/prompt"
 )
 
 // Host is a fake core for one plugin's tests.
@@ -65,6 +67,12 @@ type Host struct {
 	failures      map[string]error
 	logs          []LogRecord
 	dailyVetCoins int64
+	// The scripted AI (ai.go).
+	aiQueue  []AIAnswer
+	aiCalls  []AICall
+	aiLimit  int
+	aiUsed   map[string]int
+	aiImages map[string]aiImage
 }
 
 type kvEntry struct {
@@ -103,6 +111,7 @@ type config struct {
 	wantSQL       bool
 	start         time.Time
 	dailyVetCoins int64
+	prompts       fs.FS
 }
 
 // WithSQL gives the plugin a fresh PostgreSQL schema with migrations applied,
@@ -143,12 +152,18 @@ func New(t testing.TB, opts ...Option) *Host {
 		notifKeys:     map[string]Notification{},
 		failures:      map[string]error{},
 		dailyVetCoins: cfg.dailyVetCoins,
+		aiLimit:       prompt.DefaultTrialDaily,
+		aiUsed:        map[string]int{},
+		aiImages:      map[string]aiImage{},
 	}
 	if cfg.wantSQL {
 		h.sql = openSQL(t, cfg.migrations)
 	}
 	h.client = &client{h: h}
 	h.Host = bridge.NewHost(h.client).(*sdk.Host)
+	if err := h.Host.AI.UsePrompts(cfg.prompts); err != nil {
+		t.Fatalf("sdktest: prompts: %v", err)
+	}
 	return h
 }
 
