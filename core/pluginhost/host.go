@@ -96,6 +96,8 @@ type Manager struct {
 
 	sandboxMu sync.Mutex
 	sandboxes map[string]*pgxpool.Pool // by plugin id: connections logged in as the plugin's role
+
+	ai *aiDeps // host.AI (hostai.go), set by SetAI
 }
 
 // New returns a manager; Start loads the plugins.
