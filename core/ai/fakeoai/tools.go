@@ -142,10 +142,11 @@ func ToolAnswer(req Request) (string, bool) {
 		ans := field(user, "Resposta do candidato")
 		score := min(10, 4+len(strings.Fields(ans))/12)
 		return mustJSON(map[string]any{
-			"feedback":      fmt.Sprintf("Sua resposta tem %d palavras. %s", len(strings.Fields(ans)), ToolNotice),
-			"pontos_fortes": []string{"Você respondeu à pergunta feita", "Tom profissional"},
-			"melhorar":      []string{"Traga um exemplo concreto com resultado (método STAR)", "Feche ligando a resposta à vaga"},
-			"nota":          score,
+			"feedback":         fmt.Sprintf("Sua resposta tem %d palavras. %s", len(strings.Fields(ans)), ToolNotice),
+			"pontos_fortes":    []string{"Você respondeu à pergunta feita", "Tom profissional"},
+			"melhorar":         []string{"Traga um exemplo concreto com resultado (método STAR)", "Feche ligando a resposta à vaga"},
+			"nota":             score,
+			"proxima_pergunta": "Como você lida com um tutor que discorda da conduta proposta? " + ToolNotice,
 		}), true
 	case "assistente-de-carreira/carta":
 		name := field(user, "Nome")
