@@ -47,15 +47,12 @@ const toolRoutes: RouteObject[] = [
   { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
   { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
   soon('/ferramentas/prontuario-vet', 'Prontuário Vet'),
-  soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
   soon('/ferramentas/quiz-area', 'Quiz de Área'),
-  soon('/ferramentas/social-media-ia', 'Social Media IA'),
   soon('/ferramentas/simulado-vet', 'Simulado Vet'),
   soon('/ferramentas/simulado-vet/quiz', 'Simulado Vet'),
   soon('/ferramentas/simulado-vet/resultado/:attemptId', 'Resultado do Simulado'),
   soon('/ferramentas/simulado-vet/history', 'Histórico de Simulados'),
   soon('/ferramentas/doencas', 'Doenças'),
-  soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
 ]
 
 /** Admin screens under /admin; the full backoffice lives at /backoffice/. */
