@@ -57,6 +57,8 @@ type Overview struct {
 	ByMember []MemberUsage    `json:"by_member"`
 	Sources  []CitedSource    `json:"top_sources"`
 	Reports  []ReportedAnswer `json:"reports"`
+	// Tools is the AI use of each tool plugin (host.AI) over the period.
+	Tools []ToolUsage `json:"tools"`
 }
 
 // Overview gathers usage per day and per member, the most cited sources
@@ -64,7 +66,11 @@ type Overview struct {
 func (s *Service) Overview(ctx context.Context, days int) (Overview, error) {
 	o := Overview{Days: days, ByDay: []DayUsage{}, ByMember: []MemberUsage{}, Sources: []CitedSource{}, Reports: []ReportedAnswer{}}
 	today, _ := day(s.now())
+	var err error
 	from := today.AddDate(0, 0, -(days - 1)).Format(time.DateOnly)
+	if o.Tools, err = s.ToolsUsage(ctx, today.AddDate(0, 0, -(days-1))); err != nil {
+		return o, err
+	}
 	rows, err := s.pool.Query(ctx, `SELECT day::text, sum(messages)::int, sum(tokens)::bigint, sum(cost_usd)::float8, count(*) FILTER (WHERE messages > 0)::int
 		FROM ai_usage_daily WHERE day >= $1::date GROUP BY day ORDER BY day DESC`, from)
 	if err != nil {

@@ -61,6 +61,12 @@ type Options struct {
 	// retrieved only for members who may read it, so an answer never quotes
 	// a lesson its reader could not open; nil: no lesson is retrieved.
 	CanOpenLesson func(ctx context.Context, lessonID, userID string) (bool, error)
+	// ToolLimits holds the daily AI generations per tool for members
+	// without Premium, by ToolLimitType (TRIAL_LIMITS); a tool absent from
+	// it gets prompt.DefaultTrialDaily. ToolPremiumDaily is Premium's cap
+	// per tool (0: prompt.DefaultPremiumDaily).
+	ToolLimits       map[string]int
+	ToolPremiumDaily int
 	// Calculators are the calculator forms the model may call (nil: none).
 	Calculators Calculators
 	// HTTPClient talks to the endpoint (tests); nil: a default one.
@@ -874,7 +880,7 @@ type completion struct {
 // a 5xx or a failed connection before the first chunk is retried with
 // backoff (Retry-After honoured, capped); after the first chunk a failure
 // ends the answer with what arrived.
-func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMessageParamUnion, tools []openai.ChatCompletionToolUnionParam, onText func(string)) completion {
+func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMessageParamUnion, tools []openai.ChatCompletionToolUnionParam, onText func(string), mods ...func(*openai.ChatCompletionNewParams)) completion {
 	var res completion
 	for _, m := range msgs {
 		if c := m.GetContent().AsAny(); c != nil {
@@ -888,6 +894,9 @@ func (s *Service) complete(ctx context.Context, msgs []openai.ChatCompletionMess
 		Messages:      msgs,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 		Tools:         tools,
+	}
+	for _, m := range mods {
+		m(&params)
 	}
 	start := s.now()
 	for attempt := 0; ; attempt++ {

@@ -28,7 +28,7 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIAPIKey, Model: cfg.OpenAIModel, VisionModel: cfg.OpenAIVisionModel,
 		Prices: prices, TrialDaily: cfg.TrialLimits["ai_consultations"],
 		PremiumDaily: cfg.AIPremiumDaily, PremiumMonthlyTokens: int64(cfg.AIPremiumMonthlyTokens),
-		Retries: 3, Log: log, Calculators: calculators{a.Tools},
+		Retries: 3, Log: log, Calculators: calculators{a.Tools}, ToolLimits: cfg.TrialLimits,
 		CanOpenLesson: func(ctx context.Context, lessonID, userID string) (bool, error) {
 			_, err := a.Courses.LessonEngageable(ctx, lessonID, userID)
 			if err == nil {
@@ -56,6 +56,9 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		a.aiOrigin = u.Scheme + "://" + u.Host
 	}
 	a.AI = ai.New(pool, o)
+	// Tool plugins reach the model only through the host (host.AI); images
+	// come from the member's tool files once those are wired (nil: refused).
+	a.Tools.SetAI(a.AI, nil)
 	a.Engagement.Subscriptions.CountUsageWith("ai_consultations", a.AI.UsedToday)
 	// The trial's promise (confirmation e-mail) says these are per day.
 	a.Engagement.Subscriptions.CountsPerDay("ai_consultations")

@@ -27,6 +27,9 @@ import (
 type requestContext struct {
 	principal core.Principal
 	requestID string
+	// extend gives the request more time while the host works for it (an
+	// AI generation); nil outside Handle.
+	extend func(time.Duration)
 }
 
 func newToken() string {

@@ -333,11 +333,11 @@ func userOf(p core.Principal) *pluginpb.User {
 // Handle calls the plugin with a per-call timeout. A hung or crashed plugin
 // fails this call with a pt-BR error and is restarted; others are unaffected.
 func (pl *plugin) Handle(ctx context.Context, principal core.Principal, req *pluginpb.HTTPRequest) (*pluginpb.HTTPResponse, error) {
-	ctx, cancel := context.WithTimeout(ctx, pl.m.opts.CallTimeout)
+	ctx, cancel, extend := withExtensibleTimeout(ctx, pl.m.opts.CallTimeout)
 	defer cancel()
 	token := newToken()
 	req.RequestToken = token
-	pl.tokens.Store(token, requestContext{principal: principal, requestID: req.RequestId})
+	pl.tokens.Store(token, requestContext{principal: principal, requestID: req.RequestId, extend: extend})
 	defer pl.tokens.Delete(token)
 
 	c, err := pl.waitClient(ctx)
@@ -348,7 +348,7 @@ func (pl *plugin) Handle(ctx context.Context, principal core.Principal, req *plu
 	if err == nil {
 		return res, nil
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
 		pl.log.Error("plugin call timed out; restarting it", "path", req.Path, "timeout", pl.m.opts.CallTimeout)
 		pl.requestRestart()
 		return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgTimeout, Err: err}

@@ -18,10 +18,12 @@ import (
 type Host struct {
 	c   pluginpb.HostClient
 	log *slog.Logger
+	// AI is the core's AI service (ai.go).
+	AI *AI
 }
 
 func newHost(c pluginpb.HostClient) *Host {
-	h := &Host{c: c}
+	h := &Host{c: c, AI: &AI{c: c}}
 	h.log = slog.New(&hostLogHandler{c: c})
 	return h
 }

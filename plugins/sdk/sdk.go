@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"regexp"
 	"unicode"
@@ -176,6 +177,9 @@ type Tool struct {
 	DashboardCard func(ctx context.Context, host *Host, user User) (*Card, error)
 	// Content holds a content plugin's write hooks (SDK 1.1).
 	Content ContentHooks
+	// Prompts holds the plugin's AI prompt templates (*.tmpl at its root,
+	// usually an embedded prompts folder) that Host.AI.Generate names.
+	Prompts fs.FS
 }
 
 // Card is a home-dashboard card returned by the DashboardCard hook.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 	"github.com/vetclube/vetclube/plugins/sdk/hostside"
+	"github.com/vetclube/vetclube/plugins/sdk/prompt"
 )
 
 // Serve runs the plugin until the host stops it. It never returns normally.
@@ -29,6 +30,10 @@ import (
 // pid changes.
 func Serve(t Tool) {
 	if err := t.Manifest.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if _, err := prompt.Load(t.Prompts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
@@ -76,6 +81,9 @@ func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*
 			return nil, fmt.Errorf("dial host api: %w", err)
 		}
 		s.host = newHost(pluginpb.NewHostClient(conn))
+		if err := s.host.AI.UsePrompts(s.tool.Prompts); err != nil {
+			return nil, err
+		}
 		if s.tool.Handler != nil {
 			s.handler = s.tool.Handler(s.host)
 		} else {

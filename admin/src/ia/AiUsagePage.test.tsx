@@ -32,6 +32,12 @@ const overview: AiOverview = {
       question: 'Quando vacinar?', answer: 'Com 6 semanas [1].', reported_at: '2026-11-24T13:00:00Z',
     },
   ],
+  tools: [
+    {
+      tool_id: 'social-media-ia', calls: 9, members: 2, prompt_tokens: 12000, completion_tokens: 4500, cost_usd: 0.0045, refused: 1, failed: 0, images: 0,
+      templates: [{ template: 'post', version: '1', calls: 8, tokens: 15000, cost_usd: 0.004 }],
+    },
+  ],
 }
 
 describe('AiUsagePage', () => {
@@ -60,5 +66,9 @@ describe('AiUsagePage', () => {
     expect(document.querySelector('a[href="/noticias-veterinarias/protocolo"]')).not.toBeNull()
     expect(text).toContain('Faltou a dose')
     expect(text).toContain('Pergunta: Quando vacinar?')
+    expect(text).toContain('Uso por ferramenta')
+    expect(text).toContain('social-media-ia')
+    expect(text).toContain('12.000 / 4.500')
+    expect(text).toContain('post v1: 8')
   })
 })

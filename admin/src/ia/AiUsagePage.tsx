@@ -9,6 +9,19 @@ export interface AiOverview {
   by_member: { user_id: string; email: string; name: string; messages: number; tokens: number; cost_usd: number }[]
   top_sources: { item_id: string; title: string; url: string; cites: number }[]
   reports: { message_id: string; conversation_id: string; conversation: string; email: string; reason: string; question: string; answer: string; reported_at: string }[]
+  /** AI generations of the tool plugins (host.AI), per tool and per template version. */
+  tools?: {
+    tool_id: string
+    calls: number
+    members: number
+    prompt_tokens: number
+    completion_tokens: number
+    cost_usd: number
+    refused: number
+    failed: number
+    images: number
+    templates: { template: string; version: string; calls: number; tokens: number; cost_usd: number }[]
+  }[]
 }
 
 const int = new Intl.NumberFormat('pt-BR')
@@ -40,7 +53,7 @@ function Section({ title, empty, head, children }: { title: string; empty: boole
   )
 }
 
-/** 'VetClube IA' (super admins): usage per day and per member, the most cited sources, reported answers. */
+/** 'VetClube IA' (super admins): usage per day, per member and per tool, the most cited sources, reported answers. */
 export default function AiUsagePage() {
   const [data, setData] = useState<AiOverview | null>(null)
   const [error, setError] = useState('')
@@ -81,6 +94,40 @@ export default function AiUsagePage() {
                 <TableCell>{int.format(m.messages)}</TableCell>
                 <TableCell>{int.format(m.tokens)}</TableCell>
                 <TableCell>{usd.format(m.cost_usd)}</TableCell>
+              </TableRow>
+            ))}
+          </Section>
+          <Section
+            title="Uso por ferramenta"
+            empty={(data.tools ?? []).length === 0}
+            head={['Ferramenta', 'Gerações', 'Membros', 'Tokens (entrada / saída)', 'Custo', 'Recusadas / falhas', 'Modelos de prompt']}
+          >
+            {(data.tools ?? []).map((t) => (
+              <TableRow key={t.tool_id} sx={{ verticalAlign: 'top' }}>
+                <TableCell>{t.tool_id}</TableCell>
+                <TableCell>
+                  {int.format(t.calls)}
+                  {t.images > 0 && (
+                    <Typography variant="caption" display="block" color="text.secondary">
+                      {int.format(t.images)} com imagem
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>{int.format(t.members)}</TableCell>
+                <TableCell>
+                  {int.format(t.prompt_tokens)} / {int.format(t.completion_tokens)}
+                </TableCell>
+                <TableCell>{usd.format(t.cost_usd)}</TableCell>
+                <TableCell>
+                  {int.format(t.refused)} / {int.format(t.failed)}
+                </TableCell>
+                <TableCell>
+                  {t.templates.map((p) => (
+                    <Typography key={`${p.template}-${p.version}`} variant="body2">
+                      {p.template} v{p.version}: {int.format(p.calls)} · {int.format(p.tokens)} tokens · {usd.format(p.cost_usd)}
+                    </Typography>
+                  ))}
+                </TableCell>
               </TableRow>
             ))}
           </Section>

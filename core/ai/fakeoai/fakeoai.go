@@ -60,6 +60,8 @@ type Message struct {
 	Role       string `json:"role"`
 	Content    string `json:"content"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Images are the image parts' URLs (data: URLs from core/ai).
+	Images []string `json:"-"`
 }
 
 // Request is what a client sent.
@@ -68,7 +70,11 @@ type Request struct {
 	Stream   bool
 	Messages []Message
 	Tools    []string // function names offered
-	At       time.Time
+	// JSON: the client asked for a JSON object (response_format).
+	JSON bool
+	// MaxTokens is max_completion_tokens (0: not sent).
+	MaxTokens int
+	At        time.Time
 }
 
 // Server is the fake. Its zero value is not usable: call New.
@@ -147,6 +153,30 @@ type wireRequest struct {
 			Name string `json:"name"`
 		} `json:"function"`
 	} `json:"tools"`
+	ResponseFormat struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+	MaxCompletionTokens int `json:"max_completion_tokens"`
+}
+
+// images returns the URLs of a content's image parts.
+func images(raw json.RawMessage) []string {
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range parts {
+		if p.Type == "image_url" && p.ImageURL.URL != "" {
+			out = append(out, p.ImageURL.URL)
+		}
+	}
+	return out
 }
 
 func flatten(raw json.RawMessage) string {
@@ -189,9 +219,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusBadRequest, "invalid JSON: "+err.Error())
 		return
 	}
-	req := Request{Model: in.Model, Stream: in.Stream, At: time.Now()}
+	req := Request{Model: in.Model, Stream: in.Stream, At: time.Now(), JSON: in.ResponseFormat.Type == "json_object", MaxTokens: in.MaxCompletionTokens}
 	for _, m := range in.Messages {
-		req.Messages = append(req.Messages, Message{Role: m.Role, Content: flatten(m.Content), ToolCallID: m.ToolCallID})
+		req.Messages = append(req.Messages, Message{Role: m.Role, Content: flatten(m.Content), ToolCallID: m.ToolCallID, Images: images(m.Content)})
 	}
 	for _, t := range in.Tools {
 		req.Tools = append(req.Tools, t.Function.Name)
@@ -213,7 +243,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	chunks := sc.Chunks
 	if chunks == nil && len(sc.ToolCalls) == 0 {
-		chunks = Words(Compose(req.Messages))
+		if text, ok := ToolAnswer(req); ok {
+			// A tool's answer arrives in a few quick pieces: a plugin
+			// waits for all of it.
+			chunks = pieces(text, 8)
+			sc.Chunks = chunks
+		} else {
+			chunks = Words(Compose(req.Messages))
+		}
 	}
 	finish := sc.FinishReason
 	if finish == "" {
@@ -347,6 +384,18 @@ func promptTokens(msgs []Message) int {
 		n += utf8.RuneCountInString(m.Content)/4 + 4
 	}
 	return n
+}
+
+// pieces splits text into n parts of about the same size (on rune
+// boundaries).
+func pieces(text string, n int) []string {
+	r := []rune(text)
+	size := max(1, (len(r)+n-1)/n)
+	var out []string
+	for i := 0; i < len(r); i += size {
+		out = append(out, string(r[i:min(len(r), i+size)]))
+	}
+	return out
 }
 
 // Words splits text into the deltas a model would stream: each word with

@@ -2954,6 +2954,284 @@ func (x *ToolPage) GetIcon() string {
 	return ""
 }
 
+// AIGenerateRequest is one AI generation a plugin asks for. The template is
+// the plugin's own (prompts/<id>.tmpl, embedded): the host parses and fills
+// it with vars, adds its own rules and records the template and version.
+type AIGenerateRequest struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken    string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	Template        string                 `protobuf:"bytes,2,opt,name=template,proto3" json:"template,omitempty"`
+	TemplateVersion string                 `protobuf:"bytes,3,opt,name=template_version,json=templateVersion,proto3" json:"template_version,omitempty"`
+	TemplateSource  string                 `protobuf:"bytes,4,opt,name=template_source,json=templateSource,proto3" json:"template_source,omitempty"`
+	Vars            map[string]string      `protobuf:"bytes,5,rep,name=vars,proto3" json:"vars,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// image_file_id is a file the request's user uploaded to this plugin
+	// (tool files); the host reads it and sends it to the model as an image.
+	ImageFileId   string `protobuf:"bytes,6,opt,name=image_file_id,json=imageFileId,proto3" json:"image_file_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AIGenerateRequest) Reset() {
+	*x = AIGenerateRequest{}
+	mi := &file_plugin_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AIGenerateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AIGenerateRequest) ProtoMessage() {}
+
+func (x *AIGenerateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AIGenerateRequest.ProtoReflect.Descriptor instead.
+func (*AIGenerateRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *AIGenerateRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *AIGenerateRequest) GetTemplate() string {
+	if x != nil {
+		return x.Template
+	}
+	return ""
+}
+
+func (x *AIGenerateRequest) GetTemplateVersion() string {
+	if x != nil {
+		return x.TemplateVersion
+	}
+	return ""
+}
+
+func (x *AIGenerateRequest) GetTemplateSource() string {
+	if x != nil {
+		return x.TemplateSource
+	}
+	return ""
+}
+
+func (x *AIGenerateRequest) GetVars() map[string]string {
+	if x != nil {
+		return x.Vars
+	}
+	return nil
+}
+
+func (x *AIGenerateRequest) GetImageFileId() string {
+	if x != nil {
+		return x.ImageFileId
+	}
+	return ""
+}
+
+type AIGenerateResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Text  string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// refused: the model declined (e.g. an image that is not clinical);
+	// reason is its pt-BR explanation.
+	Refused bool   `protobuf:"varint,2,opt,name=refused,proto3" json:"refused,omitempty"`
+	Reason  string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	// limited: the user's quota for this tool is used up; reason says so in
+	// pt-BR, upgrade says Premium would lift it.
+	Limited          bool   `protobuf:"varint,4,opt,name=limited,proto3" json:"limited,omitempty"`
+	Limit            int32  `protobuf:"varint,5,opt,name=limit,proto3" json:"limit,omitempty"`
+	Used             int32  `protobuf:"varint,6,opt,name=used,proto3" json:"used,omitempty"`
+	Upgrade          bool   `protobuf:"varint,7,opt,name=upgrade,proto3" json:"upgrade,omitempty"`
+	Model            string `protobuf:"bytes,8,opt,name=model,proto3" json:"model,omitempty"`
+	PromptTokens     int64  `protobuf:"varint,9,opt,name=prompt_tokens,json=promptTokens,proto3" json:"prompt_tokens,omitempty"`
+	CompletionTokens int64  `protobuf:"varint,10,opt,name=completion_tokens,json=completionTokens,proto3" json:"completion_tokens,omitempty"`
+	// demo: the answer comes from the demonstration server, not a model.
+	Demo          bool  `protobuf:"varint,11,opt,name=demo,proto3" json:"demo,omitempty"`
+	Remaining     int32 `protobuf:"varint,12,opt,name=remaining,proto3" json:"remaining,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AIGenerateResponse) Reset() {
+	*x = AIGenerateResponse{}
+	mi := &file_plugin_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AIGenerateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AIGenerateResponse) ProtoMessage() {}
+
+func (x *AIGenerateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AIGenerateResponse.ProtoReflect.Descriptor instead.
+func (*AIGenerateResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *AIGenerateResponse) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *AIGenerateResponse) GetRefused() bool {
+	if x != nil {
+		return x.Refused
+	}
+	return false
+}
+
+func (x *AIGenerateResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *AIGenerateResponse) GetLimited() bool {
+	if x != nil {
+		return x.Limited
+	}
+	return false
+}
+
+func (x *AIGenerateResponse) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *AIGenerateResponse) GetUsed() int32 {
+	if x != nil {
+		return x.Used
+	}
+	return 0
+}
+
+func (x *AIGenerateResponse) GetUpgrade() bool {
+	if x != nil {
+		return x.Upgrade
+	}
+	return false
+}
+
+func (x *AIGenerateResponse) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *AIGenerateResponse) GetPromptTokens() int64 {
+	if x != nil {
+		return x.PromptTokens
+	}
+	return 0
+}
+
+func (x *AIGenerateResponse) GetCompletionTokens() int64 {
+	if x != nil {
+		return x.CompletionTokens
+	}
+	return 0
+}
+
+func (x *AIGenerateResponse) GetDemo() bool {
+	if x != nil {
+		return x.Demo
+	}
+	return false
+}
+
+func (x *AIGenerateResponse) GetRemaining() int32 {
+	if x != nil {
+		return x.Remaining
+	}
+	return 0
+}
+
+type AIGenerateChunk struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Delta         string                 `protobuf:"bytes,1,opt,name=delta,proto3" json:"delta,omitempty"`
+	Result        *AIGenerateResponse    `protobuf:"bytes,2,opt,name=result,proto3" json:"result,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AIGenerateChunk) Reset() {
+	*x = AIGenerateChunk{}
+	mi := &file_plugin_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AIGenerateChunk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AIGenerateChunk) ProtoMessage() {}
+
+func (x *AIGenerateChunk) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AIGenerateChunk.ProtoReflect.Descriptor instead.
+func (*AIGenerateChunk) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *AIGenerateChunk) GetDelta() string {
+	if x != nil {
+		return x.Delta
+	}
+	return ""
+}
+
+func (x *AIGenerateChunk) GetResult() *AIGenerateResponse {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -3166,7 +3444,34 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x12\n" +
-	"\x04icon\x18\x04 \x01(\tR\x04icon*\x84\x01\n" +
+	"\x04icon\x18\x04 \x01(\tR\x04icon\"\xca\x02\n" +
+	"\x11AIGenerateRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x1a\n" +
+	"\btemplate\x18\x02 \x01(\tR\btemplate\x12)\n" +
+	"\x10template_version\x18\x03 \x01(\tR\x0ftemplateVersion\x12'\n" +
+	"\x0ftemplate_source\x18\x04 \x01(\tR\x0etemplateSource\x12C\n" +
+	"\x04vars\x18\x05 \x03(\v2/.vetclube.plugin.v1.AIGenerateRequest.VarsEntryR\x04vars\x12\"\n" +
+	"\rimage_file_id\x18\x06 \x01(\tR\vimageFileId\x1a7\n" +
+	"\tVarsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd2\x02\n" +
+	"\x12AIGenerateResponse\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x18\n" +
+	"\arefused\x18\x02 \x01(\bR\arefused\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x18\n" +
+	"\alimited\x18\x04 \x01(\bR\alimited\x12\x14\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\x12\x12\n" +
+	"\x04used\x18\x06 \x01(\x05R\x04used\x12\x18\n" +
+	"\aupgrade\x18\a \x01(\bR\aupgrade\x12\x14\n" +
+	"\x05model\x18\b \x01(\tR\x05model\x12#\n" +
+	"\rprompt_tokens\x18\t \x01(\x03R\fpromptTokens\x12+\n" +
+	"\x11completion_tokens\x18\n" +
+	" \x01(\x03R\x10completionTokens\x12\x12\n" +
+	"\x04demo\x18\v \x01(\bR\x04demo\x12\x1c\n" +
+	"\tremaining\x18\f \x01(\x05R\tremaining\"g\n" +
+	"\x0fAIGenerateChunk\x12\x14\n" +
+	"\x05delta\x18\x01 \x01(\tR\x05delta\x12>\n" +
+	"\x06result\x18\x02 \x01(\v2&.vetclube.plugin.v1.AIGenerateResponseR\x06result*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
@@ -3180,7 +3485,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\rDashboardCard\x12(.vetclube.plugin.v1.DashboardCardRequest\x1a).vetclube.plugin.v1.DashboardCardResponse\x12j\n" +
 	"\x0fValidateContent\x12*.vetclube.plugin.v1.ValidateContentRequest\x1a+.vetclube.plugin.v1.ValidateContentResponse\x12m\n" +
 	"\x10BeforeTransition\x12+.vetclube.plugin.v1.BeforeTransitionRequest\x1a,.vetclube.plugin.v1.BeforeTransitionResponse\x12a\n" +
-	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xe9\t\n" +
+	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xa8\v\n" +
 	"\x04Host\x12d\n" +
 	"\x11GetCurrentProfile\x12,.vetclube.plugin.v1.GetCurrentProfileRequest\x1a!.vetclube.plugin.v1.PublicProfile\x12d\n" +
 	"\rAwardVetCoins\x12(.vetclube.plugin.v1.AwardVetCoinsRequest\x1a).vetclube.plugin.v1.AwardVetCoinsResponse\x12m\n" +
@@ -3197,7 +3502,10 @@ const file_plugin_proto_rawDesc = "" +
 	"CheckLimit\x12%.vetclube.plugin.v1.CheckLimitRequest\x1a&.vetclube.plugin.v1.CheckLimitResponse\x12R\n" +
 	"\aGetFile\x12\".vetclube.plugin.v1.GetFileRequest\x1a#.vetclube.plugin.v1.GetFileResponse\x12[\n" +
 	"\n" +
-	"DeleteFile\x12%.vetclube.plugin.v1.DeleteFileRequest\x1a&.vetclube.plugin.v1.DeleteFileResponseB5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
+	"DeleteFile\x12%.vetclube.plugin.v1.DeleteFileRequest\x1a&.vetclube.plugin.v1.DeleteFileResponse\x12[\n" +
+	"\n" +
+	"AIGenerate\x12%.vetclube.plugin.v1.AIGenerateRequest\x1a&.vetclube.plugin.v1.AIGenerateResponse\x12`\n" +
+	"\x10AIGenerateStream\x12%.vetclube.plugin.v1.AIGenerateRequest\x1a#.vetclube.plugin.v1.AIGenerateChunk0\x01B5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
@@ -3212,7 +3520,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 50)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -3263,8 +3571,12 @@ var file_plugin_proto_goTypes = []any{
 	(*DeleteFileRequest)(nil),        // 46: vetclube.plugin.v1.DeleteFileRequest
 	(*DeleteFileResponse)(nil),       // 47: vetclube.plugin.v1.DeleteFileResponse
 	(*ToolPage)(nil),                 // 48: vetclube.plugin.v1.ToolPage
-	nil,                              // 49: vetclube.plugin.v1.ContentItem.MediaEntry
-	nil,                              // 50: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	(*AIGenerateRequest)(nil),        // 49: vetclube.plugin.v1.AIGenerateRequest
+	(*AIGenerateResponse)(nil),       // 50: vetclube.plugin.v1.AIGenerateResponse
+	(*AIGenerateChunk)(nil),          // 51: vetclube.plugin.v1.AIGenerateChunk
+	nil,                              // 52: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                              // 53: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	nil,                              // 54: vetclube.plugin.v1.AIGenerateRequest.VarsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -3275,59 +3587,65 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 5: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 6: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 7: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	49, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	52, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
 	13, // 9: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	50, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	53, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 	13, // 11: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
 	13, // 12: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	14, // 13: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
-	1,  // 14: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 15: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 16: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 17: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	15, // 18: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
-	17, // 19: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
-	19, // 20: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
-	21, // 21: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	23, // 22: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	25, // 23: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	27, // 24: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	29, // 25: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	31, // 26: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	33, // 27: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	35, // 28: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	37, // 29: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	37, // 30: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	40, // 31: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	42, // 32: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
-	44, // 33: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
-	46, // 34: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
-	2,  // 35: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 36: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 37: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 38: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	16, // 39: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	18, // 40: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	20, // 41: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	22, // 42: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	24, // 43: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	26, // 44: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	28, // 45: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	30, // 46: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	32, // 47: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	34, // 48: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	36, // 49: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	38, // 50: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	39, // 51: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	41, // 52: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	43, // 53: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
-	45, // 54: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
-	47, // 55: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
-	35, // [35:56] is the sub-list for method output_type
-	14, // [14:35] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	54, // 13: vetclube.plugin.v1.AIGenerateRequest.vars:type_name -> vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	50, // 14: vetclube.plugin.v1.AIGenerateChunk.result:type_name -> vetclube.plugin.v1.AIGenerateResponse
+	14, // 15: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
+	1,  // 16: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 17: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 18: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 19: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	15, // 20: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	17, // 21: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	19, // 22: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	21, // 23: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	23, // 24: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	25, // 25: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	27, // 26: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	29, // 27: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	31, // 28: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	33, // 29: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	35, // 30: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	37, // 31: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	37, // 32: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	40, // 33: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	42, // 34: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
+	44, // 35: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
+	46, // 36: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
+	49, // 37: vetclube.plugin.v1.Host.AIGenerate:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	49, // 38: vetclube.plugin.v1.Host.AIGenerateStream:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	2,  // 39: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 40: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 41: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 42: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 43: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 44: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 45: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	22, // 46: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 47: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 48: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 49: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 50: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 51: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 52: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 53: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 54: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 55: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 56: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	43, // 57: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
+	45, // 58: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
+	47, // 59: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
+	50, // 60: vetclube.plugin.v1.Host.AIGenerate:output_type -> vetclube.plugin.v1.AIGenerateResponse
+	51, // 61: vetclube.plugin.v1.Host.AIGenerateStream:output_type -> vetclube.plugin.v1.AIGenerateChunk
+	39, // [39:62] is the sub-list for method output_type
+	16, // [16:39] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3341,7 +3659,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   50,
+			NumMessages:   54,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

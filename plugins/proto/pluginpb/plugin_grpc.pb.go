@@ -389,6 +389,8 @@ const (
 	Host_CheckLimit_FullMethodName        = "/vetclube.plugin.v1.Host/CheckLimit"
 	Host_GetFile_FullMethodName           = "/vetclube.plugin.v1.Host/GetFile"
 	Host_DeleteFile_FullMethodName        = "/vetclube.plugin.v1.Host/DeleteFile"
+	Host_AIGenerate_FullMethodName        = "/vetclube.plugin.v1.Host/AIGenerate"
+	Host_AIGenerateStream_FullMethodName  = "/vetclube.plugin.v1.Host/AIGenerateStream"
 )
 
 // HostClient is the client API for Host service.
@@ -416,6 +418,13 @@ type HostClient interface {
 	GetFile(ctx context.Context, in *GetFileRequest, opts ...grpc.CallOption) (*GetFileResponse, error)
 	// DeleteFile removes such a file; deleting an absent one is not an error.
 	DeleteFile(ctx context.Context, in *DeleteFileRequest, opts ...grpc.CallOption) (*DeleteFileResponse, error)
+	// AIGenerate asks the core's AI service for one answer to a prompt
+	// template of the plugin, for the request's user, within that user's
+	// quota for this tool.
+	AIGenerate(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (*AIGenerateResponse, error)
+	// AIGenerateStream is AIGenerate with the text as it arrives; the last
+	// chunk carries the result.
+	AIGenerateStream(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[AIGenerateChunk], error)
 }
 
 type hostClient struct {
@@ -566,6 +575,35 @@ func (c *hostClient) DeleteFile(ctx context.Context, in *DeleteFileRequest, opts
 	return out, nil
 }
 
+func (c *hostClient) AIGenerate(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (*AIGenerateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AIGenerateResponse)
+	err := c.cc.Invoke(ctx, Host_AIGenerate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) AIGenerateStream(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[AIGenerateChunk], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Host_ServiceDesc.Streams[0], Host_AIGenerateStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[AIGenerateRequest, AIGenerateChunk]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_AIGenerateStreamClient = grpc.ServerStreamingClient[AIGenerateChunk]
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -591,6 +629,13 @@ type HostServer interface {
 	GetFile(context.Context, *GetFileRequest) (*GetFileResponse, error)
 	// DeleteFile removes such a file; deleting an absent one is not an error.
 	DeleteFile(context.Context, *DeleteFileRequest) (*DeleteFileResponse, error)
+	// AIGenerate asks the core's AI service for one answer to a prompt
+	// template of the plugin, for the request's user, within that user's
+	// quota for this tool.
+	AIGenerate(context.Context, *AIGenerateRequest) (*AIGenerateResponse, error)
+	// AIGenerateStream is AIGenerate with the text as it arrives; the last
+	// chunk carries the result.
+	AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -642,6 +687,12 @@ func (UnimplementedHostServer) GetFile(context.Context, *GetFileRequest) (*GetFi
 }
 func (UnimplementedHostServer) DeleteFile(context.Context, *DeleteFileRequest) (*DeleteFileResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method DeleteFile not implemented")
+}
+func (UnimplementedHostServer) AIGenerate(context.Context, *AIGenerateRequest) (*AIGenerateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AIGenerate not implemented")
+}
+func (UnimplementedHostServer) AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error {
+	return status.Error(codes.Unimplemented, "method AIGenerateStream not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -916,6 +967,35 @@ func _Host_DeleteFile_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_AIGenerate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AIGenerateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).AIGenerate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_AIGenerate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).AIGenerate(ctx, req.(*AIGenerateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_AIGenerateStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(AIGenerateRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(HostServer).AIGenerateStream(m, &grpc.GenericServerStream[AIGenerateRequest, AIGenerateChunk]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_AIGenerateStreamServer = grpc.ServerStreamingServer[AIGenerateChunk]
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -979,7 +1059,17 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "DeleteFile",
 			Handler:    _Host_DeleteFile_Handler,
 		},
+		{
+			MethodName: "AIGenerate",
+			Handler:    _Host_AIGenerate_Handler,
+		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "AIGenerateStream",
+			Handler:       _Host_AIGenerateStream_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "plugin.proto",
 }

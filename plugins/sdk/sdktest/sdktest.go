@@ -28,6 +28,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -41,6 +42,7 @@ import (
 
 	"github.com/vetclube/vetclube/plugins/sdk"
 	"github.com/vetclube/vetclube/plugins/sdk/internal/bridge"
+	"github.com/vetclube/vetclube/plugins/sdk/prompt"
 )
 
 // Host is a fake core for one plugin's tests.
@@ -70,6 +72,12 @@ type Host struct {
 	limitChecks   []sdk.Limit
 	files         map[string]storedFile
 	fileSeq       int
+	// The scripted AI (ai.go).
+	aiQueue  []AIAnswer
+	aiCalls  []AICall
+	aiLimit  int
+	aiUsed   map[string]int
+	aiImages map[string]aiImage
 }
 
 type kvEntry struct {
@@ -109,6 +117,7 @@ type config struct {
 	wantSQL       bool
 	start         time.Time
 	dailyVetCoins int64
+	prompts       fs.FS
 }
 
 // WithSQL gives the plugin a fresh PostgreSQL schema with migrations applied,
@@ -151,12 +160,18 @@ func New(t testing.TB, opts ...Option) *Host {
 		dailyVetCoins: cfg.dailyVetCoins,
 		limits:        map[string]int{},
 		files:         map[string]storedFile{},
+		aiLimit:       prompt.DefaultTrialDaily,
+		aiUsed:        map[string]int{},
+		aiImages:      map[string]aiImage{},
 	}
 	if cfg.wantSQL {
 		h.sql = openSQL(t, cfg.migrations)
 	}
 	h.client = &client{h: h}
 	h.Host = bridge.NewHost(h.client).(*sdk.Host)
+	if err := h.Host.AI.UsePrompts(cfg.prompts); err != nil {
+		t.Fatalf("sdktest: prompts: %v", err)
+	}
 	return h
 }
 
