@@ -92,7 +92,7 @@ func (r reply) err(t *testing.T) errBody {
 func rex() map[string]any {
 	return map[string]any{"name": "Rex", "species": "cao", "breed": "Vira-lata", "sex": "macho", "neutered": true,
 		"birth_date": "2020-05-01", "microchip": "982000123456789", "coat": "Caramelo", "weight_kg": 12.5,
-		"tutor": map[string]any{"name": "João Gonçalves", "phone": "(11) 98765-4321", "email": "joao@example.com", "cpf": "529.982.247-25", "address": "Rua A, 10"},
+		"tutor":     map[string]any{"name": "João Gonçalves", "phone": "(11) 98765-4321", "email": "joao@example.com", "cpf": "529.982.247-25", "address": "Rua A, 10"},
 		"allergies": "Dipirona"}
 }
 
