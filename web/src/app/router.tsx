@@ -46,7 +46,6 @@ const toolRoutes: RouteObject[] = [
   // through the generic renderer, custom ones through web/src/plugins/<id>/).
   { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
   { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
-  soon('/ferramentas/prontuario-vet', 'Prontuário Vet'),
   soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
   soon('/ferramentas/quiz-area', 'Quiz de Área'),
   soon('/ferramentas/social-media-ia', 'Social Media IA'),
