@@ -262,9 +262,10 @@ function RecordCard({ record: r, patientName, onCorrect, onError }: { record: Ve
           <Line label="Exame físico" value={d.physical_exam} />
           {r.vitals && Object.keys(r.vitals).length > 0 && (
             <ul className="flex flex-wrap gap-2" aria-label="Sinais vitais">
-              {VITALS.filter((v) => r.vitals?.[v.key]).map((v) => (
-                <Vital key={v.key} label={v.label} unit={v.unit} flag={r.vitals![v.key]} />
-              ))}
+              {VITALS.map((v) => {
+                const flag = r.vitals?.[v.key]
+                return flag ? <Vital key={v.key} label={v.label} unit={v.unit} flag={flag} /> : null
+              })}
             </ul>
           )}
           <Line label="Peso" value={d.weight_kg != null ? `${num(d.weight_kg)} kg` : undefined} />

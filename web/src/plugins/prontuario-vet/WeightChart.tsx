@@ -2,7 +2,9 @@ import { brDate, num } from './api'
 
 /** A small line chart of the patient's dated weights, with a text table for screen readers. */
 export function WeightChart({ points }: { points: { date: string; kg: number }[] }) {
-  if (points.length === 0) return <p className="text-sm text-muted-foreground">Nenhum peso registrado.</p>
+  const first = points[0]
+  const last = points[points.length - 1]
+  if (!first || !last) return <p className="text-sm text-muted-foreground">Nenhum peso registrado.</p>
   const w = 320
   const h = 100
   const pad = 10
@@ -16,7 +18,7 @@ export function WeightChart({ points }: { points: { date: string; kg: number }[]
   })
   return (
     <figure className="flex flex-col gap-2">
-      <svg viewBox={`0 0 ${w} ${h}`} className="h-28 w-full max-w-md" role="img" aria-label={`Peso de ${num(points[0].kg)} kg a ${num(points[points.length - 1].kg)} kg`}>
+      <svg viewBox={`0 0 ${w} ${h}`} className="h-28 w-full max-w-md" role="img" aria-label={`Peso de ${num(first.kg)} kg a ${num(last.kg)} kg`}>
         <polyline fill="none" stroke="currentColor" strokeWidth="2" className="text-teal-700" points={xy.map(([x, y]) => `${x},${y}`).join(' ')} />
         {xy.map(([x, y], i) => (
           <circle key={i} cx={x} cy={y} r="3" className="fill-teal-700" />
