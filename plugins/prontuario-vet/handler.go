@@ -224,7 +224,7 @@ func (a *api) createPatient(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.WeightKg != nil {
 		kg := *in.WeightKg
-		rec := recordInput{Kind: KindWeight, Date: a.now().Format("2006-01-02"), Data: RecordData{WeightKg: &kg}}
+		rec := recordInput{Kind: KindWeight, Date: in.WeightDate, Data: RecordData{WeightKg: &kg}}
 		if _, _, err := a.s.createRecord(ctx, user(r), p.ID, rec); err != nil {
 			a.fail(w, err)
 			return

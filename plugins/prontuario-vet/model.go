@@ -45,6 +45,9 @@ type patientInput struct {
 	PatientData
 	// WeightKg, on create only, becomes the first weight record.
 	WeightKg *float64 `json:"weight_kg"`
+	// WeightDate is the member's own date for that weight (their time zone
+	// may already be on another day than the server's); empty: today.
+	WeightDate string `json:"weight_date"`
 	// Version is the one the vet edited; a stale one is refused (409).
 	Version int `json:"version"`
 }
@@ -145,6 +148,13 @@ func (in *patientInput) validate(now time.Time, creating bool) sdk.Problems {
 	}
 	if creating && in.WeightKg != nil {
 		checkWeight(p, "weight_kg", in.Species, *in.WeightKg)
+	}
+	if in.WeightDate != "" {
+		if t, ok := parseDate(in.WeightDate); !ok || t.After(now.AddDate(0, 0, 1)) || t.Before(now.AddDate(0, 0, -2)) {
+			p.Add("weight_date", "Data do peso inválida.")
+		}
+	} else {
+		in.WeightDate = now.Format("2006-01-02")
 	}
 	return p
 }

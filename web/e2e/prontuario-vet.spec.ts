@@ -23,7 +23,7 @@ test.describe('prontuário vet', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await signedInUser(context, request)
     await page.goto('/ferramentas/prontuario-vet')
-    await page.getByRole('button', { name: 'Novo paciente' }).click()
+    await page.getByRole('button', { name: 'Novo paciente' }).click({ timeout: 30_000 })
     const form = page.getByRole('form', { name: 'Novo paciente' })
     await form.getByLabel('Nome do paciente').fill('Bidu')
     await form.getByLabel('Espécie').selectOption('cao')
@@ -103,6 +103,8 @@ test.describe('prontuário vet', () => {
       expect(res.status()).toBe(201)
     }
     await page.goto('/ferramentas/prontuario-vet')
+    // The first open of the tool loads its chunk: slow on a busy machine.
+    await expect(page.getByRole('button', { name: 'Novo paciente' })).toBeVisible({ timeout: 30_000 })
     await expect(page.getByText('10 de 10 pacientes ativos no período de teste')).toBeVisible()
     await expect(page.getByRole('list', { name: 'Lista de pacientes' }).getByRole('listitem')).toHaveCount(10)
     await page.getByLabel('Buscar por paciente, tutor ou microchip').fill('paciente 10')

@@ -4,7 +4,7 @@ import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Input } from '@/components/ui/Input'
 import { ApiError } from '@/lib/api'
-import { api, uploadFile, type Meta, type Patient, type PatientData } from './api'
+import { api, todayISO, uploadFile, type Meta, type Patient, type PatientData } from './api'
 import { Checkbox, Select, TextArea } from './fields'
 
 const emptyData = (): PatientData => ({
@@ -40,7 +40,10 @@ export function PatientForm({ meta, initial, onSaved, onCancel }: { meta: Meta; 
     setError(undefined)
     try {
       const body: Record<string, unknown> = { name, species, ...data }
-      if (!initial && weight.trim() !== '') body.weight_kg = Number(weight.replace(',', '.'))
+      if (!initial && weight.trim() !== '') {
+        body.weight_kg = Number(weight.replace(',', '.'))
+        body.weight_date = todayISO()
+      }
       const p = initial
         ? await api<Patient>(`patients/${initial.id}`, { method: 'PUT', body: { ...body, version: initial.version } })
         : await api<Patient>('patients', { method: 'POST', body })

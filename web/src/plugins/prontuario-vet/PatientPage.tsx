@@ -73,11 +73,11 @@ export function PatientPage({ meta, id, onBack }: { meta: Meta; id: string; onBa
       </Button>
       <Card>
         <CardHeader>
-          <CardTitle className="flex flex-wrap items-center gap-2">
-            <h2 className="text-xl font-bold">{p.name}</h2>
+          <div className="flex flex-wrap items-center gap-2">
+            <CardTitle className="text-xl font-bold">{p.name}</CardTitle>
             <Badge variant="outline">{p.species_label}</Badge>
             {p.archived && <Badge variant="warning">Arquivado</Badge>}
-          </CardTitle>
+          </div>
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           <div className="flex flex-col gap-4 sm:flex-row">
