@@ -133,10 +133,10 @@ proto:
 	  --go_out=pluginpb --go_opt=paths=source_relative \
 	  --go-grpc_out=pluginpb --go-grpc_opt=paths=source_relative plugin.proto
 
-## plugin-new ID=minha-ferramenta [KIND=content]: scaffold a working form tool, or a content type
+## plugin-new ID=minha-ferramenta [KIND=view|content]: scaffold a working form tool, a tool with its own page (plugins/<id>/web/View.tsx), or a content type
 KIND ?= tool
 plugin-new:
-	@test -n "$(ID)" || { echo "usage: make plugin-new ID=minha-ferramenta [KIND=content]"; exit 1; }
+	@test -n "$(ID)" || { echo "usage: make plugin-new ID=minha-ferramenta [KIND=view|content]"; exit 1; }
 	$(GO) run ./plugins/scaffold/cmd/plugin-new -id "$(ID)" -kind "$(KIND)" -dir plugins
 
 # The embedded Temporal dev server is its own Go module (workflows/devserver):

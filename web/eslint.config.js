@@ -93,11 +93,12 @@ export default tseslint.config(
   },
   { files: ['src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   { files: ['scripts/**', 'e2e/**', '*.config.{js,ts,mjs}'], languageOptions: { globals: globals.node } },
-  // `npm run lint` also lints ../session-client with this file, from the repository root.
-  { files: ['session-client/**/*.ts'], languageOptions: { globals: globals.browser } },
+  // `npm run lint` also lints ../session-client and the plugins' views
+  // (../plugins/<id>/web) with this file, from the repository root.
+  { files: ['session-client/**/*.ts', 'plugins/*/web/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   // Later blocks replace no-restricted-imports for the files they match.
   {
-    files: ['src/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'plugins/*/web/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noSessionClient] }] },
   },
   {
@@ -109,7 +110,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [noFeatures, noAppShell, noSessionClient] }] },
   },
   {
-    files: ['src/features/**/*.{ts,tsx}', 'src/plugins/**/*.{ts,tsx}'],
+    files: ['src/features/**/*.{ts,tsx}', 'plugins/*/web/**/*.{ts,tsx}'],
     plugins: { 'feature-boundaries': featureBoundaries },
     rules: {
       'no-restricted-imports': ['error', { patterns: [noAppShell, noSessionClient] }],

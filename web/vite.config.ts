@@ -6,9 +6,12 @@ import tailwindcss from '@tailwindcss/vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { signedInPreload } from './build-plugins/signedInPreload'
 import { pushWorker } from './build-plugins/pushWorker'
+import { pluginViews } from './build-plugins/pluginViews'
 
 // The session client web/ shares with admin/ (CSRF cookie, refresh and retry).
 const sessionClient = fileURLToPath(new URL('../session-client', import.meta.url))
+// Each plugin's views, in its own folder: plugins/<id>/web/ (src/features/ferramentas/customViews.ts).
+const pluginsDir = fileURLToPath(new URL('../plugins', import.meta.url))
 
 export default defineConfig({
   resolve: {
@@ -18,6 +21,7 @@ export default defineConfig({
     },
   },
   plugins: [
+    pluginViews(pluginsDir, fileURLToPath(new URL('./src/main.tsx', import.meta.url))),
     react(),
     tailwindcss(),
     signedInPreload(
@@ -128,7 +132,7 @@ export default defineConfig({
   },
   server: {
     // The dev server serves files outside web/ only when allowed.
-    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sessionClient] },
+    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sessionClient, pluginsDir] },
     proxy: {
       '/api': 'http://127.0.0.1:8080',
       '/uploads': 'http://127.0.0.1:8080',
@@ -137,7 +141,7 @@ export default defineConfig({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}', '../session-client/**/*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', '../session-client/**/*.test.ts', '../plugins/*/web/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     css: false,
   },

@@ -38,6 +38,7 @@ import (
 	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/core/toolfiles"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -96,6 +97,9 @@ type App struct {
 	Streams     *media.Streams
 	mediaUpload http.Handler
 
+	// ToolFiles is members' uploads to tools (core/toolfiles).
+	ToolFiles *toolfiles.Service
+
 	// AI is VetClube IA (ai.go); aiOrigin the endpoint's origin for the CSP.
 	AI       *ai.Service
 	aiOrigin string
@@ -129,7 +133,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	// Content plugins register their types as they start, so the registry
 	// exists before the plugins and the store after them.
 	a.Content.Registry = content.NewRegistry()
+	// Members' files for tools live in the private store.
+	a.ToolFiles = toolfiles.New(pool, toolfiles.Options{Store: files.private, Log: log})
 	tools := pluginhost.New(pluginhost.Options{
+		Files:          a.ToolFiles,
 		Dir:            cfg.PluginsDir,
 		CallTimeout:    cfg.PluginCallTimeout,
 		HealthInterval: cfg.PluginHealthInterval,
@@ -155,6 +162,12 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEngagement(ctx, cfg, pool, log); err != nil {
 		return nil, err
 	}
+	// Plugins check trial limits (host.CheckLimit) against the subscription
+	// service, built after them.
+	tools.SetLimiter(pluginhost.LimiterFunc(func(ctx context.Context, userID, name string, used int) (pluginhost.LimitAnswer, error) {
+		c, err := a.Engagement.Subscriptions.CheckCount(ctx, userID, name, used)
+		return pluginhost.LimitAnswer{Allowed: c.Allowed, Limit: c.Limit, Used: c.Current}, err
+	}))
 	if err := a.buildReferrals(cfg, pool, log); err != nil {
 		return nil, err
 	}
@@ -203,14 +216,15 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Push:          a.Engagement.Push,
 		Connections:   a.Connections,
 
-		Tools:    tools,
-		Config:   cfg,
-		Log:      log,
-		Pool:     pool,
-		Authz:    az,
-		Profiles: a.Profiles,
-		Roles:    rolesSvc,
-		Uploads:  files.handler(),
+		Tools:     tools,
+		ToolFiles: a.ToolFiles,
+		Config:    cfg,
+		Log:       log,
+		Pool:      pool,
+		Authz:     az,
+		Profiles:  a.Profiles,
+		Roles:     rolesSvc,
+		Uploads:   files.handler(),
 
 		StreamsOrigin: files.streamsOrigin,
 

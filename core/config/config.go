@@ -244,7 +244,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("PLUGIN_PROCESSES: %w", err)
 	}
 
-	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1")); err != nil {
+	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1,simulados=3")); err != nil {
 		return c, err
 	}
 

@@ -11,6 +11,7 @@ import (
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/pluginhost"
+	"github.com/vetclube/vetclube/core/toolfiles"
 
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/community"
@@ -103,6 +104,15 @@ func addRoutes(rt *router, d Deps) {
 	rt.handle("GET", "/api/tools/offline/wasm_exec.js", pluginhost.HandleWasmExec(d.Log, d.Tools))
 	for _, method := range []string{"GET", "POST", "PUT", "DELETE"} {
 		rt.handle(method, "/api/tools/{id}/*", pluginhost.HandleCall(d.Log, d.Tools, d.Authz))
+	}
+	// Members' files for a tool (core/toolfiles): owner only; plugins read
+	// them through the host API.
+	if d.ToolFiles != nil {
+		gate := pluginhost.FilesGate(d.Tools, d.Authz)
+		rt.handle("POST", "/api/tools/{id}/files", toolfiles.HandleUpload(d.Log, d.ToolFiles, gate))
+		rt.handle("GET", "/api/tools/{id}/files", toolfiles.HandleList(d.Log, d.ToolFiles, gate))
+		rt.handle("GET", "/api/tools/{id}/files/{fileId}", toolfiles.HandleGet(d.Log, d.ToolFiles, gate))
+		rt.handle("DELETE", "/api/tools/{id}/files/{fileId}", toolfiles.HandleDelete(d.Log, d.ToolFiles, gate))
 	}
 
 	// VetCoins, daily check-in, subscription and live events

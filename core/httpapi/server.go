@@ -39,6 +39,7 @@ import (
 	"github.com/vetclube/vetclube/core/referrals"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
+	"github.com/vetclube/vetclube/core/toolfiles"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -82,6 +83,9 @@ type Deps struct {
 	Connections *connections.Service
 	// Tools runs the plugin tools behind /api/tools.
 	Tools *pluginhost.Manager
+	// ToolFiles is members' uploads to tools (core/toolfiles); nil: not
+	// served.
+	ToolFiles *toolfiles.Service
 	// Content is the content platform's API (routes.go).
 	Content ContentDeps
 	// Eventos is the events API (core/eventos); nil: not served.

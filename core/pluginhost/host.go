@@ -47,6 +47,10 @@ type Options struct {
 	Profiles      ProfileReader
 	Notifications Notifier
 
+	// Files answers the host API's GetFile and DeleteFile (members' uploads
+	// to tools, core/toolfiles); nil answers Unavailable.
+	Files ToolFiles
+
 	// ContentTypes registers the types content plugins declare; nil
 	// refuses content plugins.
 	ContentTypes ContentTypes
@@ -96,6 +100,8 @@ type Manager struct {
 
 	sandboxMu sync.Mutex
 	sandboxes map[string]*pgxpool.Pool // by plugin id: connections logged in as the plugin's role
+
+	limiter limiterSlot // answers CheckLimit (SetLimiter)
 }
 
 // New returns a manager; Start loads the plugins.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -39,6 +40,34 @@ const (
 var headersFromPlugin = map[string]bool{
 	"Content-Type": true, "Cache-Control": true, "Etag": true, "Last-Modified": true,
 	"Expires": true, "Content-Language": true, "Vary": true, "Allow": true,
+	"Content-Disposition": true, // rebuilt by attachmentDisposition
+}
+
+// attachmentDisposition rebuilds a plugin's Content-Disposition as a
+// download: only "attachment" is kept (an inline answer would be shown on
+// the app's origin), with its filename reduced to ASCII letters, digits,
+// '.', '-' and '_' (at most 100 characters, never starting with a dot).
+// Anything it cannot read answers "" and the header is dropped.
+func attachmentDisposition(v string) string {
+	disp, params, err := mime.ParseMediaType(v)
+	if err != nil || disp != "attachment" {
+		return ""
+	}
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '-'
+	}, params["filename"])
+	name = strings.TrimLeft(name, ".-")
+	if len(name) > 100 {
+		name = name[len(name)-100:]
+	}
+	if name == "" {
+		return "attachment"
+	}
+	return `attachment; filename="` + name + `"`
 }
 
 // activeTypes are content types a browser would run as a page or script on
@@ -54,6 +83,11 @@ func copyPluginHeaders(dst http.Header, src []*pluginpb.Header) {
 		for _, v := range h.Values {
 			if strings.ContainsAny(v, "\r\n\x00") {
 				continue
+			}
+			if name == "Content-Disposition" {
+				if v = attachmentDisposition(v); v == "" {
+					continue
+				}
 			}
 			if name == "Content-Type" {
 				lower := strings.ToLower(v)

@@ -80,6 +80,33 @@ func (s *Service) CheckTrialLimits(ctx context.Context, userID, limitType string
 	return LimitCheck{Allowed: false, Current: used, Limit: limit, Status: LimitReached}
 }
 
+// CheckCount says whether userID may have one more of limitType when they
+// already have used of it, counted by the caller (a plugin counts its own
+// patients): the rules of CheckTrialLimits with the caller's count. Premium
+// is unlimited (Limit -1); everyone else is allowed while used is below
+// TRIAL_LIMITS' figure. A type TRIAL_LIMITS does not configure is an
+// EINVALID error: nothing says what its limit is.
+func (s *Service) CheckCount(ctx context.Context, userID, limitType string, used int) (LimitCheck, error) {
+	if userID == "" {
+		return LimitCheck{Status: LimitNoUser}, core.NotSignedIn()
+	}
+	limit, known := s.limits[limitType]
+	if !known {
+		return LimitCheck{Status: LimitError}, core.Errorf(core.EINVALID, "Tipo de limite desconhecido.")
+	}
+	v, err := s.View(ctx, userID)
+	if err != nil {
+		return LimitCheck{Status: LimitError}, fmt.Errorf("check count %s: %w", limitType, err)
+	}
+	switch {
+	case v.IsPremium:
+		return LimitCheck{Allowed: true, Current: used, Limit: LimitUnlimited, Status: LimitPremium}, nil
+	case used < limit:
+		return LimitCheck{Allowed: true, Current: used, Limit: limit, Status: LimitWithin}, nil
+	}
+	return LimitCheck{Allowed: false, Current: used, Limit: limit, Status: LimitReached}, nil
+}
+
 // RowQuerier runs one statement: a pool, or the caller's transaction.
 type RowQuerier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row

@@ -28,6 +28,7 @@ var limitWords = map[string]struct {
 	"challenges":       {"desafio profissional", "desafios profissionais", "nenhum desafio profissional", 1},
 	"ai_consultations": {"consulta à VetClube IA", "consultas à VetClube IA", "nenhuma consulta à VetClube IA", 2},
 	"courses":          {"curso", "cursos", "nenhum curso", 3},
+	"simulados":        {"simulado", "simulados", "nenhum simulado", 4},
 }
 
 // TrialAllowances is what the trial allows, one phrase per configured limit

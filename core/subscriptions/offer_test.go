@@ -49,6 +49,9 @@ func TestTrialPromiseSaysTheRealLimits(t *testing.T) {
 		{7, map[string]int{"patients": 10, "ai_consultations": 5}, map[string]bool{"ai_consultations": true},
 			"Ao confirmar, você ganha 7 dias de teste grátis do Premium, com até 10 pacientes e até 5 consultas à VetClube IA por dia. " +
 				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas à IA sem o limite do teste e todos os cursos e certificados."},
+		{7, map[string]int{"patients": 10, "courses": 1, "simulados": 3}, nil,
+			"Ao confirmar, você ganha 7 dias de teste grátis do Premium, com até 10 pacientes, até 1 curso e até 3 simulados. " +
+				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas à IA sem o limite do teste e todos os cursos e certificados."},
 		{1, map[string]int{"courses": 0, "rockets": 2}, nil,
 			"Ao confirmar, você ganha 1 dia de teste grátis do Premium, com nenhum curso e até 2 rockets. " +
 				"Com o Premium: pacientes ilimitados, todos os desafios profissionais, consultas à IA sem o limite do teste e todos os cursos e certificados."},

@@ -1,6 +1,6 @@
 // Command analise-swot lets each user create, edit, list and delete SWOT
 // analyses (four quadrants of ordered items). It is a custom-view tool: the
-// page is web/src/plugins/analise-swot/; the data lives in the plugin's own
+// page is plugins/analise-swot/web/View.tsx; the data lives in the plugin's own
 // PostgreSQL schema, always filtered by the signed-in user.
 package main
 

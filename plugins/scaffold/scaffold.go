@@ -1,6 +1,7 @@
 // Package scaffold creates a new, working plugin under plugins/<id>/ from
-// a template in template/<kind>/: a form tool (KindTool) or a content type
-// (KindContent). `make plugin-new ID=… [KIND=content]` runs it; `make
+// a template in template/<kind>/: a form tool ("tool"), a tool with its own
+// page ("view": Go plus plugins/<id>/web/View.tsx) or a content type
+// ("content"). `make plugin-new ID=… [KIND=view|content]` runs it; `make
 // plugins` then builds it and `make run` loads it, with no change in core/,
 // web/ or admin/.
 package scaffold
@@ -19,14 +20,21 @@ import (
 	"github.com/vetclube/vetclube/plugins/sdk"
 )
 
-//go:embed template/tool/*.tmpl template/content/*.tmpl
+//go:embed template/tool/*.tmpl template/content/*.tmpl template/view/*.tmpl template/view/web/*.tmpl
 var files embed.FS
 
+// Scaffold kinds: a form tool, a tool with its own page, a content type.
+const (
+	KindTool    = sdk.KindTool
+	KindView    = "view"
+	KindContent = sdk.KindContent
+)
+
 // Create writes plugins/<id>/ under pluginsDir from the template of kind
-// (sdk.KindTool or sdk.KindContent) and returns its path.
+// (KindTool, KindView or KindContent) and returns its path.
 func Create(pluginsDir, id, kind string) (string, error) {
-	if kind != sdk.KindTool && kind != sdk.KindContent {
-		return "", fmt.Errorf("kind %q: use %s or %s", kind, sdk.KindTool, sdk.KindContent)
+	if kind != KindTool && kind != KindView && kind != KindContent {
+		return "", fmt.Errorf("kind %q: use %s, %s or %s", kind, KindTool, KindView, KindContent)
 	}
 	// The SDK's rule, the one the plugin's own manifest is checked against.
 	if !sdk.ValidID(id) {
@@ -39,30 +47,31 @@ func Create(pluginsDir, id, kind string) (string, error) {
 		return "", err
 	}
 	data := map[string]string{"ID": id, "Name": title(id)}
-	entries, err := files.ReadDir("template/" + kind)
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		raw, err := files.ReadFile("template/" + kind + "/" + e.Name())
-		if err != nil {
-			return "", err
+	root := "template/" + kind
+	err := fs.WalkDir(files, root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		tpl, err := template.New(e.Name()).Delims("[[", "]]").Parse(string(raw))
+		raw, err := files.ReadFile(path)
 		if err != nil {
-			return "", fmt.Errorf("template %s: %w", e.Name(), err)
+			return err
+		}
+		tpl, err := template.New(d.Name()).Delims("[[", "]]").Parse(string(raw))
+		if err != nil {
+			return fmt.Errorf("template %s: %w", path, err)
 		}
 		var out bytes.Buffer
 		if err := tpl.Execute(&out, data); err != nil {
-			return "", err
+			return err
 		}
-		name := strings.TrimSuffix(e.Name(), ".tmpl")
-		if err := os.WriteFile(filepath.Join(dir, name), out.Bytes(), 0o644); err != nil {
-			return "", err
+		target := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(strings.TrimPrefix(path, root+"/"), ".tmpl")))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
 		}
+		return os.WriteFile(target, out.Bytes(), 0o644)
+	})
+	if err != nil {
+		return "", err
 	}
 	return dir, nil
 }

@@ -73,8 +73,10 @@ func run(t *testing.T, dir string, name string, args ...string) string {
 }
 
 // TestScaffoldedToolWorksWithoutCoreOrWebEdits does what a plugin author
-// does: make plugin-new, make plugins, start the core, call the tool through
-// the HTTP API. Only files under plugins/<id>/ are added.
+// does: make plugin-new (a form tool, and a tool with its own page), make
+// plugins, start the core, call the tools through the HTTP API. Only files
+// under plugins/<id>/ are added: the page, too, is plugins/<id>/web/View.tsx,
+// which the PWA's build finds by itself (web/src/features/ferramentas).
 func TestScaffoldedToolWorksWithoutCoreOrWebEdits(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
@@ -85,15 +87,26 @@ func TestScaffoldedToolWorksWithoutCoreOrWebEdits(t *testing.T) {
 	}
 	repo := t.TempDir()
 	copyRepo(t, root, repo)
-	before := treeDigest(t, filepath.Join(repo, "core"))
+	before := treeDigest(t, repo)
 
 	run(t, repo, "make", "--no-print-directory", "plugin-new", "ID=minha-ferramenta")
-	run(t, repo, "go", "test", "-count=1", "./plugins/minha-ferramenta/")
+	run(t, repo, "make", "--no-print-directory", "plugin-new", "ID=meu-painel", "KIND=view")
+	after := treeDigest(t, repo)
+	for _, line := range strings.Split(after, "\n") {
+		if line != "" && !strings.Contains(before, line) &&
+			!strings.HasPrefix(line, filepath.Join(repo, "plugins", "minha-ferramenta")+"/") &&
+			!strings.HasPrefix(line, filepath.Join(repo, "plugins", "meu-painel")+"/") {
+			t.Fatalf("the scaffold wrote outside the new plugins' folders: %s", line)
+		}
+	}
+	view, err := os.ReadFile(filepath.Join(repo, "plugins", "meu-painel", "web", "View.tsx"))
+	if err != nil || !strings.Contains(string(view), "export default function View({ tool }: ToolViewProps)") ||
+		!strings.Contains(string(view), "toolFetch<{ message: string }>(tool.id, 'saudacao')") {
+		t.Fatalf("the view's page: %v\n%s", err, view)
+	}
+	run(t, repo, "go", "test", "-count=1", "./plugins/minha-ferramenta/", "./plugins/meu-painel/")
 	run(t, repo, "make", "--no-print-directory", "plugins")
 
-	if after := treeDigest(t, filepath.Join(repo, "core")); after != before {
-		t.Fatal("the scaffold changed files under core/")
-	}
 	srv := apptest.Start(t, map[string]string{"PLUGINS_DIR": filepath.Join(repo, "bin", "plugins")})
 	c, _ := srv.SignedIn(t, "dev@exemplo.com.br")
 	var list struct {
@@ -106,17 +119,33 @@ func TestScaffoldedToolWorksWithoutCoreOrWebEdits(t *testing.T) {
 		}
 	}
 	c.Do("GET", "/api/tools", nil).JSON(t, &list)
-	found := false
+	found, seen := 0, map[string]bool{}
 	for _, tool := range list.Tools {
-		if tool.ID == "minha-ferramenta" {
-			found = true
+		if seen[tool.ID] {
+			t.Errorf("tool %s listed twice", tool.ID)
+		}
+		seen[tool.ID] = true
+		switch tool.ID {
+		case "minha-ferramenta":
+			found++
 			if tool.Slug != "minha-ferramenta" || tool.Name != "Minha Ferramenta" || tool.UIKind != "form" || len(tool.UISchema.Forms) != 1 {
+				t.Errorf("listed as %+v", tool)
+			}
+		case "meu-painel":
+			found++
+			if tool.Slug != "meu-painel" || tool.Name != "Meu Painel" || tool.UIKind != "custom" {
 				t.Errorf("listed as %+v", tool)
 			}
 		}
 	}
-	if !found || len(list.Tools) != 4 {
-		t.Fatalf("tools = %+v, want the three in-tree tools and minha-ferramenta", list.Tools)
+	if found != 2 || !seen["calculadoras"] {
+		t.Fatalf("tools = %+v, want the in-tree tools, minha-ferramenta and meu-painel", list.Tools)
+	}
+	var greeting struct{ Message string }
+	if res := c.Do("GET", "/api/tools/meu-painel/saudacao", nil); res.Status != 200 {
+		t.Fatalf("saudacao: %d %s", res.Status, res.Body)
+	} else if res.JSON(t, &greeting); !strings.HasPrefix(greeting.Message, "Olá, ") {
+		t.Errorf("saudacao = %q", greeting.Message)
 	}
 	res := c.Do("POST", "/api/tools/minha-ferramenta/calculo", map[string]any{"peso": 2.5})
 	var out struct {

@@ -55,10 +55,14 @@ type Manifest struct {
 	Category       string
 	Slug           string // the page is /ferramentas/<slug>
 	Access         string // AccessUser or AccessPremium
-	UIKind         string // UIForm (rendered from Forms) or UICustom (web/src/plugins/<id>/)
+	UIKind         string // UIForm (rendered from Forms) or UICustom (plugins/<id>/web/View.tsx)
 	Forms          []Form // for UIForm
 	// ContentTypes are the types a KindContent plugin declares.
 	ContentTypes []ContentType
+	// Limits are the trial limits (TRIAL_LIMITS names such as "patients",
+	// "simulados") the plugin checks with Host.CheckLimit; the host refuses
+	// any other name.
+	Limits []string
 }
 
 // IDPattern is what a plugin id (and a slug) looks like: lowercase words of
@@ -109,6 +113,11 @@ func (m Manifest) Validate() error {
 		return fmt.Errorf("manifest %s: slug %q must be lowercase words joined by dashes", m.ID, m.Slug)
 	case m.UIKind == UIForm && len(m.Forms) == 0:
 		return fmt.Errorf("manifest %s: a form tool needs at least one form", m.ID)
+	}
+	for _, name := range m.Limits {
+		if !ValidLimitName(name) {
+			return fmt.Errorf("manifest %s: limit %q must be lowercase letters, digits and underscores", m.ID, name)
+		}
 	}
 	for _, f := range m.Forms {
 		for _, field := range f.Fields {

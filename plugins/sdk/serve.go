@@ -90,7 +90,7 @@ func (s *server) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*
 	pm := &pluginpb.Manifest{
 		Id: m.ID, Name: m.Name, Description: m.Description, Version: m.Version,
 		MinCoreVersion: m.MinCoreVersion, Kind: m.Kind, Icon: m.Icon, Category: m.Category,
-		Slug: m.Slug, Access: m.Access, UiKind: m.UIKind,
+		Slug: m.Slug, Access: m.Access, UiKind: m.UIKind, Limits: m.Limits,
 	}
 	if len(m.Forms) > 0 {
 		schema, err := jsonMarshal(map[string]any{"forms": m.Forms})

@@ -44,11 +44,13 @@ test.describe('signed-in shell at 1280 px', () => {
     // A nested route activates its entry only; unbuilt features show 'Em breve' inside the layout.
     await sidebar.getByRole('link', { name: 'Ferramentas' }).click()
     await expect(page).toHaveURL(/\/ferramentas$/)
-    await page.goto('/ferramentas/doencas')
-    await expect(page.getByRole('heading', { name: 'Doenças' })).toBeVisible()
-    await expect(page.getByText('Em breve', { exact: true })).toBeVisible()
+    await page.goto('/ferramentas/calculadoras')
+    await expect(page.getByRole('heading', { name: 'Calculadoras Veterinárias' })).toBeVisible()
     await expect(sidebar.getByRole('link', { name: 'Ferramentas' })).toHaveAttribute('aria-current', 'page')
     await expect(sidebar.getByRole('link', { name: 'Início' })).not.toHaveAttribute('aria-current', 'page')
+    await page.goto('/desafios')
+    await expect(page.getByRole('heading', { name: 'Desafios' })).toBeVisible()
+    await expect(page.getByText('Em breve', { exact: true })).toBeVisible()
 
     // Ctrl+B collapses to the 3rem icon rail; the cookie keeps it for the next visit.
     expect((await aside.boundingBox())?.width).toBe(256)

@@ -215,7 +215,10 @@ type Manifest struct {
 	Migrations []*Migration `protobuf:"bytes,13,rep,name=migrations,proto3" json:"migrations,omitempty"`
 	// content_types is, for kind "content", the JSON array of the content types
 	// the plugin declares (id, labels, route, fields, list behaviour, workflow).
-	ContentTypes  []byte `protobuf:"bytes,14,opt,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
+	ContentTypes []byte `protobuf:"bytes,14,opt,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
+	// limits are the trial-limit names the plugin may check with CheckLimit
+	// ("patients", "simulados"); the host refuses any other name.
+	Limits        []string `protobuf:"bytes,15,rep,name=limits,proto3" json:"limits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -344,6 +347,13 @@ func (x *Manifest) GetMigrations() []*Migration {
 func (x *Manifest) GetContentTypes() []byte {
 	if x != nil {
 		return x.ContentTypes
+	}
+	return nil
+}
+
+func (x *Manifest) GetLimits() []string {
+	if x != nil {
+		return x.Limits
 	}
 	return nil
 }
@@ -2499,6 +2509,371 @@ func (*LogResponse) Descriptor() ([]byte, []int) {
 	return file_plugin_proto_rawDescGZIP(), []int{40}
 }
 
+type CheckLimitRequest struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	// name is a limit the manifest declares (Manifest.limits).
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// used is the plugin's own count for the request's user.
+	Used          int64 `protobuf:"varint,3,opt,name=used,proto3" json:"used,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckLimitRequest) Reset() {
+	*x = CheckLimitRequest{}
+	mi := &file_plugin_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckLimitRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckLimitRequest) ProtoMessage() {}
+
+func (x *CheckLimitRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckLimitRequest.ProtoReflect.Descriptor instead.
+func (*CheckLimitRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *CheckLimitRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *CheckLimitRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CheckLimitRequest) GetUsed() int64 {
+	if x != nil {
+		return x.Used
+	}
+	return 0
+}
+
+type CheckLimitResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Allowed bool                   `protobuf:"varint,1,opt,name=allowed,proto3" json:"allowed,omitempty"`
+	// limit is -1 when unlimited (premium).
+	Limit int64 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	Used  int64 `protobuf:"varint,3,opt,name=used,proto3" json:"used,omitempty"`
+	// reason is the pt-BR refusal, empty when allowed.
+	Reason        string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckLimitResponse) Reset() {
+	*x = CheckLimitResponse{}
+	mi := &file_plugin_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckLimitResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckLimitResponse) ProtoMessage() {}
+
+func (x *CheckLimitResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckLimitResponse.ProtoReflect.Descriptor instead.
+func (*CheckLimitResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *CheckLimitResponse) GetAllowed() bool {
+	if x != nil {
+		return x.Allowed
+	}
+	return false
+}
+
+func (x *CheckLimitResponse) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *CheckLimitResponse) GetUsed() int64 {
+	if x != nil {
+		return x.Used
+	}
+	return 0
+}
+
+func (x *CheckLimitResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type GetFileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken  string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	FileId        string                 `protobuf:"bytes,2,opt,name=file_id,json=fileId,proto3" json:"file_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFileRequest) Reset() {
+	*x = GetFileRequest{}
+	mi := &file_plugin_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFileRequest) ProtoMessage() {}
+
+func (x *GetFileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFileRequest.ProtoReflect.Descriptor instead.
+func (*GetFileRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *GetFileRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *GetFileRequest) GetFileId() string {
+	if x != nil {
+		return x.FileId
+	}
+	return ""
+}
+
+type GetFileResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// kind: image or pdf.
+	Kind          string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	ContentType   string `protobuf:"bytes,3,opt,name=content_type,json=contentType,proto3" json:"content_type,omitempty"`
+	Name          string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Size          int64  `protobuf:"varint,5,opt,name=size,proto3" json:"size,omitempty"`
+	Data          []byte `protobuf:"bytes,6,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetFileResponse) Reset() {
+	*x = GetFileResponse{}
+	mi := &file_plugin_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetFileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetFileResponse) ProtoMessage() {}
+
+func (x *GetFileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetFileResponse.ProtoReflect.Descriptor instead.
+func (*GetFileResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *GetFileResponse) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetFileResponse) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *GetFileResponse) GetContentType() string {
+	if x != nil {
+		return x.ContentType
+	}
+	return ""
+}
+
+func (x *GetFileResponse) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GetFileResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *GetFileResponse) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type DeleteFileRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken  string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	FileId        string                 `protobuf:"bytes,2,opt,name=file_id,json=fileId,proto3" json:"file_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteFileRequest) Reset() {
+	*x = DeleteFileRequest{}
+	mi := &file_plugin_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteFileRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteFileRequest) ProtoMessage() {}
+
+func (x *DeleteFileRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteFileRequest.ProtoReflect.Descriptor instead.
+func (*DeleteFileRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *DeleteFileRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *DeleteFileRequest) GetFileId() string {
+	if x != nil {
+		return x.FileId
+	}
+	return ""
+}
+
+type DeleteFileResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Deleted       bool                   `protobuf:"varint,1,opt,name=deleted,proto3" json:"deleted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteFileResponse) Reset() {
+	*x = DeleteFileResponse{}
+	mi := &file_plugin_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteFileResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteFileResponse) ProtoMessage() {}
+
+func (x *DeleteFileResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteFileResponse.ProtoReflect.Descriptor instead.
+func (*DeleteFileResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *DeleteFileResponse) GetDeleted() bool {
+	if x != nil {
+		return x.Deleted
+	}
+	return false
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -2511,7 +2886,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\bmanifest\x18\x01 \x01(\v2\x1c.vetclube.plugin.v1.ManifestR\bmanifest\x12.\n" +
 	"\x05hooks\x18\x02 \x03(\x0e2\x18.vetclube.plugin.v1.HookR\x05hooks\x12\x1f\n" +
 	"\vsdk_version\x18\x03 \x01(\tR\n" +
-	"sdkVersion\"\x9e\x03\n" +
+	"sdkVersion\"\xb6\x03\n" +
 	"\bManifest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -2529,7 +2904,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\n" +
 	"migrations\x18\r \x03(\v2\x1d.vetclube.plugin.v1.MigrationR\n" +
 	"migrations\x12#\n" +
-	"\rcontent_types\x18\x0e \x01(\fR\fcontentTypes\"K\n" +
+	"\rcontent_types\x18\x0e \x01(\fR\fcontentTypes\x12\x16\n" +
+	"\x06limits\x18\x0f \x03(\tR\x06limits\"K\n" +
 	"\tMigration\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -2680,7 +3056,31 @@ const file_plugin_proto_rawDesc = "" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1d\n" +
 	"\n" +
 	"attrs_json\x18\x03 \x01(\fR\tattrsJson\"\r\n" +
-	"\vLogResponse*\x84\x01\n" +
+	"\vLogResponse\"`\n" +
+	"\x11CheckLimitRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
+	"\x04used\x18\x03 \x01(\x03R\x04used\"p\n" +
+	"\x12CheckLimitResponse\x12\x18\n" +
+	"\aallowed\x18\x01 \x01(\bR\aallowed\x12\x14\n" +
+	"\x05limit\x18\x02 \x01(\x03R\x05limit\x12\x12\n" +
+	"\x04used\x18\x03 \x01(\x03R\x04used\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"N\n" +
+	"\x0eGetFileRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x17\n" +
+	"\afile_id\x18\x02 \x01(\tR\x06fileId\"\x94\x01\n" +
+	"\x0fGetFileResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12!\n" +
+	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x12\n" +
+	"\x04size\x18\x05 \x01(\x03R\x04size\x12\x12\n" +
+	"\x04data\x18\x06 \x01(\fR\x04data\"Q\n" +
+	"\x11DeleteFileRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x17\n" +
+	"\afile_id\x18\x02 \x01(\tR\x06fileId\".\n" +
+	"\x12DeleteFileResponse\x12\x18\n" +
+	"\adeleted\x18\x01 \x01(\bR\adeleted*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
@@ -2694,7 +3094,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\rDashboardCard\x12(.vetclube.plugin.v1.DashboardCardRequest\x1a).vetclube.plugin.v1.DashboardCardResponse\x12j\n" +
 	"\x0fValidateContent\x12*.vetclube.plugin.v1.ValidateContentRequest\x1a+.vetclube.plugin.v1.ValidateContentResponse\x12m\n" +
 	"\x10BeforeTransition\x12+.vetclube.plugin.v1.BeforeTransitionRequest\x1a,.vetclube.plugin.v1.BeforeTransitionResponse\x12a\n" +
-	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xdb\a\n" +
+	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xe9\t\n" +
 	"\x04Host\x12d\n" +
 	"\x11GetCurrentProfile\x12,.vetclube.plugin.v1.GetCurrentProfileRequest\x1a!.vetclube.plugin.v1.PublicProfile\x12d\n" +
 	"\rAwardVetCoins\x12(.vetclube.plugin.v1.AwardVetCoinsRequest\x1a).vetclube.plugin.v1.AwardVetCoinsResponse\x12m\n" +
@@ -2706,7 +3106,12 @@ const file_plugin_proto_rawDesc = "" +
 	"\x06KVList\x12!.vetclube.plugin.v1.KVListRequest\x1a\".vetclube.plugin.v1.KVListResponse\x12N\n" +
 	"\aSQLExec\x12\x1e.vetclube.plugin.v1.SQLRequest\x1a#.vetclube.plugin.v1.SQLExecResponse\x12P\n" +
 	"\bSQLQuery\x12\x1e.vetclube.plugin.v1.SQLRequest\x1a$.vetclube.plugin.v1.SQLQueryResponse\x12F\n" +
-	"\x03Log\x12\x1e.vetclube.plugin.v1.LogRequest\x1a\x1f.vetclube.plugin.v1.LogResponseB5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
+	"\x03Log\x12\x1e.vetclube.plugin.v1.LogRequest\x1a\x1f.vetclube.plugin.v1.LogResponse\x12[\n" +
+	"\n" +
+	"CheckLimit\x12%.vetclube.plugin.v1.CheckLimitRequest\x1a&.vetclube.plugin.v1.CheckLimitResponse\x12R\n" +
+	"\aGetFile\x12\".vetclube.plugin.v1.GetFileRequest\x1a#.vetclube.plugin.v1.GetFileResponse\x12[\n" +
+	"\n" +
+	"DeleteFile\x12%.vetclube.plugin.v1.DeleteFileRequest\x1a&.vetclube.plugin.v1.DeleteFileResponseB5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
@@ -2721,7 +3126,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -2765,8 +3170,14 @@ var file_plugin_proto_goTypes = []any{
 	(*SQLQueryResponse)(nil),         // 39: vetclube.plugin.v1.SQLQueryResponse
 	(*LogRequest)(nil),               // 40: vetclube.plugin.v1.LogRequest
 	(*LogResponse)(nil),              // 41: vetclube.plugin.v1.LogResponse
-	nil,                              // 42: vetclube.plugin.v1.ContentItem.MediaEntry
-	nil,                              // 43: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	(*CheckLimitRequest)(nil),        // 42: vetclube.plugin.v1.CheckLimitRequest
+	(*CheckLimitResponse)(nil),       // 43: vetclube.plugin.v1.CheckLimitResponse
+	(*GetFileRequest)(nil),           // 44: vetclube.plugin.v1.GetFileRequest
+	(*GetFileResponse)(nil),          // 45: vetclube.plugin.v1.GetFileResponse
+	(*DeleteFileRequest)(nil),        // 46: vetclube.plugin.v1.DeleteFileRequest
+	(*DeleteFileResponse)(nil),       // 47: vetclube.plugin.v1.DeleteFileResponse
+	nil,                              // 48: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                              // 49: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -2776,9 +3187,9 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 4: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 5: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 6: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	42, // 7: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	48, // 7: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
 	13, // 8: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	43, // 9: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	49, // 9: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 	13, // 10: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
 	13, // 11: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
 	14, // 12: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
@@ -2800,26 +3211,32 @@ var file_plugin_proto_depIdxs = []int32{
 	37, // 28: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
 	37, // 29: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
 	40, // 30: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	2,  // 31: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 32: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 33: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 34: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	16, // 35: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	18, // 36: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	20, // 37: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	22, // 38: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	24, // 39: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	26, // 40: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	28, // 41: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	30, // 42: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	32, // 43: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	34, // 44: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	36, // 45: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	38, // 46: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	39, // 47: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	41, // 48: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	31, // [31:49] is the sub-list for method output_type
-	13, // [13:31] is the sub-list for method input_type
+	42, // 31: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
+	44, // 32: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
+	46, // 33: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
+	2,  // 34: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 35: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 36: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 37: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 38: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 39: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 40: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	22, // 41: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 42: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 43: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 44: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 45: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 46: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 47: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 48: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 49: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 50: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 51: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	43, // 52: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
+	45, // 53: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
+	47, // 54: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
+	34, // [34:55] is the sub-list for method output_type
+	13, // [13:34] is the sub-list for method input_type
 	13, // [13:13] is the sub-list for extension type_name
 	13, // [13:13] is the sub-list for extension extendee
 	0,  // [0:13] is the sub-list for field type_name
@@ -2836,7 +3253,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   43,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

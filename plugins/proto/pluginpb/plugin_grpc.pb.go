@@ -386,6 +386,9 @@ const (
 	Host_SQLExec_FullMethodName           = "/vetclube.plugin.v1.Host/SQLExec"
 	Host_SQLQuery_FullMethodName          = "/vetclube.plugin.v1.Host/SQLQuery"
 	Host_Log_FullMethodName               = "/vetclube.plugin.v1.Host/Log"
+	Host_CheckLimit_FullMethodName        = "/vetclube.plugin.v1.Host/CheckLimit"
+	Host_GetFile_FullMethodName           = "/vetclube.plugin.v1.Host/GetFile"
+	Host_DeleteFile_FullMethodName        = "/vetclube.plugin.v1.Host/DeleteFile"
 )
 
 // HostClient is the client API for Host service.
@@ -405,6 +408,14 @@ type HostClient interface {
 	SQLExec(ctx context.Context, in *SQLRequest, opts ...grpc.CallOption) (*SQLExecResponse, error)
 	SQLQuery(ctx context.Context, in *SQLRequest, opts ...grpc.CallOption) (*SQLQueryResponse, error)
 	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
+	// CheckLimit says whether the request's user may have one more of a trial
+	// limit the plugin declared, given the plugin's own count of what they use.
+	CheckLimit(ctx context.Context, in *CheckLimitRequest, opts ...grpc.CallOption) (*CheckLimitResponse, error)
+	// GetFile returns a file the request's user uploaded to this plugin
+	// (POST /api/tools/{id}/files); another member's or plugin's is NotFound.
+	GetFile(ctx context.Context, in *GetFileRequest, opts ...grpc.CallOption) (*GetFileResponse, error)
+	// DeleteFile removes such a file; deleting an absent one is not an error.
+	DeleteFile(ctx context.Context, in *DeleteFileRequest, opts ...grpc.CallOption) (*DeleteFileResponse, error)
 }
 
 type hostClient struct {
@@ -525,6 +536,36 @@ func (c *hostClient) Log(ctx context.Context, in *LogRequest, opts ...grpc.CallO
 	return out, nil
 }
 
+func (c *hostClient) CheckLimit(ctx context.Context, in *CheckLimitRequest, opts ...grpc.CallOption) (*CheckLimitResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckLimitResponse)
+	err := c.cc.Invoke(ctx, Host_CheckLimit_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) GetFile(ctx context.Context, in *GetFileRequest, opts ...grpc.CallOption) (*GetFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetFileResponse)
+	err := c.cc.Invoke(ctx, Host_GetFile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) DeleteFile(ctx context.Context, in *DeleteFileRequest, opts ...grpc.CallOption) (*DeleteFileResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteFileResponse)
+	err := c.cc.Invoke(ctx, Host_DeleteFile_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -542,6 +583,14 @@ type HostServer interface {
 	SQLExec(context.Context, *SQLRequest) (*SQLExecResponse, error)
 	SQLQuery(context.Context, *SQLRequest) (*SQLQueryResponse, error)
 	Log(context.Context, *LogRequest) (*LogResponse, error)
+	// CheckLimit says whether the request's user may have one more of a trial
+	// limit the plugin declared, given the plugin's own count of what they use.
+	CheckLimit(context.Context, *CheckLimitRequest) (*CheckLimitResponse, error)
+	// GetFile returns a file the request's user uploaded to this plugin
+	// (POST /api/tools/{id}/files); another member's or plugin's is NotFound.
+	GetFile(context.Context, *GetFileRequest) (*GetFileResponse, error)
+	// DeleteFile removes such a file; deleting an absent one is not an error.
+	DeleteFile(context.Context, *DeleteFileRequest) (*DeleteFileResponse, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -584,6 +633,15 @@ func (UnimplementedHostServer) SQLQuery(context.Context, *SQLRequest) (*SQLQuery
 }
 func (UnimplementedHostServer) Log(context.Context, *LogRequest) (*LogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Log not implemented")
+}
+func (UnimplementedHostServer) CheckLimit(context.Context, *CheckLimitRequest) (*CheckLimitResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckLimit not implemented")
+}
+func (UnimplementedHostServer) GetFile(context.Context, *GetFileRequest) (*GetFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetFile not implemented")
+}
+func (UnimplementedHostServer) DeleteFile(context.Context, *DeleteFileRequest) (*DeleteFileResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteFile not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -804,6 +862,60 @@ func _Host_Log_Handler(srv interface{}, ctx context.Context, dec func(interface{
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_CheckLimit_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckLimitRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).CheckLimit(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_CheckLimit_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).CheckLimit(ctx, req.(*CheckLimitRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_GetFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).GetFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_GetFile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).GetFile(ctx, req.(*GetFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_DeleteFile_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteFileRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).DeleteFile(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_DeleteFile_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).DeleteFile(ctx, req.(*DeleteFileRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -854,6 +966,18 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Log",
 			Handler:    _Host_Log_Handler,
+		},
+		{
+			MethodName: "CheckLimit",
+			Handler:    _Host_CheckLimit_Handler,
+		},
+		{
+			MethodName: "GetFile",
+			Handler:    _Host_GetFile_Handler,
+		},
+		{
+			MethodName: "DeleteFile",
+			Handler:    _Host_DeleteFile_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

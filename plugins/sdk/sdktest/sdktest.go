@@ -65,6 +65,11 @@ type Host struct {
 	failures      map[string]error
 	logs          []LogRecord
 	dailyVetCoins int64
+	limits        map[string]int
+	premium       bool
+	limitChecks   []sdk.Limit
+	files         map[string]storedFile
+	fileSeq       int
 }
 
 type kvEntry struct {
@@ -143,6 +148,8 @@ func New(t testing.TB, opts ...Option) *Host {
 		notifKeys:     map[string]Notification{},
 		failures:      map[string]error{},
 		dailyVetCoins: cfg.dailyVetCoins,
+		limits:        map[string]int{},
+		files:         map[string]storedFile{},
 	}
 	if cfg.wantSQL {
 		h.sql = openSQL(t, cfg.migrations)

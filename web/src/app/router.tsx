@@ -9,7 +9,7 @@ import NotFoundPage from '@/components/NotFoundPage'
 // The layout and the 'Em breve' page load with the first signed-in route, so
 // visitors on /landing or /login never download them.
 const loadLayout = () => retryImport(() => import('./layout/AppLayout'))
-const loadComingSoon = () => retryImport(() => import('./pages/ComingSoonPage'))
+const loadComingSoon = () => retryImport(() => import('@/components/ComingSoonPage'))
 
 /** A guarded route whose feature is not built yet: 'Em breve' inside the layout. */
 function soon(path: string, title: string): RouteObject {
@@ -42,19 +42,13 @@ function inBackoffice(path: string, title: string, url: string): RouteObject {
 
 /** Tools under /ferramentas/. */
 const toolRoutes: RouteObject[] = [
-  // Plugin tools: the catalogue, and any tool by slug (form tools
-  // through the generic renderer, custom ones through web/src/plugins/<id>/).
+  // Plugin tools: the catalogue, and any tool by slug (form tools through
+  // the generic renderer, custom ones through their plugin's own view in
+  // plugins/<id>/web/, which may route the rest of the path itself: the
+  // simulado's /ferramentas/simulado-vet/resultado/<attempt>). A tool the
+  // platform announces but whose plugin is not loaded shows 'Em breve'.
   { path: '/ferramentas', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolsPage')) },
-  { path: '/ferramentas/:slug', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
-  soon('/ferramentas/assistente-de-carreira', 'Assistente de Carreira'),
-  soon('/ferramentas/quiz-area', 'Quiz de Área'),
-  soon('/ferramentas/social-media-ia', 'Social Media IA'),
-  soon('/ferramentas/simulado-vet', 'Simulado Vet'),
-  soon('/ferramentas/simulado-vet/quiz', 'Simulado Vet'),
-  soon('/ferramentas/simulado-vet/resultado/:attemptId', 'Resultado do Simulado'),
-  soon('/ferramentas/simulado-vet/history', 'Histórico de Simulados'),
-  soon('/ferramentas/doencas', 'Doenças'),
-  soon('/ferramentas/diagnostico-imagem', 'Diagnóstico por Imagem'),
+  { path: '/ferramentas/:slug/*', lazy: lazyPage(() => import('@/features/ferramentas/pages/ToolPage')) },
 ]
 
 /** Admin screens under /admin; the full backoffice lives at /backoffice/. */

@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest'
 // configuration: what it refuses, and what it lets through.
 const cwd = fileURLToPath(new URL('../..', import.meta.url))
 const eslint = new ESLint({ cwd })
+// Plugin views (plugins/<id>/web/) are linted from the repository root with this configuration.
+const rootLint = new ESLint({ cwd: fileURLToPath(new URL('../../..', import.meta.url)), overrideConfigFile: fileURLToPath(new URL('../../eslint.config.js', import.meta.url)) })
 
-async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath })
+async function boundaryErrors(filePath: string, code: string, linter = eslint): Promise<string[]> {
+  const [result] = await linter.lintText(code, { filePath })
   return (result?.messages ?? []).filter((m) => m.ruleId === 'feature-boundaries/public-surface').map((m) => m.message)
 }
 
@@ -30,7 +32,7 @@ describe('feature boundaries (eslint.config.js)', () => {
   })
 
   it('refuses the same from a tool plugin', { timeout: 60_000 }, async () => {
-    const errors = await boundaryErrors('src/plugins/probe/View.tsx', "import { toolFetch } from '@/features/ferramentas/api'\nexport const f = toolFetch\n")
+    const errors = await boundaryErrors('plugins/probe/web/View.tsx', "import { toolFetch } from '@/features/ferramentas/api'\nexport const f = toolFetch\n", rootLint)
     expect(errors).toEqual([expect.stringContaining("reaches inside the feature 'ferramentas'")])
   })
 

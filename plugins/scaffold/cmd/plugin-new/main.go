@@ -1,5 +1,6 @@
 // Command plugin-new scaffolds a plugin: plugin-new -id minha-ferramenta
-// (a form tool) or plugin-new -id boletins -kind content (a content type).
+// (a form tool), -kind view (a tool with its own page, web/View.tsx in its
+// folder) or -kind content (a content type).
 package main
 
 import (
@@ -13,7 +14,7 @@ import (
 func main() {
 	id := flag.String("id", "", "plugin id, e.g. minha-ferramenta")
 	dir := flag.String("dir", "plugins", "directory holding the plugins")
-	kind := flag.String("kind", "tool", "tool (a form tool) or content (a content type)")
+	kind := flag.String("kind", "tool", "tool (a form tool), view (a tool with its own page) or content (a content type)")
 	flag.Parse()
 	path, err := scaffold.Create(*dir, *id, *kind)
 	if err != nil {

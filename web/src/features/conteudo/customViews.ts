@@ -3,7 +3,7 @@ import type { ContentType } from './api'
 
 /**
  * A content plugin may replace its reader pages from
- * web/src/plugins/<type id>/content.tsx, exporting List ({type}) and/or
+ * plugins/<type id>/web/content.tsx (the folder of the plugin of that id), exporting List ({type}) and/or
  * Detail ({type, slug}); the generic pages serve the rest.
  */
 interface ContentViews {
@@ -11,8 +11,8 @@ interface ContentViews {
   Detail?: ComponentType<{ type: ContentType; slug: string }>
 }
 
-const modules = import.meta.glob<ContentViews>('../../plugins/*/content.tsx', { eager: true })
+const modules = import.meta.glob<ContentViews>('../../../../plugins/*/web/content.tsx', { eager: true })
 
 export function customContentViews(typeId: string): ContentViews {
-  return modules[`../../plugins/${typeId}/content.tsx`] ?? {}
+  return modules[`../../../../plugins/${typeId}/web/content.tsx`] ?? {}
 }

@@ -7,12 +7,29 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
 import { usePageTitle } from '@/lib/usePageTitle'
 import NotFoundPage from '@/components/NotFoundPage'
+import { ComingSoonPage } from '@/components/ComingSoonPage'
 import { useTools } from '../api'
 import { FormTool } from '../components/FormTool'
 import { ToolIcon } from '../components/ToolIcon'
 import { customView } from '../customViews'
 
-/** /ferramentas/<slug>: a form tool through the generic renderer, or a custom view. */
+// The tools VetClube announces in its menus and landing page: until their
+// plugin is loaded, their address shows 'Em breve' instead of 'not found'.
+// A loaded plugin with the same slug takes the address over by itself.
+const ANNOUNCED: Record<string, string> = {
+  'prontuario-vet': 'Prontuário Vet',
+  'assistente-de-carreira': 'Assistente de Carreira',
+  'quiz-area': 'Quiz de Área',
+  'social-media-ia': 'Social Media IA',
+  'simulado-vet': 'Simulado Vet',
+  doencas: 'Doenças',
+  'diagnostico-imagem': 'Diagnóstico por Imagem',
+}
+
+/**
+ * /ferramentas/<slug>/*: a form tool through the generic renderer, or a
+ * custom view, which routes the rest of the path itself.
+ */
 export default function ToolPage() {
   const { slug } = useParams()
   const { data: tools, isPending, error } = useTools()
@@ -22,6 +39,8 @@ export default function ToolPage() {
   if (isPending) return <Spinner />
   // A failed refresh keeps the list this device already had (kept for offline use).
   if (!tools) return <p role="alert" className="text-destructive">{error?.message}</p>
+  const announced = slug ? ANNOUNCED[slug] : undefined
+  if (!tool && announced) return <ComingSoonPage title={announced} />
   if (!tool) return <NotFoundPage />
 
   const View = tool.ui_kind === 'custom' ? customView(tool.id) : undefined
