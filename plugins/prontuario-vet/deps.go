@@ -35,30 +35,24 @@ type services struct {
 // vetInfo is who signs a prescription.
 type vetInfo struct{ Name, CRMV string }
 
-// defaultTrialPatients is the trial limit when the host has no limit API.
-const defaultTrialPatients = 10
-
-// limitReason is the pt-BR refusal of one more active patient.
-func limitReason(limit int) string {
-	return "Você atingiu o limite de " + sdk.FormatNumber(float64(limit), 0) +
-		" pacientes ativos do período de teste. Arquive um paciente ou assine o VetClube Premium para cadastrar pacientes sem limite."
-}
-
 func hostServices(host *sdk.Host) services {
 	return services{
-		checkLimit: func(ctx context.Context, _ string, used int) (limitDecision, error) {
-			if sdk.UserFrom(ctx).Subscription == "premium" {
-				return limitDecision{Allowed: true, Limit: -1, Used: used}, nil
+		checkLimit: func(ctx context.Context, name string, used int) (limitDecision, error) {
+			lim, err := host.CheckLimit(ctx, name, used)
+			if err != nil {
+				return limitDecision{}, err
 			}
-			if used >= defaultTrialPatients {
-				return limitDecision{Allowed: false, Limit: defaultTrialPatients, Used: used, Reason: limitReason(defaultTrialPatients)}, nil
-			}
-			return limitDecision{Allowed: true, Limit: defaultTrialPatients, Used: used}, nil
+			return limitDecision{Allowed: lim.Allowed, Limit: lim.Limit, Used: lim.Used, Reason: lim.Reason}, nil
 		},
-		// Without the host's file API a file id cannot be checked here; the
-		// core's file routes answer only the owner's files anyway.
-		file: func(_ context.Context, id string) (fileInfo, error) {
-			return fileInfo{ID: id, Kind: "file", Name: "Anexo"}, nil
+		file: func(ctx context.Context, id string) (fileInfo, error) {
+			f, err := host.File(ctx, id)
+			if errors.Is(err, sdk.ErrNotFound) {
+				return fileInfo{}, errFileNotFound
+			}
+			if err != nil {
+				return fileInfo{}, err
+			}
+			return fileInfo{ID: f.ID, Kind: f.Kind, ContentType: f.ContentType, Name: f.Name}, nil
 		},
 		vet: func(ctx context.Context) (vetInfo, error) {
 			p, err := host.CurrentProfile(ctx)

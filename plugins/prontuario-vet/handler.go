@@ -147,14 +147,7 @@ func (a *api) listPatients(w http.ResponseWriter, r *http.Request) {
 // limitRefusal answers 403 with the host's pt-BR reason and the Premium
 // invitation flag the web app shows.
 func limitRefusal(w http.ResponseWriter, lim limitDecision) {
-	reason := lim.Reason
-	if reason == "" {
-		reason = limitReason(lim.Limit)
-	}
-	sdk.WriteJSON(w, http.StatusForbidden, map[string]any{
-		"error":   map[string]any{"code": "limit_reached", "message": reason},
-		"upgrade": true, "limit": lim.Limit, "used": lim.Used,
-	})
+	sdk.WriteLimit(w, sdk.Limit{Name: limitName, Allowed: false, Limit: lim.Limit, Used: lim.Used, Reason: lim.Reason})
 }
 
 // withinLimit runs write with the member's active count once the host

@@ -15,6 +15,7 @@ var Manifest = sdk.Manifest{
 	Slug:           "prontuario-vet",
 	Access:         sdk.AccessUser,
 	UIKind:         sdk.UICustom,
+	Limits:         []string{limitName},
 }
 
 // limitName is the trial limit on active patients.

@@ -32,6 +32,7 @@ type kit struct {
 
 func newKit(t *testing.T) *kit {
 	host := sdktest.New(t, sdktest.WithSQL(Migrations))
+	host.SetLimit(limitName, 10)
 	host.SetProfile(sdk.Profile{UserID: anaID, FirstName: "Ana", LastName: "Lima", CRMV: "CRMV-SP 12345"})
 	host.SetProfile(sdk.Profile{UserID: biaID, FirstName: "Bia", LastName: "Souza"})
 	h := newAPI(host.Host, hostServices(host.Host), func() time.Time { return testNow }).routes()
@@ -86,6 +87,9 @@ type errBody struct {
 func (r reply) err(t *testing.T) errBody {
 	var e errBody
 	r.decode(t, &e)
+	var wrapped struct{ Error struct{ Upgrade bool } }
+	r.decode(t, &wrapped)
+	e.Upgrade = e.Upgrade || wrapped.Error.Upgrade
 	return e
 }
 

@@ -115,7 +115,7 @@ test.describe('prontuário vet', () => {
     await form.getByLabel('Nome do paciente').fill('Paciente 11')
     await form.getByRole('button', { name: 'Cadastrar paciente' }).click()
     const alert = form.getByRole('alert')
-    await expect(alert).toContainText('Você atingiu o limite de 10 pacientes ativos do período de teste')
+    await expect(alert).toContainText('Você atingiu o limite de 10 pacientes')
     await expect(alert.getByRole('link', { name: 'Conhecer o Premium' })).toHaveAttribute('href', '/pricing')
   })
 })
