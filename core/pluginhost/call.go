@@ -48,3 +48,25 @@ func (m *Manager) CallForm(ctx context.Context, principal core.Principal, id, ac
 	}
 	return int(res.Status), res.Body, nil
 }
+
+// Call sends one request to tool id as principal, exactly as
+// METHOD /api/tools/{id}/{path} would reach it (the path checked the same
+// way), for core code that acts through a plugin's own API on a member's
+// behalf (the development seed). It answers the plugin's status and body.
+func (m *Manager) Call(ctx context.Context, principal core.Principal, id, method, path string, body []byte) (int, []byte, error) {
+	pl, ok := m.plugin(id)
+	path, query, _ := strings.Cut(strings.TrimPrefix(path, "/"), "?")
+	clean, valid := pluginPath(path, false)
+	if !ok || !valid {
+		return 0, nil, core.Errorf(core.ENOTFOUND, "Ferramenta não encontrada.")
+	}
+	req := &pluginpb.HTTPRequest{Method: method, Path: clean, RawQuery: query, Body: body, User: userOf(principal)}
+	if body != nil {
+		req.Headers = []*pluginpb.Header{{Name: "Content-Type", Values: []string{"application/json"}}}
+	}
+	res, err := pl.Handle(ctx, principal, req)
+	if err != nil {
+		return 0, nil, err
+	}
+	return int(res.Status), res.Body, nil
+}

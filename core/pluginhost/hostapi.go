@@ -73,7 +73,7 @@ func (h *hostAPI) GetCurrentProfile(ctx context.Context, req *pluginpb.GetCurren
 	if err != nil {
 		return nil, internal(err)
 	}
-	return &pluginpb.PublicProfile{UserId: rc.principal.UserID, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarUrl: p.AvatarURL}, nil
+	return &pluginpb.PublicProfile{UserId: rc.principal.UserID, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarUrl: p.AvatarURL, Crmv: p.CRMV}, nil
 }
 
 // AwardVetCoins credits the current user, at most DailyVetCoins per plugin

@@ -1,60 +1,40 @@
 package main
 
-import "math"
+import (
+	"math"
 
-// Species the calculators know.
-const (
-	Dog     = "cao"
-	Cat     = "gato"
-	Bovine  = "bovino"
-	Equine  = "equino"
-	SmallRu = "ovino_caprino"
-	Swine   = "suino"
-	Bird    = "ave"
-	Exotic  = "exotico"
+	"github.com/vetclube/vetclube/plugins/sdk/vetcalc"
 )
 
-// SpeciesInfo is one species with the weight range a submission must fall
-// in. The ranges go from a newborn (or the smallest adult of the group) to
-// a heavy adult with margin; they catch typing slips (grams typed as kg, a
-// 45 kg cat), they are not growth standards (README.md).
-type SpeciesInfo struct {
-	Value, Label string
-	// Plural names the species in a sentence: "para cães".
-	Plural         string
-	MinKg, MaxKg   float64
-	SmallAnimalFit bool // the dog/cat formulas (RER, fluids, blood volume, BSA) apply
-}
+// Species the calculators know: the list shared with the other veterinary
+// tools (plugins/sdk/vetcalc).
+const (
+	Dog     = vetcalc.Dog
+	Cat     = vetcalc.Cat
+	Bovine  = vetcalc.Bovine
+	Equine  = vetcalc.Equine
+	SmallRu = vetcalc.SmallRu
+	Swine   = vetcalc.Swine
+	Bird    = vetcalc.Bird
+	Exotic  = vetcalc.Exotic
+)
 
-var species = []SpeciesInfo{
-	{Dog, "Cão", "cães", 0.05, 120, true},
-	{Cat, "Gato", "gatos", 0.05, 20, true},
-	{Bovine, "Bovino", "bovinos", 10, 1500, false},
-	{Equine, "Equino", "equinos", 5, 1200, false},
-	{SmallRu, "Ovino/caprino", "ovinos e caprinos", 1, 200, false},
-	{Swine, "Suíno", "suínos", 0.5, 400, false},
-	{Bird, "Ave", "aves", 0.01, 150, false},
-	{Exotic, "Exótico", "animais exóticos", 0.01, 500, false},
-}
+// SpeciesInfo is one species with its accepted weight range (README.md).
+type SpeciesInfo = vetcalc.SpeciesInfo
+
+var species = vetcalc.Species
 
 // MaxWeightKg is the largest weight any species accepts (the form's limit).
-const MaxWeightKg = 1500
+const MaxWeightKg = vetcalc.MaxWeightKg
 
-func speciesInfo(value string) (SpeciesInfo, bool) {
-	for _, s := range species {
-		if s.Value == value {
-			return s, true
-		}
-	}
-	return SpeciesInfo{}, false
-}
+func speciesInfo(value string) (SpeciesInfo, bool) { return vetcalc.Lookup(value) }
 
 // DoseMg is the dose in mg for a patient: mg/kg × kg.
-func DoseMg(doseMgPerKg, weightKg float64) float64 { return doseMgPerKg * weightKg }
+func DoseMg(doseMgPerKg, weightKg float64) float64 { return vetcalc.DoseMg(doseMgPerKg, weightKg) }
 
 // DoseVolumeML is the volume to draw: dose (mg) ÷ concentration (mg/mL).
 func DoseVolumeML(doseMg, concentrationMgPerML float64) float64 {
-	return doseMg / concentrationMgPerML
+	return vetcalc.DoseVolumeML(doseMg, concentrationMgPerML)
 }
 
 // RER is the resting energy requirement in kcal/day: 70 × kg^0.75.

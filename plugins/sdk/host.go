@@ -35,6 +35,9 @@ func (h *Host) Logger() *slog.Logger { return h.log }
 // Profile is a user's public profile.
 type Profile struct {
 	UserID, FirstName, LastName, Title, AvatarURL string
+	// CRMV is the council registration shown on the public profile
+	// ("CRMV-SP 12345"), empty when the member has none.
+	CRMV string
 }
 
 // CurrentProfile returns the public profile of the request's user.
@@ -43,7 +46,7 @@ func (h *Host) CurrentProfile(ctx context.Context) (Profile, error) {
 	if err != nil {
 		return Profile{}, fmt.Errorf("host: current profile: %w", err)
 	}
-	return Profile{UserID: p.UserId, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarURL: p.AvatarUrl}, nil
+	return Profile{UserID: p.UserId, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarURL: p.AvatarUrl, CRMV: p.Crmv}, nil
 }
 
 // VetCoins ledger kinds a plugin may credit (AwardKind). The host refuses

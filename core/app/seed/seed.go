@@ -108,6 +108,9 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedComments(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
 		return err
 	}
+	if err := a.seedProntuario(ctx, ids["demo@vetclube.dev"], stdout); err != nil {
+		return err
+	}
 	if err := a.seedNews(ctx, ids["editora@vetclube.dev"], ids["revisor@vetclube.dev"], stdout); err != nil {
 		return err
 	}

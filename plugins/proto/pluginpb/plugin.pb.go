@@ -1457,12 +1457,15 @@ func (x *GetCurrentProfileRequest) GetRequestToken() string {
 }
 
 type PublicProfile struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
-	FirstName     string                 `protobuf:"bytes,2,opt,name=first_name,json=firstName,proto3" json:"first_name,omitempty"`
-	LastName      string                 `protobuf:"bytes,3,opt,name=last_name,json=lastName,proto3" json:"last_name,omitempty"`
-	Title         string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
-	AvatarUrl     string                 `protobuf:"bytes,5,opt,name=avatar_url,json=avatarUrl,proto3" json:"avatar_url,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	UserId    string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	FirstName string                 `protobuf:"bytes,2,opt,name=first_name,json=firstName,proto3" json:"first_name,omitempty"`
+	LastName  string                 `protobuf:"bytes,3,opt,name=last_name,json=lastName,proto3" json:"last_name,omitempty"`
+	Title     string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	AvatarUrl string                 `protobuf:"bytes,5,opt,name=avatar_url,json=avatarUrl,proto3" json:"avatar_url,omitempty"`
+	// crmv is the member's council registration as shown on their public
+	// profile ("CRMV-SP 12345"), empty when they have none.
+	Crmv          string `protobuf:"bytes,6,opt,name=crmv,proto3" json:"crmv,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1528,6 +1531,13 @@ func (x *PublicProfile) GetTitle() string {
 func (x *PublicProfile) GetAvatarUrl() string {
 	if x != nil {
 		return x.AvatarUrl
+	}
+	return ""
+}
+
+func (x *PublicProfile) GetCrmv() string {
+	if x != nil {
+		return x.Crmv
 	}
 	return ""
 }
@@ -3345,7 +3355,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x04item\x18\x01 \x01(\v2\x1f.vetclube.plugin.v1.ContentItemR\x04item\"\x16\n" +
 	"\x14AfterPublishResponse\"?\n" +
 	"\x18GetCurrentProfileRequest\x12#\n" +
-	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\"\x99\x01\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\"\xad\x01\n" +
 	"\rPublicProfile\x12\x17\n" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x1d\n" +
 	"\n" +
@@ -3353,7 +3363,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\tlast_name\x18\x03 \x01(\tR\blastName\x12\x14\n" +
 	"\x05title\x18\x04 \x01(\tR\x05title\x12\x1d\n" +
 	"\n" +
-	"avatar_url\x18\x05 \x01(\tR\tavatarUrl\"\xa8\x01\n" +
+	"avatar_url\x18\x05 \x01(\tR\tavatarUrl\x12\x12\n" +
+	"\x04crmv\x18\x06 \x01(\tR\x04crmv\"\xa8\x01\n" +
 	"\x14AwardVetCoinsRequest\x12#\n" +
 	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x16\n" +

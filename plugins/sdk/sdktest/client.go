@@ -34,7 +34,7 @@ func (c *client) GetCurrentProfile(_ context.Context, req *pluginpb.GetCurrentPr
 	if !ok {
 		return nil, errorf(codes.NotFound, "user not found (set one with sdktest.Host.SetProfile)")
 	}
-	return &pluginpb.PublicProfile{UserId: u.ID, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarUrl: p.AvatarURL}, nil
+	return &pluginpb.PublicProfile{UserId: u.ID, FirstName: p.FirstName, LastName: p.LastName, Title: p.Title, AvatarUrl: p.AvatarURL, Crmv: p.CRMV}, nil
 }
 
 func (c *client) AwardVetCoins(_ context.Context, req *pluginpb.AwardVetCoinsRequest, _ ...grpc.CallOption) (*pluginpb.AwardVetCoinsResponse, error) {
