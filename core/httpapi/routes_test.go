@@ -279,6 +279,15 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/billing/metrics":                          superAdmin,
 	"GET /api/admin/billing/events":                           superAdmin,
 	"POST /api/admin/billing/events/{id}/reprocess":           superAdmin,
+
+	// The member's data (LGPD)
+	"GET /api/me/data":                         signedIn,
+	"POST /api/me/data-exports":                signedIn,
+	"GET /api/me/data-exports/{id}/download":   signedIn,
+	"POST /api/me/account-deletion/code":       signedIn,
+	"POST /api/me/account-deletion":            signedIn,
+	"DELETE /api/me/account-deletion":          signedIn,
+	"GET /api/admin/lgpd-requests":             superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {
