@@ -64,7 +64,46 @@ BEGIN
 END $$;
 -- +goose StatementEnd
 
+-- The editorial history stays append-only too, except that a deleted
+-- member's events lose who did them (actor and address), nothing else.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION editorial_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' AND TG_LEVEL = 'ROW' AND current_setting('vetclube.anonymise_actor', true) = 'on'
+       AND NEW.actor_id IS NULL AND NEW.ip IS NULL
+       AND (to_jsonb(NEW) - 'actor_id' - 'ip') = (to_jsonb(OLD) - 'actor_id' - 'ip') THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'editorial_events is append-only';
+END $$;
+-- +goose StatementEnd
+
+-- Revisions are never updated, except that a deleted member's revisions
+-- lose their author (the account's ON DELETE SET NULL) inside the deletion.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION content_revisions_no_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('vetclube.anonymise_actor', true) = 'on' AND NEW.author_id IS NULL
+       AND (to_jsonb(NEW) - 'author_id') = (to_jsonb(OLD) - 'author_id') THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'content_revisions rows are never updated';
+END $$;
+-- +goose StatementEnd
+
 -- +goose Down
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION content_revisions_no_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'content_revisions rows are never updated';
+END $$;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION editorial_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'editorial_events is append-only';
+END $$;
+-- +goose StatementEnd
 DROP TABLE lgpd_deletion_codes;
 DROP TABLE lgpd_deletion_reports;
 DROP TABLE lgpd_requests;

@@ -13,10 +13,12 @@ import (
 
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/profiles"
+	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/workflows"
 )
 
@@ -76,7 +78,9 @@ func (a *App) buildLGPD(cfg config.Config, pool *pgxpool.Pool, public, private m
 // first, then what needs the account's e-mail or name, the account last
 // (its rows cascade to everything tied to it).
 func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public media.Storage) {
-	fn := func(f func(ctx context.Context, userID string) (any, error)) lgpd.Exporter { return lgpd.ExporterFunc(f) }
+	fn := func(f func(ctx context.Context, userID string) (any, error)) lgpd.Exporter {
+		return lgpd.ExporterFunc(f)
+	}
 	reg.AddArea("conta", fn(a.Auth.ExportUserData))
 	reg.AddArea("perfil", fn(a.Profiles.ExportUserData))
 	reg.AddArea("publicacoes", fn(a.Content.Store.ExportUserData))
@@ -139,6 +143,17 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 			name = ""
 		}
 		return a.Engagement.Notifications.ScrubActor(ctx, userID, name)
+	}))
+	reg.AddEraser("eventos_ao_vivo", er(func(ctx context.Context, userID string) (int64, error) {
+		name := a.Profiles.DisplayName(ctx, userID)
+		if name == profiles.FallbackName {
+			name = ""
+		}
+		return events.EraseMentions(ctx, pool, userID, name)
+	}))
+	reg.AddEraser("limites_de_uso", er(func(ctx context.Context, userID string) (int64, error) {
+		email, _ := a.Auth.Email(ctx, userID)
+		return ratelimit.EraseKeysNaming(ctx, pool, userID, email)
 	}))
 	reg.AddEraser("historico_editorial", er(func(ctx context.Context, userID string) (int64, error) {
 		return editorial.EraseActor(ctx, pool, userID)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/vetclube/vetclube/core/auth/password"
 	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/postgres"
@@ -130,9 +132,18 @@ func (s *Service) EraseAccount(ctx context.Context, userID string) (int64, error
 		n += tag.RowsAffected()
 	}
 	s.InvalidatePrincipalsOf(userID)
-	tag, err := s.pool.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID)
+	// The append-only histories (content revisions, editorial events) let
+	// the deleted account's rows lose their author inside this transaction.
+	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('vetclube.anonymise_actor', 'on', true)`); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID)
+		n += tag.RowsAffected()
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("erase account: %w", err)
 	}
-	return n + tag.RowsAffected(), nil
+	return n, nil
 }

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -73,4 +74,25 @@ func (s *Service) EraseCustomer(ctx context.Context, userID string) (int64, erro
 func isMissing(err error) bool {
 	var se *stripe.Error
 	return errors.As(err, &se) && (se.Code == stripe.ErrorCodeResourceMissing || se.HTTPStatusCode == 404)
+}
+
+// redactDeletedCustomer keeps only the ids of a customer.deleted event: the
+// customer (a deleted member's e-mail and name) is gone and its copy in the
+// event inbox would outlive the account.
+func redactDeletedCustomer(ev *stripe.Event, payload []byte) []byte {
+	if ev.Type != "customer.deleted" {
+		return payload
+	}
+	cus := ""
+	if ev.Data != nil {
+		if id, ok := ev.Data.Object["id"].(string); ok {
+			cus = id
+		}
+	}
+	b, err := json.Marshal(map[string]any{"id": ev.ID, "object": "event", "type": ev.Type, "created": ev.Created,
+		"data": map[string]any{"object": map[string]any{"id": cus, "object": "customer", "deleted": true}}})
+	if err != nil {
+		return payload
+	}
+	return b
 }

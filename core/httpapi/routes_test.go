@@ -281,13 +281,13 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/admin/billing/events/{id}/reprocess":           superAdmin,
 
 	// The member's data (LGPD)
-	"GET /api/me/data":                         signedIn,
-	"POST /api/me/data-exports":                signedIn,
-	"GET /api/me/data-exports/{id}/download":   signedIn,
-	"POST /api/me/account-deletion/code":       signedIn,
-	"POST /api/me/account-deletion":            signedIn,
-	"DELETE /api/me/account-deletion":          signedIn,
-	"GET /api/admin/lgpd-requests":             superAdmin,
+	"GET /api/me/data":                       signedIn,
+	"POST /api/me/data-exports":              signedIn,
+	"GET /api/me/data-exports/{id}/download": signedIn,
+	"POST /api/me/account-deletion/code":     signedIn,
+	"POST /api/me/account-deletion":          signedIn,
+	"DELETE /api/me/account-deletion":        signedIn,
+	"GET /api/admin/lgpd-requests":           superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

@@ -195,5 +195,3 @@ func (s *Service) AdminList(ctx context.Context, f adminFilter, lq httpx.ListQue
 	}
 	return out, total, nil
 }
-
-

@@ -204,6 +204,7 @@ func (s *Service) startExport(ctx context.Context, id string) error {
 		ctx := context.WithoutCancel(ctx)
 		if err := s.BuildExport(ctx, id); err != nil {
 			s.o.Log.Error("build export", "request", id, "err", err)
+			_, _ = s.pool.Exec(ctx, `UPDATE lgpd_requests SET status = 'erro', error = $2, updated_at = now() WHERE id = $1`, id, err.Error())
 			return
 		}
 		if err := s.MailExport(ctx, id); err != nil {

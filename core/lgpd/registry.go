@@ -31,7 +31,9 @@ type Exporter interface {
 type ExporterFunc func(ctx context.Context, userID string) (any, error)
 
 // ExportUser calls f.
-func (f ExporterFunc) ExportUser(ctx context.Context, userID string) (any, error) { return f(ctx, userID) }
+func (f ExporterFunc) ExportUser(ctx context.Context, userID string) (any, error) {
+	return f(ctx, userID)
+}
 
 // Eraser deletes or anonymises one area's data of one member and answers how
 // many rows or files it touched. It must be idempotent: a retried step finds
@@ -44,7 +46,9 @@ type Eraser interface {
 type EraserFunc func(ctx context.Context, userID string) (int64, error)
 
 // EraseUser calls f.
-func (f EraserFunc) EraseUser(ctx context.Context, userID string) (int64, error) { return f(ctx, userID) }
+func (f EraserFunc) EraseUser(ctx context.Context, userID string) (int64, error) {
+	return f(ctx, userID)
+}
 
 // File is one file of an export, its path inside the ZIP and its bytes.
 type File struct {
@@ -61,7 +65,9 @@ type FilesExporter interface {
 type FilesFunc func(ctx context.Context, userID string) ([]File, error)
 
 // ExportFiles calls f.
-func (f FilesFunc) ExportFiles(ctx context.Context, userID string) ([]File, error) { return f(ctx, userID) }
+func (f FilesFunc) ExportFiles(ctx context.Context, userID string) ([]File, error) {
+	return f(ctx, userID)
+}
 
 type namedExporter struct {
 	name string

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-
 	"github.com/vetclube/vetclube/core/lgpd"
 )
 
