@@ -12,6 +12,8 @@ import { AccessRefusedPage } from './access/AccessRefusedPage'
 import { TwoStepEnrolmentPage } from './access/TwoStepEnrolment'
 import { AuditList } from './audit/AuditList'
 import { fetchContentTypes } from './content/api'
+import PrivacyTipIcon from '@mui/icons-material/PrivacyTip'
+import { LgpdRequestList } from './lgpd/LgpdRequestList'
 import { contentResources } from './content/resources'
 import { BackofficeLayout } from './layout/BackofficeLayout'
 import { darkTheme, lightTheme } from './layout/theme'
@@ -56,6 +58,7 @@ async function resources(permissions: string[] | undefined) {
           <Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />,
           <Resource key="billing/subscriptions" name="billing/subscriptions" list={SubscriptionList} icon={PaymentsIcon} options={{ label: 'Assinaturas' }} recordRepresentation="email" />,
           <Resource key="billing/events" name="billing/events" list={BillingEventList} icon={WebhookIcon} options={{ label: 'Eventos do Stripe' }} recordRepresentation="type" />,
+          <Resource key="lgpd-requests" name="lgpd-requests" list={LgpdRequestList} icon={PrivacyTipIcon} options={{ label: 'Dados dos membros (LGPD)' }} />,
         ]
       : []),
     <CustomRoutes key="routes">

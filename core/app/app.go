@@ -27,6 +27,7 @@ import (
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
+	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/moderation"
@@ -107,6 +108,9 @@ type App struct {
 	// it talks to when STRIPE_SECRET_KEY is empty (nil otherwise).
 	Billing    *billing.Service
 	StripeFake *stripefake.Fake
+
+	// LGPD is the member's data: export and account deletion (lgpd.go).
+	LGPD *lgpd.Service
 
 	closers []func() error
 }
@@ -207,6 +211,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("billing: %w", err)
 	}
 	a.connectReferralsBilling()
+	if err := a.buildLGPD(cfg, pool, files.public, files.private, log); err != nil {
+		return nil, fmt.Errorf("lgpd: %w", err)
+	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
@@ -243,6 +250,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		AI:         &ai.HTTP{Service: a.AI, Log: log},
 		AIOrigin:   a.aiOrigin,
 		Billing:    &billing.HTTP{Service: a.Billing, Log: log},
+		LGPD:       &lgpd.HTTP{Service: a.LGPD, Log: log},
 		Content: httpapi.ContentDeps{
 			Store:      a.Content.Store,
 			Engagement: a.Content.Engagement,

@@ -111,6 +111,7 @@ type Service struct {
 	hooksMu     sync.RWMutex
 	roleSources []RoleSource
 	onConfirmed []EmailConfirmedHook
+	onSignIn    []SignInHook
 	referrals   ReferralRecorder
 
 	google *google

@@ -83,6 +83,9 @@ func (s *Service) startSession(ctx context.Context, userID, userAgent string, tw
 	if err == nil && newDevice {
 		s.sendNewAccess(ctx, userID, userAgent)
 	}
+	if err == nil {
+		s.runSignInHooks(ctx, userID)
+	}
 	return t, err
 }
 

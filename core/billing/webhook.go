@@ -77,6 +77,7 @@ func (s *Service) handle(ctx context.Context, ev *stripe.Event, payload []byte, 
 			return Outcome{}, fmt.Errorf("encode event: %w", err)
 		}
 	}
+	payload = redactDeletedCustomer(ev, payload)
 	customerID := eventCustomer(ev)
 	if customerID == "" && ev.Type == "charge.dispute.created" {
 		// A dispute names the charge, not the customer.

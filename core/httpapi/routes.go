@@ -289,6 +289,19 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("PUT", "/api/admin/referral-settings", rf.AdminUpdateSettings())
 	}
 
+	// The member's data (core/lgpd): "Exportar meus dados" and "Excluir
+	// minha conta" act on the signed-in member only; the request list is
+	// the super admins'.
+	if h := d.LGPD; h != nil && h.Service != nil {
+		rt.handle("GET", "/api/me/data", h.Get())
+		rt.handle("POST", "/api/me/data-exports", h.RequestExport())
+		rt.handle("GET", "/api/me/data-exports/{id}/download", h.Download())
+		rt.handle("POST", "/api/me/account-deletion/code", h.SendCode())
+		rt.handle("POST", "/api/me/account-deletion", h.RequestDeletion())
+		rt.handle("DELETE", "/api/me/account-deletion", h.CancelDeletion())
+		rt.handle("GET", "/api/admin/lgpd-requests", h.AdminList())
+	}
+
 	// Billing (core/billing): plans, checkout, the customer portal, the
 	// member's subscription and payments, Stripe's webhook (its signature is
 	// the permission) and the billing backoffice (super admins).

@@ -298,6 +298,15 @@ var authorisationMatrix = map[string][]string{
 	"POST /api/auth/email/undo":              everyone,
 	"POST /api/auth/two-step/recovery-codes": signedIn,
 	"GET /api/version":                       signedIn,
+
+	// The member's data (LGPD)
+	"GET /api/me/data":                       signedIn,
+	"POST /api/me/data-exports":              signedIn,
+	"GET /api/me/data-exports/{id}/download": signedIn,
+	"POST /api/me/account-deletion/code":     signedIn,
+	"POST /api/me/account-deletion":          signedIn,
+	"DELETE /api/me/account-deletion":        signedIn,
+	"GET /api/admin/lgpd-requests":           superAdmin,
 }
 
 func registeredRoutes(t *testing.T, h http.Handler) []string {

@@ -28,6 +28,7 @@ import (
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
 	"github.com/vetclube/vetclube/core/moderation"
@@ -113,6 +114,9 @@ type Deps struct {
 	// Billing is Stripe checkout, portal, webhooks and the billing
 	// backoffice (core/billing); nil: not served.
 	Billing *billing.HTTP
+	// LGPD is the member's data: export and account deletion, and the
+	// backoffice's request list (core/lgpd); nil: not served.
+	LGPD *lgpd.HTTP
 }
 
 // New returns the application's root handler.

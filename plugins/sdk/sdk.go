@@ -180,6 +180,13 @@ type Tool struct {
 	// Prompts holds the plugin's AI prompt templates (*.tmpl at its root,
 	// usually an embedded prompts folder) that Host.AI.Generate names.
 	Prompts fs.FS
+	// ExportUser is the LGPD export hook: every file of userID's data the
+	// plugin keeps (JSON, PDF, pictures), for the member's ZIP. nil: the
+	// plugin keeps no per-member data and is listed as exporting nothing.
+	ExportUser func(ctx context.Context, host *Host, userID string) ([]ExportFile, error)
+	// DeleteUser is the LGPD deletion hook: erase every row and file of
+	// userID's data the plugin keeps. It must be idempotent.
+	DeleteUser func(ctx context.Context, host *Host, userID string) error
 }
 
 // Card is a home-dashboard card returned by the DashboardCard hook.

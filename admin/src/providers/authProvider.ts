@@ -31,6 +31,7 @@ const RESOURCE_ROLES: Record<string, string[]> = {
   referrals: ['super_admin'],
   'billing/subscriptions': ['super_admin'],
   'billing/events': ['super_admin'],
+  'lgpd-requests': ['super_admin'],
 }
 
 export function mayAccessResource(roles: readonly string[], resource: string | undefined): boolean {

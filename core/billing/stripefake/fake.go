@@ -454,6 +454,34 @@ func (f *Fake) route(r *http.Request, p []string) (any, []*event, *apiError) {
 			"url": f.base + "/portal/" + id, "created": f.now(), "livemode": false, "locale": get("locale")}
 		f.st.Portals[id] = s
 		return s, nil, nil
+	case m == "DELETE" && len(p) == 2 && p[0] == "subscriptions":
+		// Cancels at once (a deleted account's subscription).
+		sub, ok := f.st.Subs[p[1]]
+		if !ok {
+			return nil, nil, missing("subscription", p[1])
+		}
+		var evs []*event
+		if sub["status"] != "canceled" {
+			sub["status"], sub["canceled_at"], sub["ended_at"], sub["cancel_at_period_end"] = "canceled", f.now(), f.now(), false
+			evs = append(evs, f.emit("customer.subscription.deleted", f.expandSub(sub)))
+		}
+		return f.expandSub(sub), evs, nil
+	case m == "DELETE" && len(p) == 2 && p[0] == "customers":
+		// Deletes the customer and cancels its subscriptions, as Stripe does.
+		c, ok := f.st.Customers[p[1]]
+		if !ok {
+			return nil, nil, missing("customer", p[1])
+		}
+		var evs []*event
+		for _, sub := range f.st.Subs {
+			if sub["customer"] == p[1] && sub["status"] != "canceled" {
+				sub["status"], sub["canceled_at"], sub["ended_at"] = "canceled", f.now(), f.now()
+				evs = append(evs, f.emit("customer.subscription.deleted", f.expandSub(sub)))
+			}
+		}
+		delete(f.st.Customers, p[1])
+		evs = append(evs, f.emit("customer.deleted", c))
+		return Object{"id": p[1], "object": "customer", "deleted": true}, evs, nil
 	case m == "GET" && len(p) == 1 && p[0] == "subscriptions":
 		var out []Object
 		for _, s := range f.st.Subs {

@@ -3242,6 +3242,261 @@ func (x *AIGenerateChunk) GetResult() *AIGenerateResponse {
 	return nil
 }
 
+// LGPD hooks: the member's data export and deletion.
+type ExportUserRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	UserId string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// request_token lets the hook's Host API calls act for this member.
+	RequestToken  string `protobuf:"bytes,2,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportUserRequest) Reset() {
+	*x = ExportUserRequest{}
+	mi := &file_plugin_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportUserRequest) ProtoMessage() {}
+
+func (x *ExportUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportUserRequest.ProtoReflect.Descriptor instead.
+func (*ExportUserRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *ExportUserRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *ExportUserRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+type ExportFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is a relative path inside the plugin's folder of the export.
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Data          []byte `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportFile) Reset() {
+	*x = ExportFile{}
+	mi := &file_plugin_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportFile) ProtoMessage() {}
+
+func (x *ExportFile) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportFile.ProtoReflect.Descriptor instead.
+func (*ExportFile) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ExportFile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ExportFile) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type ExportUserResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Implemented   bool                   `protobuf:"varint,1,opt,name=implemented,proto3" json:"implemented,omitempty"`
+	Files         []*ExportFile          `protobuf:"bytes,2,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportUserResponse) Reset() {
+	*x = ExportUserResponse{}
+	mi := &file_plugin_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportUserResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportUserResponse) ProtoMessage() {}
+
+func (x *ExportUserResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportUserResponse.ProtoReflect.Descriptor instead.
+func (*ExportUserResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *ExportUserResponse) GetImplemented() bool {
+	if x != nil {
+		return x.Implemented
+	}
+	return false
+}
+
+func (x *ExportUserResponse) GetFiles() []*ExportFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+type DeleteUserRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UserId        string                 `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	RequestToken  string                 `protobuf:"bytes,2,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteUserRequest) Reset() {
+	*x = DeleteUserRequest{}
+	mi := &file_plugin_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteUserRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteUserRequest) ProtoMessage() {}
+
+func (x *DeleteUserRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteUserRequest.ProtoReflect.Descriptor instead.
+func (*DeleteUserRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *DeleteUserRequest) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *DeleteUserRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+type DeleteUserResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Implemented   bool                   `protobuf:"varint,1,opt,name=implemented,proto3" json:"implemented,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteUserResponse) Reset() {
+	*x = DeleteUserResponse{}
+	mi := &file_plugin_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteUserResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteUserResponse) ProtoMessage() {}
+
+func (x *DeleteUserResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteUserResponse.ProtoReflect.Descriptor instead.
+func (*DeleteUserResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *DeleteUserResponse) GetImplemented() bool {
+	if x != nil {
+		return x.Implemented
+	}
+	return false
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -3482,13 +3737,28 @@ const file_plugin_proto_rawDesc = "" +
 	"\tremaining\x18\f \x01(\x05R\tremaining\"g\n" +
 	"\x0fAIGenerateChunk\x12\x14\n" +
 	"\x05delta\x18\x01 \x01(\tR\x05delta\x12>\n" +
-	"\x06result\x18\x02 \x01(\v2&.vetclube.plugin.v1.AIGenerateResponseR\x06result*\x84\x01\n" +
+	"\x06result\x18\x02 \x01(\v2&.vetclube.plugin.v1.AIGenerateResponseR\x06result\"Q\n" +
+	"\x11ExportUserRequest\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12#\n" +
+	"\rrequest_token\x18\x02 \x01(\tR\frequestToken\"4\n" +
+	"\n" +
+	"ExportFile\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\"l\n" +
+	"\x12ExportUserResponse\x12 \n" +
+	"\vimplemented\x18\x01 \x01(\bR\vimplemented\x124\n" +
+	"\x05files\x18\x02 \x03(\v2\x1e.vetclube.plugin.v1.ExportFileR\x05files\"Q\n" +
+	"\x11DeleteUserRequest\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12#\n" +
+	"\rrequest_token\x18\x02 \x01(\tR\frequestToken\"6\n" +
+	"\x12DeleteUserResponse\x12 \n" +
+	"\vimplemented\x18\x01 \x01(\bR\vimplemented*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
 	"\x15HOOK_VALIDATE_CONTENT\x10\x02\x12\x1a\n" +
 	"\x16HOOK_BEFORE_TRANSITION\x10\x03\x12\x16\n" +
-	"\x12HOOK_AFTER_PUBLISH\x10\x042\xa6\x05\n" +
+	"\x12HOOK_AFTER_PUBLISH\x10\x042\xe0\x06\n" +
 	"\x06Plugin\x12U\n" +
 	"\bDescribe\x12#.vetclube.plugin.v1.DescribeRequest\x1a$.vetclube.plugin.v1.DescribeResponse\x12K\n" +
 	"\x06Handle\x12\x1f.vetclube.plugin.v1.HTTPRequest\x1a .vetclube.plugin.v1.HTTPResponse\x12T\n" +
@@ -3496,7 +3766,11 @@ const file_plugin_proto_rawDesc = "" +
 	"\rDashboardCard\x12(.vetclube.plugin.v1.DashboardCardRequest\x1a).vetclube.plugin.v1.DashboardCardResponse\x12j\n" +
 	"\x0fValidateContent\x12*.vetclube.plugin.v1.ValidateContentRequest\x1a+.vetclube.plugin.v1.ValidateContentResponse\x12m\n" +
 	"\x10BeforeTransition\x12+.vetclube.plugin.v1.BeforeTransitionRequest\x1a,.vetclube.plugin.v1.BeforeTransitionResponse\x12a\n" +
-	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse2\xa8\v\n" +
+	"\fAfterPublish\x12'.vetclube.plugin.v1.AfterPublishRequest\x1a(.vetclube.plugin.v1.AfterPublishResponse\x12[\n" +
+	"\n" +
+	"ExportUser\x12%.vetclube.plugin.v1.ExportUserRequest\x1a&.vetclube.plugin.v1.ExportUserResponse\x12[\n" +
+	"\n" +
+	"DeleteUser\x12%.vetclube.plugin.v1.DeleteUserRequest\x1a&.vetclube.plugin.v1.DeleteUserResponse2\xa8\v\n" +
 	"\x04Host\x12d\n" +
 	"\x11GetCurrentProfile\x12,.vetclube.plugin.v1.GetCurrentProfileRequest\x1a!.vetclube.plugin.v1.PublicProfile\x12d\n" +
 	"\rAwardVetCoins\x12(.vetclube.plugin.v1.AwardVetCoinsRequest\x1a).vetclube.plugin.v1.AwardVetCoinsResponse\x12m\n" +
@@ -3531,7 +3805,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 54)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
 var file_plugin_proto_goTypes = []any{
 	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
 	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
@@ -3585,9 +3859,14 @@ var file_plugin_proto_goTypes = []any{
 	(*AIGenerateRequest)(nil),        // 49: vetclube.plugin.v1.AIGenerateRequest
 	(*AIGenerateResponse)(nil),       // 50: vetclube.plugin.v1.AIGenerateResponse
 	(*AIGenerateChunk)(nil),          // 51: vetclube.plugin.v1.AIGenerateChunk
-	nil,                              // 52: vetclube.plugin.v1.ContentItem.MediaEntry
-	nil,                              // 53: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
-	nil,                              // 54: vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	(*ExportUserRequest)(nil),        // 52: vetclube.plugin.v1.ExportUserRequest
+	(*ExportFile)(nil),               // 53: vetclube.plugin.v1.ExportFile
+	(*ExportUserResponse)(nil),       // 54: vetclube.plugin.v1.ExportUserResponse
+	(*DeleteUserRequest)(nil),        // 55: vetclube.plugin.v1.DeleteUserRequest
+	(*DeleteUserResponse)(nil),       // 56: vetclube.plugin.v1.DeleteUserResponse
+	nil,                              // 57: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                              // 58: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	nil,                              // 59: vetclube.plugin.v1.AIGenerateRequest.VarsEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -3598,65 +3877,70 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 5: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 6: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 7: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	52, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	57, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
 	13, // 9: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	53, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	58, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 	13, // 11: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
 	13, // 12: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	54, // 13: vetclube.plugin.v1.AIGenerateRequest.vars:type_name -> vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	59, // 13: vetclube.plugin.v1.AIGenerateRequest.vars:type_name -> vetclube.plugin.v1.AIGenerateRequest.VarsEntry
 	50, // 14: vetclube.plugin.v1.AIGenerateChunk.result:type_name -> vetclube.plugin.v1.AIGenerateResponse
-	14, // 15: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
-	1,  // 16: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 17: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 18: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 19: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	15, // 20: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
-	17, // 21: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
-	19, // 22: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
-	21, // 23: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	23, // 24: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	25, // 25: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	27, // 26: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	29, // 27: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	31, // 28: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	33, // 29: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	35, // 30: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	37, // 31: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	37, // 32: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	40, // 33: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	42, // 34: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
-	44, // 35: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
-	46, // 36: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
-	49, // 37: vetclube.plugin.v1.Host.AIGenerate:input_type -> vetclube.plugin.v1.AIGenerateRequest
-	49, // 38: vetclube.plugin.v1.Host.AIGenerateStream:input_type -> vetclube.plugin.v1.AIGenerateRequest
-	2,  // 39: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 40: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 41: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 42: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	16, // 43: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	18, // 44: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	20, // 45: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	22, // 46: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	24, // 47: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	26, // 48: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	28, // 49: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	30, // 50: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	32, // 51: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	34, // 52: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	36, // 53: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	38, // 54: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	39, // 55: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	41, // 56: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	43, // 57: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
-	45, // 58: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
-	47, // 59: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
-	50, // 60: vetclube.plugin.v1.Host.AIGenerate:output_type -> vetclube.plugin.v1.AIGenerateResponse
-	51, // 61: vetclube.plugin.v1.Host.AIGenerateStream:output_type -> vetclube.plugin.v1.AIGenerateChunk
-	39, // [39:62] is the sub-list for method output_type
-	16, // [16:39] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	53, // 15: vetclube.plugin.v1.ExportUserResponse.files:type_name -> vetclube.plugin.v1.ExportFile
+	14, // 16: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
+	1,  // 17: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 18: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 19: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 20: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	15, // 21: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	17, // 22: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	19, // 23: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	52, // 24: vetclube.plugin.v1.Plugin.ExportUser:input_type -> vetclube.plugin.v1.ExportUserRequest
+	55, // 25: vetclube.plugin.v1.Plugin.DeleteUser:input_type -> vetclube.plugin.v1.DeleteUserRequest
+	21, // 26: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	23, // 27: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	25, // 28: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	27, // 29: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	29, // 30: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	31, // 31: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	33, // 32: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	35, // 33: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	37, // 34: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	37, // 35: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	40, // 36: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	42, // 37: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
+	44, // 38: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
+	46, // 39: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
+	49, // 40: vetclube.plugin.v1.Host.AIGenerate:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	49, // 41: vetclube.plugin.v1.Host.AIGenerateStream:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	2,  // 42: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 43: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 44: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 45: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 46: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 47: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 48: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	54, // 49: vetclube.plugin.v1.Plugin.ExportUser:output_type -> vetclube.plugin.v1.ExportUserResponse
+	56, // 50: vetclube.plugin.v1.Plugin.DeleteUser:output_type -> vetclube.plugin.v1.DeleteUserResponse
+	22, // 51: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 52: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 53: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 54: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 55: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 56: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 57: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 58: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 59: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 60: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 61: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	43, // 62: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
+	45, // 63: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
+	47, // 64: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
+	50, // 65: vetclube.plugin.v1.Host.AIGenerate:output_type -> vetclube.plugin.v1.AIGenerateResponse
+	51, // 66: vetclube.plugin.v1.Host.AIGenerateStream:output_type -> vetclube.plugin.v1.AIGenerateChunk
+	42, // [42:67] is the sub-list for method output_type
+	17, // [17:42] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3670,7 +3954,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   54,
+			NumMessages:   59,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

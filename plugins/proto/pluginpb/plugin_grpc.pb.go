@@ -32,6 +32,8 @@ const (
 	Plugin_ValidateContent_FullMethodName  = "/vetclube.plugin.v1.Plugin/ValidateContent"
 	Plugin_BeforeTransition_FullMethodName = "/vetclube.plugin.v1.Plugin/BeforeTransition"
 	Plugin_AfterPublish_FullMethodName     = "/vetclube.plugin.v1.Plugin/AfterPublish"
+	Plugin_ExportUser_FullMethodName       = "/vetclube.plugin.v1.Plugin/ExportUser"
+	Plugin_DeleteUser_FullMethodName       = "/vetclube.plugin.v1.Plugin/DeleteUser"
 )
 
 // PluginClient is the client API for Plugin service.
@@ -55,6 +57,12 @@ type PluginClient interface {
 	BeforeTransition(ctx context.Context, in *BeforeTransitionRequest, opts ...grpc.CallOption) (*BeforeTransitionResponse, error)
 	// AfterPublish is hook 4 (SDK 1.1): told after a publish committed.
 	AfterPublish(ctx context.Context, in *AfterPublishRequest, opts ...grpc.CallOption) (*AfterPublishResponse, error)
+	// ExportUser (SDK 1.2, LGPD): every file of the member's data the plugin
+	// keeps; implemented=false when the plugin has no such hook.
+	ExportUser(ctx context.Context, in *ExportUserRequest, opts ...grpc.CallOption) (*ExportUserResponse, error)
+	// DeleteUser (SDK 1.2, LGPD): erases every row and file of the member's
+	// data the plugin keeps; idempotent (a retry finds nothing left).
+	DeleteUser(ctx context.Context, in *DeleteUserRequest, opts ...grpc.CallOption) (*DeleteUserResponse, error)
 }
 
 type pluginClient struct {
@@ -135,6 +143,26 @@ func (c *pluginClient) AfterPublish(ctx context.Context, in *AfterPublishRequest
 	return out, nil
 }
 
+func (c *pluginClient) ExportUser(ctx context.Context, in *ExportUserRequest, opts ...grpc.CallOption) (*ExportUserResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ExportUserResponse)
+	err := c.cc.Invoke(ctx, Plugin_ExportUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) DeleteUser(ctx context.Context, in *DeleteUserRequest, opts ...grpc.CallOption) (*DeleteUserResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteUserResponse)
+	err := c.cc.Invoke(ctx, Plugin_DeleteUser_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // PluginServer is the server API for Plugin service.
 // All implementations must embed UnimplementedPluginServer
 // for forward compatibility.
@@ -156,6 +184,12 @@ type PluginServer interface {
 	BeforeTransition(context.Context, *BeforeTransitionRequest) (*BeforeTransitionResponse, error)
 	// AfterPublish is hook 4 (SDK 1.1): told after a publish committed.
 	AfterPublish(context.Context, *AfterPublishRequest) (*AfterPublishResponse, error)
+	// ExportUser (SDK 1.2, LGPD): every file of the member's data the plugin
+	// keeps; implemented=false when the plugin has no such hook.
+	ExportUser(context.Context, *ExportUserRequest) (*ExportUserResponse, error)
+	// DeleteUser (SDK 1.2, LGPD): erases every row and file of the member's
+	// data the plugin keeps; idempotent (a retry finds nothing left).
+	DeleteUser(context.Context, *DeleteUserRequest) (*DeleteUserResponse, error)
 	mustEmbedUnimplementedPluginServer()
 }
 
@@ -186,6 +220,12 @@ func (UnimplementedPluginServer) BeforeTransition(context.Context, *BeforeTransi
 }
 func (UnimplementedPluginServer) AfterPublish(context.Context, *AfterPublishRequest) (*AfterPublishResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AfterPublish not implemented")
+}
+func (UnimplementedPluginServer) ExportUser(context.Context, *ExportUserRequest) (*ExportUserResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportUser not implemented")
+}
+func (UnimplementedPluginServer) DeleteUser(context.Context, *DeleteUserRequest) (*DeleteUserResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteUser not implemented")
 }
 func (UnimplementedPluginServer) mustEmbedUnimplementedPluginServer() {}
 func (UnimplementedPluginServer) testEmbeddedByValue()                {}
@@ -334,6 +374,42 @@ func _Plugin_AfterPublish_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Plugin_ExportUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).ExportUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_ExportUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).ExportUser(ctx, req.(*ExportUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_DeleteUser_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteUserRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).DeleteUser(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_DeleteUser_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).DeleteUser(ctx, req.(*DeleteUserRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Plugin_ServiceDesc is the grpc.ServiceDesc for Plugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -368,6 +444,14 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AfterPublish",
 			Handler:    _Plugin_AfterPublish_Handler,
+		},
+		{
+			MethodName: "ExportUser",
+			Handler:    _Plugin_ExportUser_Handler,
+		},
+		{
+			MethodName: "DeleteUser",
+			Handler:    _Plugin_DeleteUser_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

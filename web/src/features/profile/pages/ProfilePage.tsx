@@ -9,6 +9,7 @@ import { missingProfileFields } from '../completeness'
 import { CompletenessCard } from '../components/CompletenessCard'
 import { ProfileDetails } from '../components/ProfileDetails'
 import { SecuritySection } from '../components/SecuritySection'
+import { DataSection } from '../components/DataSection'
 import { formatCpf, formatPhone } from '../validators'
 
 export const PROFILE_LOAD_ERROR = 'Erro ao carregar perfil do usuário'
@@ -80,6 +81,7 @@ export default function ProfilePage() {
         </p>
       </ProfileDetails>
       <SecuritySection />
+      <DataSection />
       <MyCertificates />
     </div>
   )

@@ -1,0 +1,12 @@
+package videos
+
+import (
+	"context"
+
+	"github.com/vetclube/vetclube/core/lgpd"
+)
+
+// ExportUserData is the member's completed videos.
+func (s *Service) ExportUserData(ctx context.Context, userID string) (any, error) {
+	return lgpd.Rows(ctx, s.pool, `SELECT to_jsonb(t) FROM video_completions t WHERE t.user_id = $1`, userID)
+}
