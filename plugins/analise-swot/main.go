@@ -15,5 +15,7 @@ func main() {
 		Manifest:   Manifest,
 		Migrations: Migrations,
 		Handler:    func(h *sdk.Host) http.Handler { return Handler(h) },
+		ExportUser: exportUser,
+		DeleteUser: deleteUser,
 	})
 }

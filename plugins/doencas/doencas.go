@@ -129,6 +129,8 @@ func Plugin() sdk.Tool {
 		Migrations: Migrations,
 		Handler:    func(h *sdk.Host) http.Handler { return Handler(h) },
 		Content:    sdk.ContentHooks{ValidateContent: Validate, AfterPublish: AfterPublish, BeforeTransition: BeforeTransition},
+		ExportUser: exportUser,
+		DeleteUser: deleteUser,
 	}
 }
 

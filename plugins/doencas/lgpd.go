@@ -10,10 +10,7 @@ import (
 
 // exportFile is one file of a member's data export (the shape of the SDK's
 // ExportFile, which the LGPD hooks hand to the core).
-type exportFile struct {
-	Name string
-	Data []byte
-}
+type exportFile = sdk.ExportFile
 
 // exportUser returns the member's favourites: the only personal data this
 // plugin keeps (the diseases themselves are editorial content).

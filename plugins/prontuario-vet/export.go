@@ -13,10 +13,7 @@ import (
 )
 
 // exportFile is one file of a member's data export.
-type exportFile struct {
-	Name string
-	Data []byte
-}
+type exportFile = sdk.ExportFile
 
 type exportPatient struct {
 	Patient

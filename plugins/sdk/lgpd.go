@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/vetclube/vetclube/plugins/proto/pluginpb"
 )
@@ -13,6 +14,21 @@ import (
 type ExportFile struct {
 	Name string
 	Data []byte
+}
+
+// ExportFiles turns files keyed by name into ExportUser's answer, in name
+// order so the same data always makes the same ZIP.
+func ExportFiles(byName map[string][]byte) []ExportFile {
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]ExportFile, 0, len(names))
+	for _, n := range names {
+		out = append(out, ExportFile{Name: n, Data: byName[n]})
+	}
+	return out
 }
 
 // JSONFile is an ExportFile holding v as indented JSON.

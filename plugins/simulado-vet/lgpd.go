@@ -9,10 +9,7 @@ import (
 )
 
 // ExportFile is one file of a member's data export.
-type ExportFile struct {
-	Name string
-	Data []byte
-}
+type ExportFile = sdk.ExportFile
 
 // exportUser returns the member's attempts (simulados and quiz rounds) with
 // every question's answer, as JSON.

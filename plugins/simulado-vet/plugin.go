@@ -75,7 +75,9 @@ func Plugin(now func() time.Time) sdk.Tool {
 		Handler: func(host *sdk.Host) http.Handler {
 			return newServer(host, hostLimiter{host}, now).routes()
 		},
-		Content: sdk.ContentHooks{ValidateContent: Validate, BeforeTransition: BeforeTransition, AfterPublish: AfterPublish},
+		Content:    sdk.ContentHooks{ValidateContent: Validate, BeforeTransition: BeforeTransition, AfterPublish: AfterPublish},
+		ExportUser: exportUser,
+		DeleteUser: deleteUser,
 	}
 }
 

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/vetclube/vetclube/plugins/sdk"
@@ -18,5 +19,10 @@ func main() {
 		Migrations: Migrations,
 		Prompts:    Prompts,
 		Handler:    func(h *sdk.Host) http.Handler { return Handler(h) },
+		ExportUser: func(ctx context.Context, h *sdk.Host, userID string) ([]sdk.ExportFile, error) {
+			files, err := exportUser(ctx, h, userID)
+			return sdk.ExportFiles(files), err
+		},
+		DeleteUser: deleteUser,
 	})
 }
