@@ -56,9 +56,16 @@ func (a *App) buildAI(cfg config.Config, pool *pgxpool.Pool, log *slog.Logger) e
 		a.aiOrigin = u.Scheme + "://" + u.Host
 	}
 	a.AI = ai.New(pool, o)
-	// Tool plugins reach the model only through the host (host.AI); images
-	// come from the member's tool files once those are wired (nil: refused).
-	a.Tools.SetAI(a.AI, nil)
+	// Tool plugins reach the model only through the host (host.AI); an image
+	// is one the member uploaded to that tool (core/toolfiles), never another
+	// member's or another tool's (ENOTFOUND).
+	a.Tools.SetAI(a.AI, func(ctx context.Context, pluginID, userID, fileID string) (string, []byte, error) {
+		f, data, err := a.ToolFiles.Read(ctx, pluginID, userID, fileID)
+		if err != nil {
+			return "", nil, err
+		}
+		return f.ContentType, data, nil
+	})
 	a.Engagement.Subscriptions.CountUsageWith("ai_consultations", a.AI.UsedToday)
 	// The trial's promise (confirmation e-mail) says these are per day.
 	a.Engagement.Subscriptions.CountsPerDay("ai_consultations")
