@@ -58,6 +58,7 @@ var Manifest = sdk.Manifest{
 	Version:     "1.0.0", MinCoreVersion: "1.0.0",
 	Kind: sdk.KindTool, Icon: "graduation-cap", Category: "Estudos", Slug: "simulado-vet",
 	Access: sdk.AccessUser, UIKind: sdk.UICustom,
+	Limits:       []string{LimitName},
 	ContentTypes: []sdk.ContentType{QuestionTypeDecl},
 	Pages: []sdk.ToolPage{{Slug: QuizSlug, Name: "Quiz de Área",
 		Description: "Rodadas rápidas de 10 questões de uma área, com a resposta comentada na hora."}},

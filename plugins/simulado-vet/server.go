@@ -30,7 +30,7 @@ const (
 	// LimitName is the trial limit of simulados a member without a paid
 	// plan may start (quiz rounds are free).
 	LimitName = "simulados"
-	// DefaultTrialSimulados is the limit when the host cannot tell it.
+	// DefaultTrialSimulados is TRIAL_LIMITS' default for simulados.
 	DefaultTrialSimulados = 3
 )
 
@@ -57,20 +57,17 @@ type limiter interface {
 	CheckLimit(ctx context.Context, name string, used int) (Limit, error)
 }
 
-// hostLimiter decides from the request's subscription until the host's own
-// check is available: premium members are unlimited, everyone else gets
-// DefaultTrialSimulados.
+// hostLimiter is the host's check of the trial limit (TRIAL_LIMITS
+// simulados): premium members are unlimited, everyone else gets the
+// configured number, with the host's pt-BR reason when refused.
 type hostLimiter struct{ host *sdk.Host }
 
-func (hostLimiter) CheckLimit(ctx context.Context, _ string, used int) (Limit, error) {
-	if sdk.UserFrom(ctx).Subscription == "premium" {
-		return Limit{Allowed: true, Limit: -1, Used: used}, nil
+func (h hostLimiter) CheckLimit(ctx context.Context, name string, used int) (Limit, error) {
+	l, err := h.host.CheckLimit(ctx, name, used)
+	if err != nil {
+		return Limit{}, err
 	}
-	l := Limit{Allowed: used < DefaultTrialSimulados, Limit: DefaultTrialSimulados, Used: used}
-	if !l.Allowed {
-		l.Reason = fmt.Sprintf("Você já fez os %d simulados incluídos no seu plano. Assine o VetClube Premium para fazer simulados ilimitados.", DefaultTrialSimulados)
-	}
-	return l, nil
+	return Limit{Allowed: l.Allowed, Limit: l.Limit, Used: l.Used, Reason: l.Reason}, nil
 }
 
 type server struct {
