@@ -58,6 +58,7 @@ test.describe('Meus dados', () => {
     await form.getByLabel('Confirme com a sua senha').fill(user.password)
     await form.getByRole('button', { name: 'Confirmar exclusão' }).click()
     await expect(page).toHaveURL(/\/login/, { timeout: 30_000 })
+    await expect(page.getByRole('status').filter({ hasText: 'A exclusão da sua conta foi agendada' })).toBeVisible()
     await waitForMail(request, user.email, { subject: /Exclusão da sua conta no VetClube agendada/ })
 
     // Every session ended: the old cookie no longer opens the profile's data.

@@ -31,6 +31,8 @@ export default function LoginPage() {
   // After the password, or back from Google with ?verificacao=1: the code step.
   const [twoStep, setTwoStep] = useState(() => new URLSearchParams(location.search).get('verificacao') === '1')
   const [finishing, setFinishing] = useState(false)
+  // Back from 'Excluir minha conta': signing in again within the grace cancels it.
+  const deletionScheduled = new URLSearchParams(location.search).get('exclusao') === 'agendada'
 
   if (!loading && isAuthenticated && !login.isPending && !login.isSuccess && !finishing) {
     return <Navigate to={returnPath} replace />
@@ -96,6 +98,12 @@ export default function LoginPage() {
       ) : (
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         {error && <FormMessage kind="error">{error}</FormMessage>}
+        {deletionScheduled && !error && (
+          <FormMessage kind="success">
+            A exclusão da sua conta foi agendada para daqui a 30 dias e você saiu de todos os dispositivos. Se mudar de ideia,
+            é só entrar de novo até lá: a exclusão é cancelada.
+          </FormMessage>
+        )}
         {unconfirmed && (
           <Button variant="outline" onClick={onResend} loading={resend.isPending} disabled={email.trim() === ''}>
             Reenviar email de confirmação

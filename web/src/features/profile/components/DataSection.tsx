@@ -164,8 +164,8 @@ function DeleteAccount({ scheduled }: { scheduled: DataRequest | null }) {
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-3 border-t border-border pt-3" aria-label="Excluir minha conta">
       <p className="text-sm">
-        Sua conta será excluída em 30 dias: publicações passam a aparecer como “Usuário removido”, seus dados e arquivos
-        são apagados e a assinatura é cancelada. Se você entrar de novo antes disso, a exclusão é cancelada.
+        Sua conta será excluída em 30 dias: publicações e comentários ficam sem o seu nome (aparecem como “Usuário
+        VetClube”), seus dados e arquivos são apagados e a assinatura é cancelada. Se você entrar de novo antes disso, a exclusão é cancelada.
       </p>
       <Input
         label="Confirme com a sua senha"
