@@ -136,3 +136,37 @@ func BenchmarkForgotPassword(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoginCodeRequest compares 'Entrar com código' for a registered and
+// an unknown address: both count the sign-in rate limits and queue one
+// request row, nothing else (the code is made and e-mailed in the
+// background), so their times match and the answer tells nobody whether the
+// address has an account. Run:
+// go test -run '^$' -bench LoginCodeRequest -benchtime 300x ./core/auth/
+func BenchmarkLoginCodeRequest(b *testing.B) {
+	for _, email := range []string{"known@example.com", "ghost@example.com"} {
+		b.Run(email, func(b *testing.B) {
+			pool := newFixture(b, nil).pool
+			unlimited := ratelimit.Rule{Max: 1 << 30, Window: time.Hour}
+			svc, err := auth.New(pool, mail.NewQueue(pool), auth.Options{PublicURL: "http://127.0.0.1:8080", LoginPerEmail: unlimited, LoginPerIP: unlimited})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := svc.CreateConfirmedUser(context.Background(), auth.NewUser{Email: "known@example.com", Password: goodPass}); err != nil {
+				b.Fatal(err)
+			}
+			h := auth.HandleLoginCodeRequest(slog.New(slog.DiscardHandler), svc)
+			body := []byte(`{"email":"` + email + `"}`)
+			b.ResetTimer()
+			for range b.N {
+				req := httptest.NewRequest("POST", "/api/auth/code", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%d %s", rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
