@@ -72,7 +72,7 @@ func demoPatients(today time.Time) []demoPatient {
 // seedProntuario gives the demo member a few patients with records through
 // the plugin's own API, as the member would. It does nothing when the
 // member already has patients (active or archived) or the plugin is not
-// running.
+// loaded.
 func (a demo) seedProntuario(ctx context.Context, userID string, stdout io.Writer) error {
 	if a.Tools == nil {
 		return nil
@@ -90,9 +90,12 @@ func (a demo) seedProntuario(ctx context.Context, userID string, stdout io.Write
 	}
 	for _, path := range []string{"patients?per_page=1", "patients?per_page=1&archived=1"} {
 		status, body, err := call("GET", path, nil)
+		if core.ErrorCode(err) == core.ENOTFOUND {
+			return nil // the plugin is not loaded (not built, or a server without plugins)
+		}
 		if err != nil {
-			// A missing or unavailable plugin leaves the demo without
-			// patients; the rest of the demo still starts.
+			// An unavailable plugin leaves the demo without patients; the
+			// rest of the demo still starts.
 			fmt.Fprintf(stdout, "  Prontuário Vet: plugin indisponível, pacientes de demonstração não criados (%v)\n", err)
 			return nil
 		}
