@@ -31,6 +31,8 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{t: t, now: time.Date(2026, 3, 2, 13, 0, 0, 0, time.UTC)}
 	f.host = sdktest.New(t, sdktest.WithSQL(Migrations))
+	// TRIAL_LIMITS' default, as the core applies it through CheckLimit.
+	f.host.SetLimit(LimitName, DefaultTrialSimulados)
 	tool := Plugin(f.clock)
 	qs, err := bank.Questions()
 	if err != nil {
