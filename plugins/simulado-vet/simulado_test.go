@@ -315,7 +315,9 @@ func TestQuizImmediateFeedback(t *testing.T) {
 		t.Fatalf("second answer: %d", code)
 	}
 	for pos := 2; pos <= QuizSize; pos++ {
-		code, out = f.call(bruno, "POST", fmt.Sprintf("/quiz/%s/answers/%d", id, pos), map[string]any{"answer": correct[pos-1]})
+		if code, out = f.call(bruno, "POST", fmt.Sprintf("/quiz/%s/answers/%d", id, pos), map[string]any{"answer": correct[pos-1]}); code != http.StatusOK {
+			t.Fatalf("answer %d: %d %v", pos, code, out)
+		}
 	}
 	if out["status"] != "submitted" || out["score"].(float64) != 9 || out["coins"].(float64) != 18 {
 		t.Fatalf("round end: %v", out)
