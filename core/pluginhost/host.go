@@ -102,7 +102,7 @@ type Manager struct {
 	sandboxes map[string]*pgxpool.Pool // by plugin id: connections logged in as the plugin's role
 
 	limiter limiterSlot // answers CheckLimit (SetLimiter)
-	ai *aiDeps // host.AI (hostai.go), set by SetAI
+	ai      *aiDeps     // host.AI (hostai.go), set by SetAI
 }
 
 // New returns a manager; Start loads the plugins.
