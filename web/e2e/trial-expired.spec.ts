@@ -27,7 +27,7 @@ test.describe('trial expired', () => {
     await page.goto(`${server!.baseURL}/login`)
     await page.getByLabel('Email').fill(DEMO.email)
     await page.getByLabel('Senha', { exact: true }).fill(DEMO.password)
-    await page.getByRole('button', { name: 'Entrar' }).click()
+    await page.getByRole('button', { name: 'Entrar', exact: true }).click()
     await expect(page).toHaveURL(`${server!.baseURL}/`)
   }
 

@@ -87,7 +87,7 @@ async function backoffice(browser: Browser, account: { email: string; password: 
   await page.goto('/backoffice/')
   await page.getByRole('textbox', { name: 'Email' }).fill(account.email)
   await page.getByRole('textbox', { name: 'Senha' }).fill(account.password)
-  await page.getByRole('button', { name: 'Entrar' }).click()
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
   if (DEV_TOTP[account.email]) {
     await page.getByRole('textbox', { name: 'Código de verificação' }).fill(await devTOTP(account.email))
     await page.getByRole('button', { name: 'Verificar' }).click()

@@ -74,8 +74,6 @@ export default function DebugPage() {
   useEffect(() => {
     void refresh()
     void runProbe()
-    // A worker still installing when the page opened: read it again once one is active.
-    void navigator.serviceWorker?.ready.then(() => refresh())
     const on = () => setOnline(true)
     const off = () => setOnline(false)
     window.addEventListener('online', on)
@@ -85,6 +83,41 @@ export default function DebugPage() {
       window.removeEventListener('offline', off)
     }
   }, [refresh, runProbe])
+
+  // A worker installing or activating when the page opened (or found by
+  // 'Atualizar agora'): read the state again at each of its changes, up to
+  // 'activated', instead of showing the moment the page opened.
+  useEffect(() => {
+    const sw = navigator.serviceWorker
+    if (!sw) return
+    let reg: ServiceWorkerRegistration | undefined
+    let gone = false
+    const watched = new Set<ServiceWorker>()
+    const watch = () => {
+      for (const w of [reg?.installing, reg?.waiting, reg?.active]) {
+        if (w && !watched.has(w)) {
+          watched.add(w)
+          w.addEventListener('statechange', changed)
+        }
+      }
+    }
+    const changed = () => {
+      void refresh()
+      watch()
+    }
+    void sw.getRegistration().then((r) => {
+      if (gone || !r) return
+      reg = r
+      r.addEventListener('updatefound', changed)
+      watch()
+      void refresh()
+    })
+    return () => {
+      gone = true
+      for (const w of watched) w.removeEventListener('statechange', changed)
+      reg?.removeEventListener('updatefound', changed)
+    }
+  }, [refresh])
 
   async function updateNow() {
     setBusy('update')

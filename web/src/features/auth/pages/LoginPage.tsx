@@ -31,8 +31,13 @@ export default function LoginPage() {
   // After the password, or back from Google with ?verificacao=1: the code step.
   const [twoStep, setTwoStep] = useState(() => new URLSearchParams(location.search).get('verificacao') === '1')
   const [finishing, setFinishing] = useState(false)
-  // Back from 'Excluir minha conta': signing in again within the grace cancels it.
-  const deletionScheduled = new URLSearchParams(location.search).get('exclusao') === 'agendada'
+  // Back from 'Excluir minha conta' (DataSection leaves the flag): signing in
+  // again within the grace cancels it. Said once, then forgotten.
+  const [deletionScheduled] = useState(() => {
+    const flagged = sessionStorage.getItem('vc_deletion_scheduled') === '1'
+    sessionStorage.removeItem('vc_deletion_scheduled')
+    return flagged
+  })
 
   if (!loading && isAuthenticated && !login.isPending && !login.isSuccess && !finishing) {
     return <Navigate to={returnPath} replace />

@@ -135,13 +135,15 @@ function DeleteAccount({ scheduled }: { scheduled: DataRequest | null }) {
     try {
       const r = await request.mutateAsync()
       toast.success(`Exclusão agendada para ${dateBR(r.scheduled_for)}. Entrar de novo até lá cancela a exclusão.`)
-      // The server ended every session: leave the app.
+      // The server ended every session: leave the app. The sign-in page says
+      // why (the guard's redirect on sign-out drops any query string).
+      sessionStorage.setItem('vc_deletion_scheduled', '1')
       try {
         await signOut()
       } catch {
         // already signed out by the server
       }
-      navigate('/login?exclusao=agendada', { replace: true })
+      navigate('/login', { replace: true })
     } catch (err) {
       setError(messageOf(err))
     }
