@@ -60,7 +60,8 @@ test.describe('Google sign-in through the local OIDC provider', () => {
     await expect(page).toHaveURL(`${server!.baseURL}/profile`)
     // given_name / family_name became the profile's names (a first Google sign-in creates the profile from the claims).
     await expect(page.getByRole('heading', { level: 1, name: /Gabriela Google/ })).toBeVisible()
-    await expect(page.getByText('gabriela.google@exemplo.com.br')).toBeVisible()
+    // The profile's details (Segurança's e-mail form names the address too).
+    await expect(page.getByRole('definition').filter({ hasText: 'gabriela.google@exemplo.com.br' })).toBeVisible()
     const session = await page.request.get(`${server!.baseURL}/api/auth/session`)
     expect((await session.json()).user.provider).toBe('google')
   })
