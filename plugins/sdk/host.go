@@ -20,10 +20,12 @@ type Host struct {
 	log *slog.Logger
 	// AI is the core's AI service (ai.go).
 	AI *AI
+	// PublishedContent reads published content items (hostpublished.go).
+	PublishedContent *PublishedContent
 }
 
 func newHost(c pluginpb.HostClient) *Host {
-	h := &Host{c: c, AI: &AI{c: c}}
+	h := &Host{c: c, AI: &AI{c: c}, PublishedContent: &PublishedContent{c: c}}
 	h.log = slog.New(&hostLogHandler{c: c})
 	return h
 }

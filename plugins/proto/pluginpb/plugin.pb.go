@@ -3497,6 +3497,570 @@ func (x *DeleteUserResponse) GetImplemented() bool {
 	return false
 }
 
+// Scheduled notifications (host.ScheduleNotification).
+type ScheduleNotificationRequest struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	Key          string                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	// at_unix is the delivery moment (seconds since the epoch, UTC).
+	AtUnix int64  `protobuf:"varint,3,opt,name=at_unix,json=atUnix,proto3" json:"at_unix,omitempty"`
+	Title  string `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	Body   string `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	// link is an in-app path ("/ferramentas/...").
+	Link          string `protobuf:"bytes,6,opt,name=link,proto3" json:"link,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleNotificationRequest) Reset() {
+	*x = ScheduleNotificationRequest{}
+	mi := &file_plugin_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleNotificationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleNotificationRequest) ProtoMessage() {}
+
+func (x *ScheduleNotificationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleNotificationRequest.ProtoReflect.Descriptor instead.
+func (*ScheduleNotificationRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *ScheduleNotificationRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *ScheduleNotificationRequest) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *ScheduleNotificationRequest) GetAtUnix() int64 {
+	if x != nil {
+		return x.AtUnix
+	}
+	return 0
+}
+
+func (x *ScheduleNotificationRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ScheduleNotificationRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *ScheduleNotificationRequest) GetLink() string {
+	if x != nil {
+		return x.Link
+	}
+	return ""
+}
+
+type ScheduleNotificationResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// replaced: the key already had a pending notification.
+	Replaced      bool `protobuf:"varint,2,opt,name=replaced,proto3" json:"replaced,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScheduleNotificationResponse) Reset() {
+	*x = ScheduleNotificationResponse{}
+	mi := &file_plugin_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScheduleNotificationResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScheduleNotificationResponse) ProtoMessage() {}
+
+func (x *ScheduleNotificationResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScheduleNotificationResponse.ProtoReflect.Descriptor instead.
+func (*ScheduleNotificationResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ScheduleNotificationResponse) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ScheduleNotificationResponse) GetReplaced() bool {
+	if x != nil {
+		return x.Replaced
+	}
+	return false
+}
+
+type CancelScheduledNotificationRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken  string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	Key           string                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Prefix        bool                   `protobuf:"varint,3,opt,name=prefix,proto3" json:"prefix,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelScheduledNotificationRequest) Reset() {
+	*x = CancelScheduledNotificationRequest{}
+	mi := &file_plugin_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelScheduledNotificationRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelScheduledNotificationRequest) ProtoMessage() {}
+
+func (x *CancelScheduledNotificationRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelScheduledNotificationRequest.ProtoReflect.Descriptor instead.
+func (*CancelScheduledNotificationRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *CancelScheduledNotificationRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *CancelScheduledNotificationRequest) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *CancelScheduledNotificationRequest) GetPrefix() bool {
+	if x != nil {
+		return x.Prefix
+	}
+	return false
+}
+
+type CancelScheduledNotificationResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Canceled      int64                  `protobuf:"varint,1,opt,name=canceled,proto3" json:"canceled,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelScheduledNotificationResponse) Reset() {
+	*x = CancelScheduledNotificationResponse{}
+	mi := &file_plugin_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelScheduledNotificationResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelScheduledNotificationResponse) ProtoMessage() {}
+
+func (x *CancelScheduledNotificationResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelScheduledNotificationResponse.ProtoReflect.Descriptor instead.
+func (*CancelScheduledNotificationResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *CancelScheduledNotificationResponse) GetCanceled() int64 {
+	if x != nil {
+		return x.Canceled
+	}
+	return 0
+}
+
+// Published content (host.PublishedContent).
+type PublishedContentItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Type  string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Slug  string                 `protobuf:"bytes,3,opt,name=slug,proto3" json:"slug,omitempty"`
+	Title string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	// fields_json is the item's published fields as a JSON object.
+	FieldsJson []byte `protobuf:"bytes,5,opt,name=fields_json,json=fieldsJson,proto3" json:"fields_json,omitempty"`
+	// url is the item's page in the PWA ("" when the type has none).
+	Url             string `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
+	PublishedAtUnix int64  `protobuf:"varint,7,opt,name=published_at_unix,json=publishedAtUnix,proto3" json:"published_at_unix,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PublishedContentItem) Reset() {
+	*x = PublishedContentItem{}
+	mi := &file_plugin_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PublishedContentItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PublishedContentItem) ProtoMessage() {}
+
+func (x *PublishedContentItem) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PublishedContentItem.ProtoReflect.Descriptor instead.
+func (*PublishedContentItem) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *PublishedContentItem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PublishedContentItem) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *PublishedContentItem) GetSlug() string {
+	if x != nil {
+		return x.Slug
+	}
+	return ""
+}
+
+func (x *PublishedContentItem) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *PublishedContentItem) GetFieldsJson() []byte {
+	if x != nil {
+		return x.FieldsJson
+	}
+	return nil
+}
+
+func (x *PublishedContentItem) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *PublishedContentItem) GetPublishedAtUnix() int64 {
+	if x != nil {
+		return x.PublishedAtUnix
+	}
+	return 0
+}
+
+type ListPublishedContentRequest struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	Type         string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Query        string                 `protobuf:"bytes,3,opt,name=query,proto3" json:"query,omitempty"`
+	// filters are exact matches on top-level fields (field name -> value).
+	Filters       map[string]string `protobuf:"bytes,4,rep,name=filters,proto3" json:"filters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Limit         int32             `protobuf:"varint,5,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPublishedContentRequest) Reset() {
+	*x = ListPublishedContentRequest{}
+	mi := &file_plugin_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPublishedContentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPublishedContentRequest) ProtoMessage() {}
+
+func (x *ListPublishedContentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPublishedContentRequest.ProtoReflect.Descriptor instead.
+func (*ListPublishedContentRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *ListPublishedContentRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *ListPublishedContentRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ListPublishedContentRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *ListPublishedContentRequest) GetFilters() map[string]string {
+	if x != nil {
+		return x.Filters
+	}
+	return nil
+}
+
+func (x *ListPublishedContentRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type ListPublishedContentResponse struct {
+	state         protoimpl.MessageState  `protogen:"open.v1"`
+	Items         []*PublishedContentItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPublishedContentResponse) Reset() {
+	*x = ListPublishedContentResponse{}
+	mi := &file_plugin_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPublishedContentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPublishedContentResponse) ProtoMessage() {}
+
+func (x *ListPublishedContentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPublishedContentResponse.ProtoReflect.Descriptor instead.
+func (*ListPublishedContentResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *ListPublishedContentResponse) GetItems() []*PublishedContentItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+type GetPublishedContentRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestToken  string                 `protobuf:"bytes,1,opt,name=request_token,json=requestToken,proto3" json:"request_token,omitempty"`
+	Type          string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Id            string                 `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPublishedContentRequest) Reset() {
+	*x = GetPublishedContentRequest{}
+	mi := &file_plugin_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPublishedContentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPublishedContentRequest) ProtoMessage() {}
+
+func (x *GetPublishedContentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPublishedContentRequest.ProtoReflect.Descriptor instead.
+func (*GetPublishedContentRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *GetPublishedContentRequest) GetRequestToken() string {
+	if x != nil {
+		return x.RequestToken
+	}
+	return ""
+}
+
+func (x *GetPublishedContentRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *GetPublishedContentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+type GetPublishedContentResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Item          *PublishedContentItem  `protobuf:"bytes,1,opt,name=item,proto3" json:"item,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPublishedContentResponse) Reset() {
+	*x = GetPublishedContentResponse{}
+	mi := &file_plugin_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPublishedContentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPublishedContentResponse) ProtoMessage() {}
+
+func (x *GetPublishedContentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPublishedContentResponse.ProtoReflect.Descriptor instead.
+func (*GetPublishedContentResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *GetPublishedContentResponse) GetItem() *PublishedContentItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -3752,7 +4316,49 @@ const file_plugin_proto_rawDesc = "" +
 	"\auser_id\x18\x01 \x01(\tR\x06userId\x12#\n" +
 	"\rrequest_token\x18\x02 \x01(\tR\frequestToken\"6\n" +
 	"\x12DeleteUserResponse\x12 \n" +
-	"\vimplemented\x18\x01 \x01(\bR\vimplemented*\x84\x01\n" +
+	"\vimplemented\x18\x01 \x01(\bR\vimplemented\"\xab\x01\n" +
+	"\x1bScheduleNotificationRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x10\n" +
+	"\x03key\x18\x02 \x01(\tR\x03key\x12\x17\n" +
+	"\aat_unix\x18\x03 \x01(\x03R\x06atUnix\x12\x14\n" +
+	"\x05title\x18\x04 \x01(\tR\x05title\x12\x12\n" +
+	"\x04body\x18\x05 \x01(\tR\x04body\x12\x12\n" +
+	"\x04link\x18\x06 \x01(\tR\x04link\"J\n" +
+	"\x1cScheduleNotificationResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1a\n" +
+	"\breplaced\x18\x02 \x01(\bR\breplaced\"s\n" +
+	"\"CancelScheduledNotificationRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x10\n" +
+	"\x03key\x18\x02 \x01(\tR\x03key\x12\x16\n" +
+	"\x06prefix\x18\x03 \x01(\bR\x06prefix\"A\n" +
+	"#CancelScheduledNotificationResponse\x12\x1a\n" +
+	"\bcanceled\x18\x01 \x01(\x03R\bcanceled\"\xc3\x01\n" +
+	"\x14PublishedContentItem\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x12\n" +
+	"\x04slug\x18\x03 \x01(\tR\x04slug\x12\x14\n" +
+	"\x05title\x18\x04 \x01(\tR\x05title\x12\x1f\n" +
+	"\vfields_json\x18\x05 \x01(\fR\n" +
+	"fieldsJson\x12\x10\n" +
+	"\x03url\x18\x06 \x01(\tR\x03url\x12*\n" +
+	"\x11published_at_unix\x18\a \x01(\x03R\x0fpublishedAtUnix\"\x96\x02\n" +
+	"\x1bListPublishedContentRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +
+	"\x05query\x18\x03 \x01(\tR\x05query\x12V\n" +
+	"\afilters\x18\x04 \x03(\v2<.vetclube.plugin.v1.ListPublishedContentRequest.FiltersEntryR\afilters\x12\x14\n" +
+	"\x05limit\x18\x05 \x01(\x05R\x05limit\x1a:\n" +
+	"\fFiltersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"^\n" +
+	"\x1cListPublishedContentResponse\x12>\n" +
+	"\x05items\x18\x01 \x03(\v2(.vetclube.plugin.v1.PublishedContentItemR\x05items\"e\n" +
+	"\x1aGetPublishedContentRequest\x12#\n" +
+	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x0e\n" +
+	"\x02id\x18\x03 \x01(\tR\x02id\"[\n" +
+	"\x1bGetPublishedContentResponse\x12<\n" +
+	"\x04item\x18\x01 \x01(\v2(.vetclube.plugin.v1.PublishedContentItemR\x04item*\x84\x01\n" +
 	"\x04Hook\x12\x14\n" +
 	"\x10HOOK_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13HOOK_DASHBOARD_CARD\x10\x01\x12\x19\n" +
@@ -3770,7 +4376,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\n" +
 	"ExportUser\x12%.vetclube.plugin.v1.ExportUserRequest\x1a&.vetclube.plugin.v1.ExportUserResponse\x12[\n" +
 	"\n" +
-	"DeleteUser\x12%.vetclube.plugin.v1.DeleteUserRequest\x1a&.vetclube.plugin.v1.DeleteUserResponse2\xa8\v\n" +
+	"DeleteUser\x12%.vetclube.plugin.v1.DeleteUserRequest\x1a&.vetclube.plugin.v1.DeleteUserResponse2\xa7\x0f\n" +
 	"\x04Host\x12d\n" +
 	"\x11GetCurrentProfile\x12,.vetclube.plugin.v1.GetCurrentProfileRequest\x1a!.vetclube.plugin.v1.PublicProfile\x12d\n" +
 	"\rAwardVetCoins\x12(.vetclube.plugin.v1.AwardVetCoinsRequest\x1a).vetclube.plugin.v1.AwardVetCoinsResponse\x12m\n" +
@@ -3790,7 +4396,11 @@ const file_plugin_proto_rawDesc = "" +
 	"DeleteFile\x12%.vetclube.plugin.v1.DeleteFileRequest\x1a&.vetclube.plugin.v1.DeleteFileResponse\x12[\n" +
 	"\n" +
 	"AIGenerate\x12%.vetclube.plugin.v1.AIGenerateRequest\x1a&.vetclube.plugin.v1.AIGenerateResponse\x12`\n" +
-	"\x10AIGenerateStream\x12%.vetclube.plugin.v1.AIGenerateRequest\x1a#.vetclube.plugin.v1.AIGenerateChunk0\x01B5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
+	"\x10AIGenerateStream\x12%.vetclube.plugin.v1.AIGenerateRequest\x1a#.vetclube.plugin.v1.AIGenerateChunk0\x01\x12y\n" +
+	"\x14ScheduleNotification\x12/.vetclube.plugin.v1.ScheduleNotificationRequest\x1a0.vetclube.plugin.v1.ScheduleNotificationResponse\x12\x8e\x01\n" +
+	"\x1bCancelScheduledNotification\x126.vetclube.plugin.v1.CancelScheduledNotificationRequest\x1a7.vetclube.plugin.v1.CancelScheduledNotificationResponse\x12y\n" +
+	"\x14ListPublishedContent\x12/.vetclube.plugin.v1.ListPublishedContentRequest\x1a0.vetclube.plugin.v1.ListPublishedContentResponse\x12v\n" +
+	"\x13GetPublishedContent\x12..vetclube.plugin.v1.GetPublishedContentRequest\x1a/.vetclube.plugin.v1.GetPublishedContentResponseB5Z3github.com/vetclube/vetclube/plugins/proto/pluginpbb\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
@@ -3805,68 +4415,78 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
 var file_plugin_proto_goTypes = []any{
-	(Hook)(0),                        // 0: vetclube.plugin.v1.Hook
-	(*DescribeRequest)(nil),          // 1: vetclube.plugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),         // 2: vetclube.plugin.v1.DescribeResponse
-	(*Manifest)(nil),                 // 3: vetclube.plugin.v1.Manifest
-	(*Migration)(nil),                // 4: vetclube.plugin.v1.Migration
-	(*User)(nil),                     // 5: vetclube.plugin.v1.User
-	(*Header)(nil),                   // 6: vetclube.plugin.v1.Header
-	(*HTTPRequest)(nil),              // 7: vetclube.plugin.v1.HTTPRequest
-	(*HTTPResponse)(nil),             // 8: vetclube.plugin.v1.HTTPResponse
-	(*HealthRequest)(nil),            // 9: vetclube.plugin.v1.HealthRequest
-	(*HealthResponse)(nil),           // 10: vetclube.plugin.v1.HealthResponse
-	(*DashboardCardRequest)(nil),     // 11: vetclube.plugin.v1.DashboardCardRequest
-	(*DashboardCardResponse)(nil),    // 12: vetclube.plugin.v1.DashboardCardResponse
-	(*ContentItem)(nil),              // 13: vetclube.plugin.v1.ContentItem
-	(*MediaAsset)(nil),               // 14: vetclube.plugin.v1.MediaAsset
-	(*ValidateContentRequest)(nil),   // 15: vetclube.plugin.v1.ValidateContentRequest
-	(*ValidateContentResponse)(nil),  // 16: vetclube.plugin.v1.ValidateContentResponse
-	(*BeforeTransitionRequest)(nil),  // 17: vetclube.plugin.v1.BeforeTransitionRequest
-	(*BeforeTransitionResponse)(nil), // 18: vetclube.plugin.v1.BeforeTransitionResponse
-	(*AfterPublishRequest)(nil),      // 19: vetclube.plugin.v1.AfterPublishRequest
-	(*AfterPublishResponse)(nil),     // 20: vetclube.plugin.v1.AfterPublishResponse
-	(*GetCurrentProfileRequest)(nil), // 21: vetclube.plugin.v1.GetCurrentProfileRequest
-	(*PublicProfile)(nil),            // 22: vetclube.plugin.v1.PublicProfile
-	(*AwardVetCoinsRequest)(nil),     // 23: vetclube.plugin.v1.AwardVetCoinsRequest
-	(*AwardVetCoinsResponse)(nil),    // 24: vetclube.plugin.v1.AwardVetCoinsResponse
-	(*SendNotificationRequest)(nil),  // 25: vetclube.plugin.v1.SendNotificationRequest
-	(*SendNotificationResponse)(nil), // 26: vetclube.plugin.v1.SendNotificationResponse
-	(*KVGetRequest)(nil),             // 27: vetclube.plugin.v1.KVGetRequest
-	(*KVGetResponse)(nil),            // 28: vetclube.plugin.v1.KVGetResponse
-	(*KVSetRequest)(nil),             // 29: vetclube.plugin.v1.KVSetRequest
-	(*KVSetResponse)(nil),            // 30: vetclube.plugin.v1.KVSetResponse
-	(*KVCompareAndSetRequest)(nil),   // 31: vetclube.plugin.v1.KVCompareAndSetRequest
-	(*KVCompareAndSetResponse)(nil),  // 32: vetclube.plugin.v1.KVCompareAndSetResponse
-	(*KVDeleteRequest)(nil),          // 33: vetclube.plugin.v1.KVDeleteRequest
-	(*KVDeleteResponse)(nil),         // 34: vetclube.plugin.v1.KVDeleteResponse
-	(*KVListRequest)(nil),            // 35: vetclube.plugin.v1.KVListRequest
-	(*KVListResponse)(nil),           // 36: vetclube.plugin.v1.KVListResponse
-	(*SQLRequest)(nil),               // 37: vetclube.plugin.v1.SQLRequest
-	(*SQLExecResponse)(nil),          // 38: vetclube.plugin.v1.SQLExecResponse
-	(*SQLQueryResponse)(nil),         // 39: vetclube.plugin.v1.SQLQueryResponse
-	(*LogRequest)(nil),               // 40: vetclube.plugin.v1.LogRequest
-	(*LogResponse)(nil),              // 41: vetclube.plugin.v1.LogResponse
-	(*CheckLimitRequest)(nil),        // 42: vetclube.plugin.v1.CheckLimitRequest
-	(*CheckLimitResponse)(nil),       // 43: vetclube.plugin.v1.CheckLimitResponse
-	(*GetFileRequest)(nil),           // 44: vetclube.plugin.v1.GetFileRequest
-	(*GetFileResponse)(nil),          // 45: vetclube.plugin.v1.GetFileResponse
-	(*DeleteFileRequest)(nil),        // 46: vetclube.plugin.v1.DeleteFileRequest
-	(*DeleteFileResponse)(nil),       // 47: vetclube.plugin.v1.DeleteFileResponse
-	(*ToolPage)(nil),                 // 48: vetclube.plugin.v1.ToolPage
-	(*AIGenerateRequest)(nil),        // 49: vetclube.plugin.v1.AIGenerateRequest
-	(*AIGenerateResponse)(nil),       // 50: vetclube.plugin.v1.AIGenerateResponse
-	(*AIGenerateChunk)(nil),          // 51: vetclube.plugin.v1.AIGenerateChunk
-	(*ExportUserRequest)(nil),        // 52: vetclube.plugin.v1.ExportUserRequest
-	(*ExportFile)(nil),               // 53: vetclube.plugin.v1.ExportFile
-	(*ExportUserResponse)(nil),       // 54: vetclube.plugin.v1.ExportUserResponse
-	(*DeleteUserRequest)(nil),        // 55: vetclube.plugin.v1.DeleteUserRequest
-	(*DeleteUserResponse)(nil),       // 56: vetclube.plugin.v1.DeleteUserResponse
-	nil,                              // 57: vetclube.plugin.v1.ContentItem.MediaEntry
-	nil,                              // 58: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
-	nil,                              // 59: vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	(Hook)(0),                                   // 0: vetclube.plugin.v1.Hook
+	(*DescribeRequest)(nil),                     // 1: vetclube.plugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),                    // 2: vetclube.plugin.v1.DescribeResponse
+	(*Manifest)(nil),                            // 3: vetclube.plugin.v1.Manifest
+	(*Migration)(nil),                           // 4: vetclube.plugin.v1.Migration
+	(*User)(nil),                                // 5: vetclube.plugin.v1.User
+	(*Header)(nil),                              // 6: vetclube.plugin.v1.Header
+	(*HTTPRequest)(nil),                         // 7: vetclube.plugin.v1.HTTPRequest
+	(*HTTPResponse)(nil),                        // 8: vetclube.plugin.v1.HTTPResponse
+	(*HealthRequest)(nil),                       // 9: vetclube.plugin.v1.HealthRequest
+	(*HealthResponse)(nil),                      // 10: vetclube.plugin.v1.HealthResponse
+	(*DashboardCardRequest)(nil),                // 11: vetclube.plugin.v1.DashboardCardRequest
+	(*DashboardCardResponse)(nil),               // 12: vetclube.plugin.v1.DashboardCardResponse
+	(*ContentItem)(nil),                         // 13: vetclube.plugin.v1.ContentItem
+	(*MediaAsset)(nil),                          // 14: vetclube.plugin.v1.MediaAsset
+	(*ValidateContentRequest)(nil),              // 15: vetclube.plugin.v1.ValidateContentRequest
+	(*ValidateContentResponse)(nil),             // 16: vetclube.plugin.v1.ValidateContentResponse
+	(*BeforeTransitionRequest)(nil),             // 17: vetclube.plugin.v1.BeforeTransitionRequest
+	(*BeforeTransitionResponse)(nil),            // 18: vetclube.plugin.v1.BeforeTransitionResponse
+	(*AfterPublishRequest)(nil),                 // 19: vetclube.plugin.v1.AfterPublishRequest
+	(*AfterPublishResponse)(nil),                // 20: vetclube.plugin.v1.AfterPublishResponse
+	(*GetCurrentProfileRequest)(nil),            // 21: vetclube.plugin.v1.GetCurrentProfileRequest
+	(*PublicProfile)(nil),                       // 22: vetclube.plugin.v1.PublicProfile
+	(*AwardVetCoinsRequest)(nil),                // 23: vetclube.plugin.v1.AwardVetCoinsRequest
+	(*AwardVetCoinsResponse)(nil),               // 24: vetclube.plugin.v1.AwardVetCoinsResponse
+	(*SendNotificationRequest)(nil),             // 25: vetclube.plugin.v1.SendNotificationRequest
+	(*SendNotificationResponse)(nil),            // 26: vetclube.plugin.v1.SendNotificationResponse
+	(*KVGetRequest)(nil),                        // 27: vetclube.plugin.v1.KVGetRequest
+	(*KVGetResponse)(nil),                       // 28: vetclube.plugin.v1.KVGetResponse
+	(*KVSetRequest)(nil),                        // 29: vetclube.plugin.v1.KVSetRequest
+	(*KVSetResponse)(nil),                       // 30: vetclube.plugin.v1.KVSetResponse
+	(*KVCompareAndSetRequest)(nil),              // 31: vetclube.plugin.v1.KVCompareAndSetRequest
+	(*KVCompareAndSetResponse)(nil),             // 32: vetclube.plugin.v1.KVCompareAndSetResponse
+	(*KVDeleteRequest)(nil),                     // 33: vetclube.plugin.v1.KVDeleteRequest
+	(*KVDeleteResponse)(nil),                    // 34: vetclube.plugin.v1.KVDeleteResponse
+	(*KVListRequest)(nil),                       // 35: vetclube.plugin.v1.KVListRequest
+	(*KVListResponse)(nil),                      // 36: vetclube.plugin.v1.KVListResponse
+	(*SQLRequest)(nil),                          // 37: vetclube.plugin.v1.SQLRequest
+	(*SQLExecResponse)(nil),                     // 38: vetclube.plugin.v1.SQLExecResponse
+	(*SQLQueryResponse)(nil),                    // 39: vetclube.plugin.v1.SQLQueryResponse
+	(*LogRequest)(nil),                          // 40: vetclube.plugin.v1.LogRequest
+	(*LogResponse)(nil),                         // 41: vetclube.plugin.v1.LogResponse
+	(*CheckLimitRequest)(nil),                   // 42: vetclube.plugin.v1.CheckLimitRequest
+	(*CheckLimitResponse)(nil),                  // 43: vetclube.plugin.v1.CheckLimitResponse
+	(*GetFileRequest)(nil),                      // 44: vetclube.plugin.v1.GetFileRequest
+	(*GetFileResponse)(nil),                     // 45: vetclube.plugin.v1.GetFileResponse
+	(*DeleteFileRequest)(nil),                   // 46: vetclube.plugin.v1.DeleteFileRequest
+	(*DeleteFileResponse)(nil),                  // 47: vetclube.plugin.v1.DeleteFileResponse
+	(*ToolPage)(nil),                            // 48: vetclube.plugin.v1.ToolPage
+	(*AIGenerateRequest)(nil),                   // 49: vetclube.plugin.v1.AIGenerateRequest
+	(*AIGenerateResponse)(nil),                  // 50: vetclube.plugin.v1.AIGenerateResponse
+	(*AIGenerateChunk)(nil),                     // 51: vetclube.plugin.v1.AIGenerateChunk
+	(*ExportUserRequest)(nil),                   // 52: vetclube.plugin.v1.ExportUserRequest
+	(*ExportFile)(nil),                          // 53: vetclube.plugin.v1.ExportFile
+	(*ExportUserResponse)(nil),                  // 54: vetclube.plugin.v1.ExportUserResponse
+	(*DeleteUserRequest)(nil),                   // 55: vetclube.plugin.v1.DeleteUserRequest
+	(*DeleteUserResponse)(nil),                  // 56: vetclube.plugin.v1.DeleteUserResponse
+	(*ScheduleNotificationRequest)(nil),         // 57: vetclube.plugin.v1.ScheduleNotificationRequest
+	(*ScheduleNotificationResponse)(nil),        // 58: vetclube.plugin.v1.ScheduleNotificationResponse
+	(*CancelScheduledNotificationRequest)(nil),  // 59: vetclube.plugin.v1.CancelScheduledNotificationRequest
+	(*CancelScheduledNotificationResponse)(nil), // 60: vetclube.plugin.v1.CancelScheduledNotificationResponse
+	(*PublishedContentItem)(nil),                // 61: vetclube.plugin.v1.PublishedContentItem
+	(*ListPublishedContentRequest)(nil),         // 62: vetclube.plugin.v1.ListPublishedContentRequest
+	(*ListPublishedContentResponse)(nil),        // 63: vetclube.plugin.v1.ListPublishedContentResponse
+	(*GetPublishedContentRequest)(nil),          // 64: vetclube.plugin.v1.GetPublishedContentRequest
+	(*GetPublishedContentResponse)(nil),         // 65: vetclube.plugin.v1.GetPublishedContentResponse
+	nil,                                         // 66: vetclube.plugin.v1.ContentItem.MediaEntry
+	nil,                                         // 67: vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	nil,                                         // 68: vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	nil,                                         // 69: vetclube.plugin.v1.ListPublishedContentRequest.FiltersEntry
 }
 var file_plugin_proto_depIdxs = []int32{
 	3,  // 0: vetclube.plugin.v1.DescribeResponse.manifest:type_name -> vetclube.plugin.v1.Manifest
@@ -3877,70 +4497,81 @@ var file_plugin_proto_depIdxs = []int32{
 	5,  // 5: vetclube.plugin.v1.HTTPRequest.user:type_name -> vetclube.plugin.v1.User
 	6,  // 6: vetclube.plugin.v1.HTTPResponse.headers:type_name -> vetclube.plugin.v1.Header
 	5,  // 7: vetclube.plugin.v1.DashboardCardRequest.user:type_name -> vetclube.plugin.v1.User
-	57, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
+	66, // 8: vetclube.plugin.v1.ContentItem.media:type_name -> vetclube.plugin.v1.ContentItem.MediaEntry
 	13, // 9: vetclube.plugin.v1.ValidateContentRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	58, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
+	67, // 10: vetclube.plugin.v1.ValidateContentResponse.field_errors:type_name -> vetclube.plugin.v1.ValidateContentResponse.FieldErrorsEntry
 	13, // 11: vetclube.plugin.v1.BeforeTransitionRequest.item:type_name -> vetclube.plugin.v1.ContentItem
 	13, // 12: vetclube.plugin.v1.AfterPublishRequest.item:type_name -> vetclube.plugin.v1.ContentItem
-	59, // 13: vetclube.plugin.v1.AIGenerateRequest.vars:type_name -> vetclube.plugin.v1.AIGenerateRequest.VarsEntry
+	68, // 13: vetclube.plugin.v1.AIGenerateRequest.vars:type_name -> vetclube.plugin.v1.AIGenerateRequest.VarsEntry
 	50, // 14: vetclube.plugin.v1.AIGenerateChunk.result:type_name -> vetclube.plugin.v1.AIGenerateResponse
 	53, // 15: vetclube.plugin.v1.ExportUserResponse.files:type_name -> vetclube.plugin.v1.ExportFile
-	14, // 16: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
-	1,  // 17: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
-	7,  // 18: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
-	9,  // 19: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
-	11, // 20: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
-	15, // 21: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
-	17, // 22: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
-	19, // 23: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
-	52, // 24: vetclube.plugin.v1.Plugin.ExportUser:input_type -> vetclube.plugin.v1.ExportUserRequest
-	55, // 25: vetclube.plugin.v1.Plugin.DeleteUser:input_type -> vetclube.plugin.v1.DeleteUserRequest
-	21, // 26: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
-	23, // 27: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
-	25, // 28: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
-	27, // 29: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
-	29, // 30: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
-	31, // 31: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
-	33, // 32: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
-	35, // 33: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
-	37, // 34: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
-	37, // 35: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
-	40, // 36: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
-	42, // 37: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
-	44, // 38: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
-	46, // 39: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
-	49, // 40: vetclube.plugin.v1.Host.AIGenerate:input_type -> vetclube.plugin.v1.AIGenerateRequest
-	49, // 41: vetclube.plugin.v1.Host.AIGenerateStream:input_type -> vetclube.plugin.v1.AIGenerateRequest
-	2,  // 42: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
-	8,  // 43: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
-	10, // 44: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
-	12, // 45: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
-	16, // 46: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
-	18, // 47: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
-	20, // 48: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
-	54, // 49: vetclube.plugin.v1.Plugin.ExportUser:output_type -> vetclube.plugin.v1.ExportUserResponse
-	56, // 50: vetclube.plugin.v1.Plugin.DeleteUser:output_type -> vetclube.plugin.v1.DeleteUserResponse
-	22, // 51: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
-	24, // 52: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
-	26, // 53: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
-	28, // 54: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
-	30, // 55: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
-	32, // 56: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
-	34, // 57: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
-	36, // 58: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
-	38, // 59: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
-	39, // 60: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
-	41, // 61: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
-	43, // 62: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
-	45, // 63: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
-	47, // 64: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
-	50, // 65: vetclube.plugin.v1.Host.AIGenerate:output_type -> vetclube.plugin.v1.AIGenerateResponse
-	51, // 66: vetclube.plugin.v1.Host.AIGenerateStream:output_type -> vetclube.plugin.v1.AIGenerateChunk
-	42, // [42:67] is the sub-list for method output_type
-	17, // [17:42] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	69, // 16: vetclube.plugin.v1.ListPublishedContentRequest.filters:type_name -> vetclube.plugin.v1.ListPublishedContentRequest.FiltersEntry
+	61, // 17: vetclube.plugin.v1.ListPublishedContentResponse.items:type_name -> vetclube.plugin.v1.PublishedContentItem
+	61, // 18: vetclube.plugin.v1.GetPublishedContentResponse.item:type_name -> vetclube.plugin.v1.PublishedContentItem
+	14, // 19: vetclube.plugin.v1.ContentItem.MediaEntry.value:type_name -> vetclube.plugin.v1.MediaAsset
+	1,  // 20: vetclube.plugin.v1.Plugin.Describe:input_type -> vetclube.plugin.v1.DescribeRequest
+	7,  // 21: vetclube.plugin.v1.Plugin.Handle:input_type -> vetclube.plugin.v1.HTTPRequest
+	9,  // 22: vetclube.plugin.v1.Plugin.CheckHealth:input_type -> vetclube.plugin.v1.HealthRequest
+	11, // 23: vetclube.plugin.v1.Plugin.DashboardCard:input_type -> vetclube.plugin.v1.DashboardCardRequest
+	15, // 24: vetclube.plugin.v1.Plugin.ValidateContent:input_type -> vetclube.plugin.v1.ValidateContentRequest
+	17, // 25: vetclube.plugin.v1.Plugin.BeforeTransition:input_type -> vetclube.plugin.v1.BeforeTransitionRequest
+	19, // 26: vetclube.plugin.v1.Plugin.AfterPublish:input_type -> vetclube.plugin.v1.AfterPublishRequest
+	52, // 27: vetclube.plugin.v1.Plugin.ExportUser:input_type -> vetclube.plugin.v1.ExportUserRequest
+	55, // 28: vetclube.plugin.v1.Plugin.DeleteUser:input_type -> vetclube.plugin.v1.DeleteUserRequest
+	21, // 29: vetclube.plugin.v1.Host.GetCurrentProfile:input_type -> vetclube.plugin.v1.GetCurrentProfileRequest
+	23, // 30: vetclube.plugin.v1.Host.AwardVetCoins:input_type -> vetclube.plugin.v1.AwardVetCoinsRequest
+	25, // 31: vetclube.plugin.v1.Host.SendNotification:input_type -> vetclube.plugin.v1.SendNotificationRequest
+	27, // 32: vetclube.plugin.v1.Host.KVGet:input_type -> vetclube.plugin.v1.KVGetRequest
+	29, // 33: vetclube.plugin.v1.Host.KVSet:input_type -> vetclube.plugin.v1.KVSetRequest
+	31, // 34: vetclube.plugin.v1.Host.KVCompareAndSet:input_type -> vetclube.plugin.v1.KVCompareAndSetRequest
+	33, // 35: vetclube.plugin.v1.Host.KVDelete:input_type -> vetclube.plugin.v1.KVDeleteRequest
+	35, // 36: vetclube.plugin.v1.Host.KVList:input_type -> vetclube.plugin.v1.KVListRequest
+	37, // 37: vetclube.plugin.v1.Host.SQLExec:input_type -> vetclube.plugin.v1.SQLRequest
+	37, // 38: vetclube.plugin.v1.Host.SQLQuery:input_type -> vetclube.plugin.v1.SQLRequest
+	40, // 39: vetclube.plugin.v1.Host.Log:input_type -> vetclube.plugin.v1.LogRequest
+	42, // 40: vetclube.plugin.v1.Host.CheckLimit:input_type -> vetclube.plugin.v1.CheckLimitRequest
+	44, // 41: vetclube.plugin.v1.Host.GetFile:input_type -> vetclube.plugin.v1.GetFileRequest
+	46, // 42: vetclube.plugin.v1.Host.DeleteFile:input_type -> vetclube.plugin.v1.DeleteFileRequest
+	49, // 43: vetclube.plugin.v1.Host.AIGenerate:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	49, // 44: vetclube.plugin.v1.Host.AIGenerateStream:input_type -> vetclube.plugin.v1.AIGenerateRequest
+	57, // 45: vetclube.plugin.v1.Host.ScheduleNotification:input_type -> vetclube.plugin.v1.ScheduleNotificationRequest
+	59, // 46: vetclube.plugin.v1.Host.CancelScheduledNotification:input_type -> vetclube.plugin.v1.CancelScheduledNotificationRequest
+	62, // 47: vetclube.plugin.v1.Host.ListPublishedContent:input_type -> vetclube.plugin.v1.ListPublishedContentRequest
+	64, // 48: vetclube.plugin.v1.Host.GetPublishedContent:input_type -> vetclube.plugin.v1.GetPublishedContentRequest
+	2,  // 49: vetclube.plugin.v1.Plugin.Describe:output_type -> vetclube.plugin.v1.DescribeResponse
+	8,  // 50: vetclube.plugin.v1.Plugin.Handle:output_type -> vetclube.plugin.v1.HTTPResponse
+	10, // 51: vetclube.plugin.v1.Plugin.CheckHealth:output_type -> vetclube.plugin.v1.HealthResponse
+	12, // 52: vetclube.plugin.v1.Plugin.DashboardCard:output_type -> vetclube.plugin.v1.DashboardCardResponse
+	16, // 53: vetclube.plugin.v1.Plugin.ValidateContent:output_type -> vetclube.plugin.v1.ValidateContentResponse
+	18, // 54: vetclube.plugin.v1.Plugin.BeforeTransition:output_type -> vetclube.plugin.v1.BeforeTransitionResponse
+	20, // 55: vetclube.plugin.v1.Plugin.AfterPublish:output_type -> vetclube.plugin.v1.AfterPublishResponse
+	54, // 56: vetclube.plugin.v1.Plugin.ExportUser:output_type -> vetclube.plugin.v1.ExportUserResponse
+	56, // 57: vetclube.plugin.v1.Plugin.DeleteUser:output_type -> vetclube.plugin.v1.DeleteUserResponse
+	22, // 58: vetclube.plugin.v1.Host.GetCurrentProfile:output_type -> vetclube.plugin.v1.PublicProfile
+	24, // 59: vetclube.plugin.v1.Host.AwardVetCoins:output_type -> vetclube.plugin.v1.AwardVetCoinsResponse
+	26, // 60: vetclube.plugin.v1.Host.SendNotification:output_type -> vetclube.plugin.v1.SendNotificationResponse
+	28, // 61: vetclube.plugin.v1.Host.KVGet:output_type -> vetclube.plugin.v1.KVGetResponse
+	30, // 62: vetclube.plugin.v1.Host.KVSet:output_type -> vetclube.plugin.v1.KVSetResponse
+	32, // 63: vetclube.plugin.v1.Host.KVCompareAndSet:output_type -> vetclube.plugin.v1.KVCompareAndSetResponse
+	34, // 64: vetclube.plugin.v1.Host.KVDelete:output_type -> vetclube.plugin.v1.KVDeleteResponse
+	36, // 65: vetclube.plugin.v1.Host.KVList:output_type -> vetclube.plugin.v1.KVListResponse
+	38, // 66: vetclube.plugin.v1.Host.SQLExec:output_type -> vetclube.plugin.v1.SQLExecResponse
+	39, // 67: vetclube.plugin.v1.Host.SQLQuery:output_type -> vetclube.plugin.v1.SQLQueryResponse
+	41, // 68: vetclube.plugin.v1.Host.Log:output_type -> vetclube.plugin.v1.LogResponse
+	43, // 69: vetclube.plugin.v1.Host.CheckLimit:output_type -> vetclube.plugin.v1.CheckLimitResponse
+	45, // 70: vetclube.plugin.v1.Host.GetFile:output_type -> vetclube.plugin.v1.GetFileResponse
+	47, // 71: vetclube.plugin.v1.Host.DeleteFile:output_type -> vetclube.plugin.v1.DeleteFileResponse
+	50, // 72: vetclube.plugin.v1.Host.AIGenerate:output_type -> vetclube.plugin.v1.AIGenerateResponse
+	51, // 73: vetclube.plugin.v1.Host.AIGenerateStream:output_type -> vetclube.plugin.v1.AIGenerateChunk
+	58, // 74: vetclube.plugin.v1.Host.ScheduleNotification:output_type -> vetclube.plugin.v1.ScheduleNotificationResponse
+	60, // 75: vetclube.plugin.v1.Host.CancelScheduledNotification:output_type -> vetclube.plugin.v1.CancelScheduledNotificationResponse
+	63, // 76: vetclube.plugin.v1.Host.ListPublishedContent:output_type -> vetclube.plugin.v1.ListPublishedContentResponse
+	65, // 77: vetclube.plugin.v1.Host.GetPublishedContent:output_type -> vetclube.plugin.v1.GetPublishedContentResponse
+	49, // [49:78] is the sub-list for method output_type
+	20, // [20:49] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -3954,7 +4585,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   59,
+			NumMessages:   69,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

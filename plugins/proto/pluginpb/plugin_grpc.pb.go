@@ -459,22 +459,26 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	Host_GetCurrentProfile_FullMethodName = "/vetclube.plugin.v1.Host/GetCurrentProfile"
-	Host_AwardVetCoins_FullMethodName     = "/vetclube.plugin.v1.Host/AwardVetCoins"
-	Host_SendNotification_FullMethodName  = "/vetclube.plugin.v1.Host/SendNotification"
-	Host_KVGet_FullMethodName             = "/vetclube.plugin.v1.Host/KVGet"
-	Host_KVSet_FullMethodName             = "/vetclube.plugin.v1.Host/KVSet"
-	Host_KVCompareAndSet_FullMethodName   = "/vetclube.plugin.v1.Host/KVCompareAndSet"
-	Host_KVDelete_FullMethodName          = "/vetclube.plugin.v1.Host/KVDelete"
-	Host_KVList_FullMethodName            = "/vetclube.plugin.v1.Host/KVList"
-	Host_SQLExec_FullMethodName           = "/vetclube.plugin.v1.Host/SQLExec"
-	Host_SQLQuery_FullMethodName          = "/vetclube.plugin.v1.Host/SQLQuery"
-	Host_Log_FullMethodName               = "/vetclube.plugin.v1.Host/Log"
-	Host_CheckLimit_FullMethodName        = "/vetclube.plugin.v1.Host/CheckLimit"
-	Host_GetFile_FullMethodName           = "/vetclube.plugin.v1.Host/GetFile"
-	Host_DeleteFile_FullMethodName        = "/vetclube.plugin.v1.Host/DeleteFile"
-	Host_AIGenerate_FullMethodName        = "/vetclube.plugin.v1.Host/AIGenerate"
-	Host_AIGenerateStream_FullMethodName  = "/vetclube.plugin.v1.Host/AIGenerateStream"
+	Host_GetCurrentProfile_FullMethodName           = "/vetclube.plugin.v1.Host/GetCurrentProfile"
+	Host_AwardVetCoins_FullMethodName               = "/vetclube.plugin.v1.Host/AwardVetCoins"
+	Host_SendNotification_FullMethodName            = "/vetclube.plugin.v1.Host/SendNotification"
+	Host_KVGet_FullMethodName                       = "/vetclube.plugin.v1.Host/KVGet"
+	Host_KVSet_FullMethodName                       = "/vetclube.plugin.v1.Host/KVSet"
+	Host_KVCompareAndSet_FullMethodName             = "/vetclube.plugin.v1.Host/KVCompareAndSet"
+	Host_KVDelete_FullMethodName                    = "/vetclube.plugin.v1.Host/KVDelete"
+	Host_KVList_FullMethodName                      = "/vetclube.plugin.v1.Host/KVList"
+	Host_SQLExec_FullMethodName                     = "/vetclube.plugin.v1.Host/SQLExec"
+	Host_SQLQuery_FullMethodName                    = "/vetclube.plugin.v1.Host/SQLQuery"
+	Host_Log_FullMethodName                         = "/vetclube.plugin.v1.Host/Log"
+	Host_CheckLimit_FullMethodName                  = "/vetclube.plugin.v1.Host/CheckLimit"
+	Host_GetFile_FullMethodName                     = "/vetclube.plugin.v1.Host/GetFile"
+	Host_DeleteFile_FullMethodName                  = "/vetclube.plugin.v1.Host/DeleteFile"
+	Host_AIGenerate_FullMethodName                  = "/vetclube.plugin.v1.Host/AIGenerate"
+	Host_AIGenerateStream_FullMethodName            = "/vetclube.plugin.v1.Host/AIGenerateStream"
+	Host_ScheduleNotification_FullMethodName        = "/vetclube.plugin.v1.Host/ScheduleNotification"
+	Host_CancelScheduledNotification_FullMethodName = "/vetclube.plugin.v1.Host/CancelScheduledNotification"
+	Host_ListPublishedContent_FullMethodName        = "/vetclube.plugin.v1.Host/ListPublishedContent"
+	Host_GetPublishedContent_FullMethodName         = "/vetclube.plugin.v1.Host/GetPublishedContent"
 )
 
 // HostClient is the client API for Host service.
@@ -509,6 +513,22 @@ type HostClient interface {
 	// AIGenerateStream is AIGenerate with the text as it arrives; the last
 	// chunk carries the result.
 	AIGenerateStream(ctx context.Context, in *AIGenerateRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[AIGenerateChunk], error)
+	// ScheduleNotification stores a notification for the request's user to be
+	// delivered at a future moment (through the notifications service, with
+	// the member's preferences, quiet hours and push). One per plugin, user
+	// and key: scheduling a key again replaces its moment and text.
+	ScheduleNotification(ctx context.Context, in *ScheduleNotificationRequest, opts ...grpc.CallOption) (*ScheduleNotificationResponse, error)
+	// CancelScheduledNotification drops the request user's pending
+	// notification with that key (or every key starting with it when prefix
+	// is set); cancelling an absent one is not an error.
+	CancelScheduledNotification(ctx context.Context, in *CancelScheduledNotificationRequest, opts ...grpc.CallOption) (*CancelScheduledNotificationResponse, error)
+	// ListPublishedContent lists published, non-deleted items of a content
+	// type (public fields only), newest first, optionally matching a text
+	// query and exact field filters.
+	ListPublishedContent(ctx context.Context, in *ListPublishedContentRequest, opts ...grpc.CallOption) (*ListPublishedContentResponse, error)
+	// GetPublishedContent returns one published item; anything else is
+	// NotFound.
+	GetPublishedContent(ctx context.Context, in *GetPublishedContentRequest, opts ...grpc.CallOption) (*GetPublishedContentResponse, error)
 }
 
 type hostClient struct {
@@ -688,6 +708,46 @@ func (c *hostClient) AIGenerateStream(ctx context.Context, in *AIGenerateRequest
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Host_AIGenerateStreamClient = grpc.ServerStreamingClient[AIGenerateChunk]
 
+func (c *hostClient) ScheduleNotification(ctx context.Context, in *ScheduleNotificationRequest, opts ...grpc.CallOption) (*ScheduleNotificationResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScheduleNotificationResponse)
+	err := c.cc.Invoke(ctx, Host_ScheduleNotification_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) CancelScheduledNotification(ctx context.Context, in *CancelScheduledNotificationRequest, opts ...grpc.CallOption) (*CancelScheduledNotificationResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelScheduledNotificationResponse)
+	err := c.cc.Invoke(ctx, Host_CancelScheduledNotification_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) ListPublishedContent(ctx context.Context, in *ListPublishedContentRequest, opts ...grpc.CallOption) (*ListPublishedContentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPublishedContentResponse)
+	err := c.cc.Invoke(ctx, Host_ListPublishedContent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) GetPublishedContent(ctx context.Context, in *GetPublishedContentRequest, opts ...grpc.CallOption) (*GetPublishedContentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPublishedContentResponse)
+	err := c.cc.Invoke(ctx, Host_GetPublishedContent_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -720,6 +780,22 @@ type HostServer interface {
 	// AIGenerateStream is AIGenerate with the text as it arrives; the last
 	// chunk carries the result.
 	AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error
+	// ScheduleNotification stores a notification for the request's user to be
+	// delivered at a future moment (through the notifications service, with
+	// the member's preferences, quiet hours and push). One per plugin, user
+	// and key: scheduling a key again replaces its moment and text.
+	ScheduleNotification(context.Context, *ScheduleNotificationRequest) (*ScheduleNotificationResponse, error)
+	// CancelScheduledNotification drops the request user's pending
+	// notification with that key (or every key starting with it when prefix
+	// is set); cancelling an absent one is not an error.
+	CancelScheduledNotification(context.Context, *CancelScheduledNotificationRequest) (*CancelScheduledNotificationResponse, error)
+	// ListPublishedContent lists published, non-deleted items of a content
+	// type (public fields only), newest first, optionally matching a text
+	// query and exact field filters.
+	ListPublishedContent(context.Context, *ListPublishedContentRequest) (*ListPublishedContentResponse, error)
+	// GetPublishedContent returns one published item; anything else is
+	// NotFound.
+	GetPublishedContent(context.Context, *GetPublishedContentRequest) (*GetPublishedContentResponse, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -777,6 +853,18 @@ func (UnimplementedHostServer) AIGenerate(context.Context, *AIGenerateRequest) (
 }
 func (UnimplementedHostServer) AIGenerateStream(*AIGenerateRequest, grpc.ServerStreamingServer[AIGenerateChunk]) error {
 	return status.Error(codes.Unimplemented, "method AIGenerateStream not implemented")
+}
+func (UnimplementedHostServer) ScheduleNotification(context.Context, *ScheduleNotificationRequest) (*ScheduleNotificationResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScheduleNotification not implemented")
+}
+func (UnimplementedHostServer) CancelScheduledNotification(context.Context, *CancelScheduledNotificationRequest) (*CancelScheduledNotificationResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelScheduledNotification not implemented")
+}
+func (UnimplementedHostServer) ListPublishedContent(context.Context, *ListPublishedContentRequest) (*ListPublishedContentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPublishedContent not implemented")
+}
+func (UnimplementedHostServer) GetPublishedContent(context.Context, *GetPublishedContentRequest) (*GetPublishedContentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPublishedContent not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -1080,6 +1168,78 @@ func _Host_AIGenerateStream_Handler(srv interface{}, stream grpc.ServerStream) e
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Host_AIGenerateStreamServer = grpc.ServerStreamingServer[AIGenerateChunk]
 
+func _Host_ScheduleNotification_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScheduleNotificationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).ScheduleNotification(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_ScheduleNotification_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).ScheduleNotification(ctx, req.(*ScheduleNotificationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_CancelScheduledNotification_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelScheduledNotificationRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).CancelScheduledNotification(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_CancelScheduledNotification_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).CancelScheduledNotification(ctx, req.(*CancelScheduledNotificationRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_ListPublishedContent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPublishedContentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).ListPublishedContent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_ListPublishedContent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).ListPublishedContent(ctx, req.(*ListPublishedContentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_GetPublishedContent_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPublishedContentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).GetPublishedContent(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_GetPublishedContent_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).GetPublishedContent(ctx, req.(*GetPublishedContentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1146,6 +1306,22 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AIGenerate",
 			Handler:    _Host_AIGenerate_Handler,
+		},
+		{
+			MethodName: "ScheduleNotification",
+			Handler:    _Host_ScheduleNotification_Handler,
+		},
+		{
+			MethodName: "CancelScheduledNotification",
+			Handler:    _Host_CancelScheduledNotification_Handler,
+		},
+		{
+			MethodName: "ListPublishedContent",
+			Handler:    _Host_ListPublishedContent_Handler,
+		},
+		{
+			MethodName: "GetPublishedContent",
+			Handler:    _Host_GetPublishedContent_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -78,6 +78,10 @@ type Host struct {
 	aiLimit  int
 	aiUsed   map[string]int
 	aiImages map[string]aiImage
+	// Scheduled notifications and published content (schedule.go,
+	// published.go), made on first use.
+	scheduled map[string]*Scheduled
+	published map[string][]sdk.PublishedItem
 }
 
 type kvEntry struct {
