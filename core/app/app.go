@@ -40,6 +40,7 @@ import (
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/toolfiles"
+	"github.com/vetclube/vetclube/core/toolschedule"
 	"github.com/vetclube/vetclube/core/videos"
 )
 
@@ -100,6 +101,9 @@ type App struct {
 
 	// ToolFiles is members' uploads to tools (core/toolfiles).
 	ToolFiles *toolfiles.Service
+	// ToolSchedule is the notifications tools schedule for later
+	// (core/toolschedule, toolschedule.go).
+	ToolSchedule *toolschedule.Service
 
 	// AI is VetClube IA (ai.go); aiOrigin the endpoint's origin for the CSP.
 	AI       *ai.Service
@@ -139,8 +143,11 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	a.Content.Registry = content.NewRegistry()
 	// Members' files for tools live in the private store.
 	a.ToolFiles = toolfiles.New(pool, toolfiles.Options{Store: files.private, Log: log})
+	a.ToolSchedule = toolschedule.New(pool, toolschedule.Options{Sender: a.Engagement.Notifications, Log: log})
 	tools := pluginhost.New(pluginhost.Options{
 		Files:          a.ToolFiles,
+		Scheduled:      a.ToolSchedule,
+		Published:      publishedForTools{a},
 		Dir:            cfg.PluginsDir,
 		CallTimeout:    cfg.PluginCallTimeout,
 		HealthInterval: cfg.PluginHealthInterval,
@@ -213,6 +220,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	a.connectReferralsBilling()
 	if err := a.buildLGPD(cfg, pool, files.public, files.private, log); err != nil {
 		return nil, fmt.Errorf("lgpd: %w", err)
+	}
+	if err := a.startToolSchedule(cfg, log); err != nil {
+		return nil, err
 	}
 	a.Handler = httpapi.New(httpapi.Deps{
 		Points:        a.Engagement.Points,

@@ -93,6 +93,7 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	reg.AddArea("checkins", fn(a.Engagement.Checkin.ExportUserData))
 	reg.AddArea("notificacoes", fn(a.Engagement.Notifications.ExportUserData))
 	reg.AddArea("conversas_ia", fn(a.AI.ExportUserData))
+	reg.AddArea("lembretes_das_ferramentas", fn(a.ToolSchedule.ExportUserData))
 	reg.AddArea("assinatura", fn(a.Engagement.Subscriptions.ExportUserData))
 	if a.Billing != nil {
 		reg.AddArea("pagamentos", fn(a.Billing.ExportUserData))
@@ -134,6 +135,7 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 		reg.AddEraser("ferramentas", er(a.Tools.DeleteUserData))
 	}
 	reg.AddEraser("arquivos_publicacoes", er(a.Community.EraseUploads))
+	reg.AddEraser("lembretes_das_ferramentas", er(a.ToolSchedule.EraseUser))
 	reg.AddEraser("avatar", er(a.Profiles.EraseAvatar))
 	reg.AddEraser("exportacoes", er(a.LGPD.EraseExports))
 	reg.AddEraser("vetcoins", er(a.Engagement.Points.Anonymise))

@@ -76,6 +76,9 @@ func newLGPDMember(t *testing.T, srv *apptest.Server, tag string) *lgpdMember {
 	if _, err := srv.App.Pool.Exec(ctx, `INSERT INTO ai_conversations (user_id, title) VALUES ($1, $2)`, id, "Conversa IA de "+tag); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := srv.App.ToolSchedule.Schedule(ctx, "prontuario-vet", id, "vacina:"+tag, time.Now().Add(48*time.Hour), "Lembrete de "+tag, "", ""); err != nil {
+		t.Fatal(err)
+	}
 	// A real customer at the local fake Stripe, as checkout would make it.
 	base := srv.App.Billing.Config().APIBase
 	req, _ := http.NewRequest("POST", base+"/v1/customers", strings.NewReader(url.Values{"email": {email}, "name": {m.name}}.Encode()))
@@ -194,14 +197,15 @@ func TestLGPDExportHasEachAreaOfItsMemberOnly(t *testing.T) {
 	}
 	// Each area holds A's rows, and none of B's.
 	want := map[string]string{
-		"conta.json":                    a.email,
-		"perfil.json":                   "alfanome",
-		"publicacoes.json":              a.postText,
-		"comentarios_e_interacoes.json": a.comment,
-		"vetcoins.json":                 "teste-lgpd:alfa",
-		"notificacoes.json":             "Aviso de alfa",
-		"conversas_ia.json":             "Conversa IA de alfa",
-		"pagamentos.json":               a.customerID,
+		"conta.json":                     a.email,
+		"perfil.json":                    "alfanome",
+		"publicacoes.json":               a.postText,
+		"comentarios_e_interacoes.json":  a.comment,
+		"vetcoins.json":                  "teste-lgpd:alfa",
+		"notificacoes.json":              "Aviso de alfa",
+		"conversas_ia.json":              "Conversa IA de alfa",
+		"lembretes_das_ferramentas.json": "Lembrete de alfa",
+		"pagamentos.json":                a.customerID,
 	}
 	for name, s := range want {
 		body, ok := files[name]

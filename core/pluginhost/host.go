@@ -51,6 +51,13 @@ type Options struct {
 	// to tools, core/toolfiles); nil answers Unavailable.
 	Files ToolFiles
 
+	// Scheduled answers ScheduleNotification and CancelScheduledNotification
+	// (core/toolschedule); nil answers Unavailable.
+	Scheduled ScheduledNotifications
+	// Published answers ListPublishedContent and GetPublishedContent
+	// (core/content's published items); nil answers Unavailable.
+	Published PublishedContent
+
 	// ContentTypes registers the types content plugins declare; nil
 	// refuses content plugins.
 	ContentTypes ContentTypes
