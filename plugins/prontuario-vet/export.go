@@ -199,5 +199,9 @@ func exportUser(ctx context.Context, host *sdk.Host, userID string) ([]exportFil
 
 // deleteUser erases every patient and record of the member (LGPD deletion).
 func deleteUser(ctx context.Context, host *sdk.Host, userID string) error {
+	// Reminders of a member whose data is gone would name deleted patients.
+	if _, err := host.CancelScheduledNotifications(ctx, ""); err != nil {
+		return err
+	}
 	return (&store{host: host}).deleteUser(ctx, userID)
 }

@@ -140,7 +140,7 @@ func (a *api) listPatients(w http.ResponseWriter, r *http.Request) {
 	for i := range list {
 		list[i].decorate()
 	}
-	a.sendDueReminders(r.Context(), user(r))
+	a.syncAllOnce(r.Context(), user(r))
 	sdk.WriteJSON(w, http.StatusOK, map[string]any{"items": list, "total": total, "page": page, "per_page": perPage})
 }
 
@@ -294,6 +294,8 @@ func (a *api) updatePatient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.decorate()
+	// The reminders name the patient and the tutor.
+	a.syncReminders(ctx, user(r), id)
 	sdk.WriteJSON(w, http.StatusOK, p)
 }
 
@@ -305,6 +307,7 @@ func (a *api) archivePatient(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
+	a.syncReminders(r.Context(), user(r), r.PathValue("id"))
 	a.getPatient(w, r)
 }
 
@@ -325,6 +328,7 @@ func (a *api) unarchivePatient(w http.ResponseWriter, r *http.Request) {
 	}) {
 		return
 	}
+	a.syncReminders(r.Context(), user(r), p.ID)
 	a.getPatient(w, r)
 }
 
@@ -406,7 +410,9 @@ func (a *api) createRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.decorate(p.Species)
-	a.sendDueReminders(r.Context(), user(r))
+	if rec.Kind == KindVaccination {
+		a.syncReminders(r.Context(), user(r), p.ID)
+	}
 	sdk.WriteJSON(w, http.StatusCreated, rec)
 }
 
@@ -467,6 +473,9 @@ func (a *api) updateRecord(w http.ResponseWriter, r *http.Request) {
 		sdk.WriteError(w, http.StatusConflict, "Este registro foi alterado em outra janela. Recarregue a página para ver a versão mais recente.", nil)
 		return
 	}
+	if rec.Kind == KindVaccination {
+		a.syncReminders(r.Context(), user(r), p.ID)
+	}
 	a.getRecord(w, r)
 }
 
@@ -512,43 +521,7 @@ func (a *api) upcoming(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, err)
 		return
 	}
-	a.sendDueReminders(r.Context(), user(r))
 	sdk.WriteJSON(w, http.StatusOK, map[string]any{"items": list, "today": today.Format("2006-01-02")})
-}
-
-// reminderDays is how long before a vaccine's next dose the vet is told.
-const reminderDays = 7
-
-// sendDueReminders tells the vet, through the core's notifications, about
-// each next vaccine dose due within reminderDays (or overdue by up to 30
-// days) not yet told. The host can only notify the member while serving
-// their request, so this runs when they use the tool (the patient list is
-// its first page); the idempotency key makes a repeated pass harmless.
-func (a *api) sendDueReminders(ctx context.Context, userID string) {
-	today := a.now()
-	due, err := a.s.upcomingVaccines(ctx, userID, today.AddDate(0, 0, -30).Format("2006-01-02"), today.AddDate(0, 0, reminderDays).Format("2006-01-02"), 20)
-	if err != nil {
-		a.host.Logger().Warn("vaccine reminders: list failed", "err", err)
-		return
-	}
-	for _, v := range due {
-		if v.Reminded {
-			continue
-		}
-		title := "Vacina de " + v.PatientName + " em " + brDate(v.NextDose)
-		msg := "Próxima dose de " + v.Vaccine + " de " + v.PatientName
-		if v.TutorName != "" {
-			msg += " (tutor: " + v.TutorName + ")"
-		}
-		msg += ". Lembre o tutor de agendar."
-		if _, err := a.host.SendNotification(ctx, title, msg, "vaccine-reminder:"+v.RecordID+":"+v.NextDose); err != nil {
-			a.host.Logger().Warn("vaccine reminder not sent", "err", err)
-			return
-		}
-		if err := a.s.markReminded(ctx, userID, v.RecordID); err != nil {
-			a.host.Logger().Warn("vaccine reminder not marked", "err", err)
-		}
-	}
 }
 
 // brDate writes YYYY-MM-DD as DD/MM/YYYY.

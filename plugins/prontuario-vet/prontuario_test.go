@@ -31,7 +31,7 @@ type kit struct {
 }
 
 func newKit(t *testing.T) *kit {
-	host := sdktest.New(t, sdktest.WithSQL(Migrations))
+	host := sdktest.New(t, sdktest.WithSQL(Migrations), sdktest.WithStart(testNow))
 	host.SetLimit(limitName, 10)
 	host.SetProfile(sdk.Profile{UserID: anaID, FirstName: "Ana", LastName: "Lima", CRMV: "CRMV-SP 12345"})
 	host.SetProfile(sdk.Profile{UserID: biaID, FirstName: "Bia", LastName: "Souza"})
@@ -308,33 +308,120 @@ func TestRecordsVitalsHistoryAndPDF(t *testing.T) {
 	}
 }
 
-func TestVaccineReminderIsSentOnce(t *testing.T) {
+// recordID returns the id of a created record.
+func (k *kit) addRecord(userID, patientID string, body map[string]any) string {
+	k.t.Helper()
+	res := k.do(userID, "POST", "/patients/"+patientID+"/records", body)
+	if res.status != 201 {
+		k.t.Fatalf("record: %d %s", res.status, res.body)
+	}
+	var rec struct{ ID string }
+	res.decode(k.t, &rec)
+	return rec.ID
+}
+
+// scheduled returns the pending reminders as "key@RFC3339 UTC".
+func (k *kit) scheduled() map[string]string {
+	out := map[string]string{}
+	for _, s := range k.host.Scheduled() {
+		out[s.Key] = s.At.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+// A vaccination with a next dose schedules its reminders with the core: the
+// morning of the due day (08:00 Brasília, 11:00 UTC) and 7 days before when
+// that is still ahead. Editing the date moves them, a later dose of the same
+// vaccine replaces them, archiving the patient cancels them, restoring it
+// brings them back, deleting the member's data cancels all; each reminder is
+// delivered once when due, and only to its vet.
+func TestVaccineRemindersAreScheduled(t *testing.T) {
 	k := newKit(t)
 	p := k.createPatient(anaID, rex())
-	for _, v := range []map[string]any{
-		{"kind": "vacina", "date": "2025-03-14", "data": map[string]any{"vaccine": "V10", "lot": "A1", "next_dose": "2026-03-14"}},
-		{"kind": "vacina", "date": "2026-03-01", "data": map[string]any{"vaccine": "Antirrábica", "next_dose": "2027-03-01"}},
-	} {
-		if res := k.do(anaID, "POST", "/patients/"+p.ID+"/records", v); res.status != 201 {
-			t.Fatalf("vaccine: %d %s", res.status, res.body)
-		}
-	}
+	v10 := k.addRecord(anaID, p.ID, map[string]any{"kind": "vacina", "date": "2025-03-14", "data": map[string]any{"vaccine": "V10", "lot": "A1", "next_dose": "2026-03-14"}})
+	raiva := k.addRecord(anaID, p.ID, map[string]any{"kind": "vacina", "date": "2026-03-01", "data": map[string]any{"vaccine": "Antirrábica", "next_dose": "2027-03-01"}})
 	if res := k.do(anaID, "POST", "/patients/"+p.ID+"/records", map[string]any{"kind": "vacina", "date": "2026-03-01", "data": map[string]any{"vaccine": "V10", "next_dose": "2026-02-01"}}); res.status != 422 {
 		t.Errorf("next dose before the vaccination: %d", res.status)
 	}
-	var up struct{ Items []upcomingVaccine }
-	res := k.do(anaID, "GET", "/vaccines/upcoming?days=366", nil)
-	res.decode(t, &up)
-	if len(up.Items) != 2 || up.Items[0].Vaccine != "V10" || up.Items[0].NextDose != "2026-03-14" {
-		t.Fatalf("upcoming: %+v", up)
+	pre := "vacina:" + p.ID + ":"
+	want := map[string]string{
+		// V10's early reminder (07/03) is already past on 10/03.
+		pre + v10 + ":dia":     "2026-03-14T11:00:00Z",
+		pre + raiva + ":antes": "2027-02-22T11:00:00Z",
+		pre + raiva + ":dia":   "2027-03-01T11:00:00Z",
 	}
-	k.do(anaID, "GET", "/patients", nil)
+	if got := k.scheduled(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("scheduled:\n got %v\nwant %v", got, want)
+	}
+	for _, s := range k.host.Scheduled() {
+		if s.UserID != anaID || s.Link != "/ferramentas/prontuario-vet?paciente="+p.ID || !strings.Contains(s.Title, "Rex") {
+			t.Fatalf("reminder %+v", s)
+		}
+	}
+
+	// The vet moves V10's date: both moments follow.
+	var rec struct{ Version int }
+	k.do(anaID, "GET", "/records/"+v10, nil).decode(t, &rec)
+	if res := k.do(anaID, "PUT", "/records/"+v10, map[string]any{"version": rec.Version, "date": "2025-03-14",
+		"data": map[string]any{"vaccine": "V10", "lot": "A1", "next_dose": "2026-03-20"}}); res.status != 200 {
+		t.Fatalf("edit: %d %s", res.status, res.body)
+	}
+	got := k.scheduled()
+	if got[pre+v10+":dia"] != "2026-03-20T11:00:00Z" || got[pre+v10+":antes"] != "2026-03-13T11:00:00Z" || len(got) != 4 {
+		t.Fatalf("after moving the date: %v", got)
+	}
+
+	// Another member's patients and calls never touch Ana's reminders.
+	q := k.createPatient(biaID, rex())
+	k.addRecord(biaID, q.ID, map[string]any{"kind": "nota", "data": map[string]any{"text": "ok"}})
+	if res := k.do(biaID, "POST", "/patients/"+p.ID+"/archive", nil); res.status != 404 {
+		t.Fatalf("another vet archived Ana's patient: %d", res.status)
+	}
+	if len(k.scheduled()) != 4 {
+		t.Fatalf("after Bia's calls: %v", k.scheduled())
+	}
+
+	// Archived: nothing pending; restored: everything back.
+	if res := k.do(anaID, "POST", "/patients/"+p.ID+"/archive", nil); res.status != 200 {
+		t.Fatalf("archive: %d %s", res.status, res.body)
+	}
+	if got := k.scheduled(); len(got) != 0 {
+		t.Fatalf("an archived patient keeps reminders: %v", got)
+	}
+	if res := k.do(anaID, "POST", "/patients/"+p.ID+"/unarchive", nil); res.status != 200 {
+		t.Fatalf("unarchive: %d %s", res.status, res.body)
+	}
+	if got := k.scheduled(); len(got) != 4 {
+		t.Fatalf("restored patient's reminders: %v", got)
+	}
+
+	// The next V10 dose given on 12/03 supersedes the earlier record.
+	v10b := k.addRecord(anaID, p.ID, map[string]any{"kind": "vacina", "date": "2026-03-10", "data": map[string]any{"vaccine": "V10", "next_dose": "2027-03-10"}})
+	got = k.scheduled()
+	if _, stale := got[pre+v10+":dia"]; stale || got[pre+v10b+":dia"] != "2027-03-10T11:00:00Z" || len(got) != 4 {
+		t.Fatalf("after the next dose: %v", got)
+	}
+
+	// Delivered when due, once each.
+	k.host.Clock.Advance(time.Date(2027, 2, 22, 11, 0, 0, 0, time.UTC).Sub(k.host.Clock.Now()))
+	if n := k.host.DeliverDue(); n != 1 {
+		t.Fatalf("due on 22/02/2027: %d", n)
+	}
+	if n := k.host.DeliverDue(); n != 0 {
+		t.Fatalf("delivered twice: %d", n)
+	}
 	n := k.host.Notifications()
-	if len(n) != 1 || n[0].UserID != anaID || !strings.Contains(n[0].Title, "14/03/2026") || !strings.Contains(n[0].Body, "V10") {
+	if len(n) != 1 || n[0].UserID != anaID || n[0].Title != "Vacina de Rex em 7 dias" || !strings.Contains(n[0].Body, "Antirrábica") ||
+		!strings.Contains(n[0].Body, "01/03/2027") || !strings.Contains(n[0].Body, "João Gonçalves") {
 		t.Fatalf("notifications: %+v", n)
 	}
-	if k.do(biaID, "GET", "/vaccines/upcoming", nil).status != 200 || len(k.host.Notifications()) != 1 {
-		t.Fatalf("a reminder repeated or sent to another member: %+v", k.host.Notifications())
+
+	// Deleting the member's data cancels what is left.
+	if err := deleteUser(k.host.Context(context.Background(), sdktest.User(anaID)), k.host.Host, anaID); err != nil {
+		t.Fatal(err)
+	}
+	if got := k.scheduled(); len(got) != 0 {
+		t.Fatalf("after deleting the member's data: %v", got)
 	}
 }
 
@@ -422,10 +509,11 @@ func TestExportAndDeleteUser(t *testing.T) {
 	if err != nil || len(files) != 2 || !bytes.Contains(files[0].Data, []byte("Rex")) {
 		t.Fatalf("exportUser: %v %d", err, len(files))
 	}
-	if err := deleteUser(ctx, k.host.Host, anaID); err != nil {
+	hook := k.host.Context(ctx, sdktest.User(anaID))
+	if err := deleteUser(hook, k.host.Host, anaID); err != nil {
 		t.Fatal(err)
 	}
-	if err := deleteUser(ctx, k.host.Host, anaID); err != nil {
+	if err := deleteUser(hook, k.host.Host, anaID); err != nil {
 		t.Fatal("repeat:", err)
 	}
 	var list struct{ Total int }

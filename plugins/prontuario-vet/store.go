@@ -288,9 +288,39 @@ func (s *store) upcomingVaccines(ctx context.Context, user, from, to string, lim
 	return out, err
 }
 
-func (s *store) markReminded(ctx context.Context, user, recordID string) error {
-	_, err := s.host.Exec(ctx, `UPDATE records SET reminder_sent_at = now() WHERE id = $1::uuid AND user_id = $2::uuid`, recordID, user)
-	return err
+// patientUpcomingVaccines are the next doses, from day on, of one active
+// patient, not superseded by a later dose of the same vaccine.
+func (s *store) patientUpcomingVaccines(ctx context.Context, user, patientID, day string) ([]upcomingVaccine, error) {
+	out := []upcomingVaccine{}
+	if !uuidPattern.MatchString(patientID) {
+		return out, nil
+	}
+	err := s.host.Query(ctx, &out, `
+		SELECT r.id::text AS record_id, p.id::text AS patient_id, p.name AS patient_name, r.data->>'vaccine' AS vaccine,
+		       to_char(r.next_dose, 'YYYY-MM-DD') AS next_dose, COALESCE(p.data->'tutor'->>'name', '') AS tutor_name,
+		       COALESCE(p.data->'tutor'->>'phone', '') AS tutor_phone, r.reminder_sent_at IS NOT NULL AS reminded
+		FROM records r JOIN patients p ON p.id = r.patient_id AND p.user_id = r.user_id
+		WHERE r.user_id = $1::uuid AND p.id = $2::uuid AND r.kind = 'vacina' AND p.archived_at IS NULL
+		  AND r.next_dose >= $3::date
+		  AND NOT EXISTS (SELECT 1 FROM records later WHERE later.user_id = r.user_id AND later.patient_id = r.patient_id
+		      AND later.kind = 'vacina' AND lower(later.data->>'vaccine') = lower(r.data->>'vaccine') AND later.occurred_on > r.occurred_on)
+		ORDER BY r.next_dose LIMIT 100`, user, patientID, day)
+	return out, err
+}
+
+// patientIDs lists the member's active patients' ids.
+func (s *store) patientIDs(ctx context.Context, user string) ([]string, error) {
+	var rows []struct {
+		ID string `json:"id"`
+	}
+	if err := s.host.Query(ctx, &rows, `SELECT id::text AS id FROM patients WHERE user_id = $1::uuid AND archived_at IS NULL ORDER BY created_at LIMIT 10000`, user); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.ID
+	}
+	return out, nil
 }
 
 // deleteUser removes every row of the member; safe to repeat.
