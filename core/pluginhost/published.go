@@ -41,7 +41,7 @@ func (h *hostAPI) publishedType(typeID string) (PublishedContent, *content.Type,
 
 func publishedWire(t *content.Type, it content.PublicItem) *pluginpb.PublishedContentItem {
 	out := &pluginpb.PublishedContentItem{Id: it.ID, Type: it.Type, Slug: it.Slug, Title: it.Title,
-		FieldsJson: nonNil(it.Fields), PublishedAtUnix: it.PublishedAt.Unix()}
+		FieldsJson: nonNil(it.Fields), PublishedAtUnix: it.PublishedAt.Unix(), Summary: it.Summary}
 	if len(out.FieldsJson) == 0 || !json.Valid(out.FieldsJson) {
 		out.FieldsJson = []byte("{}")
 	}

@@ -143,9 +143,8 @@ var (
 	errNotFound = errors.New("not found")
 )
 
-// NoCourses says why a plan names no VetClube course: the host gives a
-// plugin no way to read the course catalogue.
-const NoCourses = "O catálogo de cursos do VetClube ainda não está disponível para esta ferramenta: procure os temas sugeridos em Cursos."
+// NoCourses says why a plan names no VetClube course: none is published.
+const NoCourses = "Ainda não há cursos publicados no VetClube para indicar: procure os temas sugeridos em Cursos."
 
 const (
 	msgLoad     = "Não foi possível carregar seus dados. Tente novamente."

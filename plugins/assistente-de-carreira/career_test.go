@@ -50,8 +50,8 @@ func TestPlanCVAndLetterFromProfileAndQuestionnaire(t *testing.T) {
 	}
 	k.host.QueueAI(sdktest.AIAnswer{Text: `{"resumo":"Plano.","areas_em_alta":["Felinos"],"cursos_vetclube":["Curso inventado"],"certificacoes":["ISFM"],"caminhos":["Residência"],"proximos_passos":["Estudar"]}`})
 	w := k.do(ana, "POST", "/documents", map[string]string{"kind": "plano"})
-	if w.Code != 201 || !strings.Contains(w.Body.String(), "catálogo de cursos") || strings.Contains(w.Body.String(), "Curso inventado") {
-		t.Fatalf("plan (no invented course, the missing catalogue said): %d %s", w.Code, w.Body)
+	if w.Code != 201 || !strings.Contains(w.Body.String(), "Ainda não há cursos publicados") || strings.Contains(w.Body.String(), "Curso inventado") {
+		t.Fatalf("plan (no invented course, the empty catalogue said): %d %s", w.Code, w.Body)
 	}
 	call := k.host.AICalls()[0]
 	for _, want := range []string{"Nome: «Ana Lima»", "CRMV: «CRMV-PR 12345»", "Objetivo: «Trabalhar com felinos»"} {
@@ -148,5 +148,83 @@ func TestExportAndDeleteUser(t *testing.T) {
 	}
 	if files, _ := exportUser(ctx, k.host.Host, ana); strings.Contains(string(files["assistente-de-carreira/questionario.json"]), "Felinos") {
 		t.Fatal("left after delete")
+	}
+}
+
+// The plan names real VetClube courses (published items of type "cursos",
+// read through host.PublishedContent) with their pages; a course the model
+// invents is dropped. The letter can be written for a job published in
+// Oportunidades (type "vagas"), from its fields.
+func TestPlanWithVetClubeCoursesAndLetterForPublishedJob(t *testing.T) {
+	k := newKit(t)
+	k.host.Publish(sdk.PublishedItem{ID: "c1", Type: "cursos", Slug: "medicina-felina", Title: "Medicina felina na prática",
+		Summary: "Consulta cat friendly, doenças renais e endócrinas de gatos.", URL: "/cursos/medicina-felina", Fields: map[string]any{"level": "intermediario"}})
+	k.host.Publish(sdk.PublishedItem{ID: "c2", Type: "cursos", Slug: "ortopedia", Title: "Ortopedia de pequenos animais", URL: "/cursos/ortopedia"})
+	if w := k.do(ana, "PUT", "/questionnaire", Questionnaire{Goals: "Trabalhar com felinos", Areas: "felinos, nefrologia"}); w.Code != 200 {
+		t.Fatalf("questionnaire: %d %s", w.Code, w.Body)
+	}
+	k.host.QueueAI(sdktest.AIAnswer{Text: `{"resumo":"Plano.","areas_em_alta":["Felinos"],"cursos_vetclube":["Medicina felina na prática","Curso inventado"],"certificacoes":[],"caminhos":[],"proximos_passos":[]}`})
+	w := k.do(ana, "POST", "/documents", map[string]string{"kind": "plano"})
+	var plan struct {
+		Content struct {
+			Courses []string     `json:"cursos_vetclube"`
+			Links   []PlanCourse `json:"cursos_links"`
+			Note    string       `json:"aviso_cursos"`
+		}
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &plan)
+	if w.Code != 201 || len(plan.Content.Links) != 1 || plan.Content.Links[0] != (PlanCourse{"Medicina felina na prática", "/cursos/medicina-felina"}) ||
+		len(plan.Content.Courses) != 1 || plan.Content.Note != "" {
+		t.Fatalf("plan: %d %s", w.Code, w.Body)
+	}
+	if sys := k.host.AICalls()[0].System; !strings.Contains(sys, "«Medicina felina na prática» (Consulta cat friendly") || !strings.Contains(sys, "«Ortopedia de pequenos animais»") {
+		t.Fatalf("the prompt lacks the catalogue:\n%s", sys)
+	}
+
+	// Jobs: the picker lists published ones, searchable; the letter uses one.
+	k.host.Publish(sdk.PublishedItem{ID: "v1", Type: "vagas", Slug: "clinico-felinos", Title: "Médico-veterinário clínico de felinos",
+		URL: "/oportunidades/clinico-felinos", Fields: map[string]any{"organization": "Clínica Gato & Cia", "city": "Curitiba", "state": "PR",
+			"workplace": "presencial", "contract": "clt", "area": "Clínica", "specialty": "Felinos", "requirements": "CRMV ativo; 2 anos de experiência",
+			"salary_min": 6000, "salary_max": nil, "apply": map[string]any{"kind": "email", "value": "rh@example.com"}}})
+	k.host.Publish(sdk.PublishedItem{ID: "v2", Type: "vagas", Slug: "plantonista", Title: "Plantonista", Fields: map[string]any{"city": "Recife", "state": "PE"}})
+	var jobs struct {
+		Items     []JobChoice
+		Available bool
+	}
+	w = k.do(ana, "GET", "/jobs?q=felinos", nil)
+	_ = json.Unmarshal(w.Body.Bytes(), &jobs)
+	if w.Code != 200 || !jobs.Available || len(jobs.Items) != 1 || jobs.Items[0].ID != "v1" || jobs.Items[0].Organization != "Clínica Gato & Cia" {
+		t.Fatalf("jobs: %d %s", w.Code, w.Body)
+	}
+	k.host.QueueAI(sdktest.AIAnswer{Text: `{"carta":"Prezada equipe da Clínica Gato & Cia, ..."}`})
+	w = k.do(ana, "POST", "/documents", map[string]string{"kind": "carta", "job_id": "v1"})
+	if w.Code != 201 || !strings.Contains(w.Body.String(), `"vaga_url":"/oportunidades/clinico-felinos"`) ||
+		!strings.Contains(w.Body.String(), "Carta — Médico-veterinário clínico de felinos — Clínica Gato") {
+		t.Fatalf("letter for a published job: %d %s", w.Code, w.Body)
+	}
+	user := k.host.AICalls()[1].User
+	for _, want := range []string{"Vaga: «Médico-veterinário clínico de felinos — Clínica Gato & Cia (Curitiba/PR)»", "Contrato: CLT.", "Modalidade: presencial.", "Requisitos: CRMV ativo"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("letter prompt lacks %q:\n%s", want, user)
+		}
+	}
+	if w := k.do(ana, "POST", "/documents", map[string]string{"kind": "carta", "job_id": "nao-existe"}); w.Code != 404 || !strings.Contains(w.Body.String(), "Vaga não encontrada") {
+		t.Fatalf("unknown job: %d %s", w.Code, w.Body)
+	}
+	if w := k.do(ana, "GET", "/jobs?q="+strings.Repeat("a", 101), nil); w.Code != 422 {
+		t.Fatalf("long query: %d", w.Code)
+	}
+}
+
+// Without any published job type (Oportunidades not installed), the picker
+// says so and the free-text letter still works.
+func TestJobsUnavailableKeepsFreeText(t *testing.T) {
+	k := newKit(t)
+	w := k.do(ana, "GET", "/jobs", nil)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"available":false`) {
+		t.Fatalf("jobs without the type: %d %s", w.Code, w.Body)
+	}
+	if w := k.do(ana, "POST", "/documents", map[string]string{"kind": "carta", "job_id": "v1"}); w.Code != 404 {
+		t.Fatalf("a job id without the type: %d %s", w.Code, w.Body)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -43,6 +44,7 @@ func Handler(host *sdk.Host) http.Handler {
 		sdk.WriteJSON(w, http.StatusOK, q)
 	})
 	mux.HandleFunc("POST /documents", func(w http.ResponseWriter, r *http.Request) { generateDoc(w, r, s) })
+	mux.HandleFunc("GET /jobs", func(w http.ResponseWriter, r *http.Request) { listJobs(w, r, host) })
 	mux.HandleFunc("GET /documents", func(w http.ResponseWriter, r *http.Request) {
 		kind := r.URL.Query().Get("kind")
 		if kind != "" && kind != "plano" && kind != "curriculo" && kind != "carta" {
@@ -152,6 +154,9 @@ func generateDoc(w http.ResponseWriter, r *http.Request, s *store) {
 		Kind        string `json:"kind"`
 		Job         string `json:"job"`
 		Description string `json:"description"`
+		// JobID is a job published in Oportunidades (the letter is written
+		// from its fields); else Job and Description are the member's text.
+		JobID string `json:"job_id"`
 	}
 	if !sdk.DecodeJSON(w, r, &in) {
 		return
@@ -161,7 +166,25 @@ func generateDoc(w http.ResponseWriter, r *http.Request, s *store) {
 		p.Add("kind", "Escolha plano, currículo ou carta.")
 	}
 	in.Job, in.Description = strings.TrimSpace(in.Job), strings.TrimSpace(in.Description)
-	if in.Kind == "carta" && (utf8.RuneCountInString(in.Job) < 3 || utf8.RuneCountInString(in.Job) > 200) {
+	var job *sdk.PublishedItem
+	if in.Kind == "carta" && in.JobID != "" {
+		if len(in.JobID) > 100 || sdk.HasControlCharacter(in.JobID) {
+			p.Add("job_id", "Vaga inválida.")
+		} else {
+			it, err := publishedJob(ctx, s.host, in.JobID)
+			if errors.Is(err, errNotFound) {
+				sdk.WriteError(w, http.StatusNotFound, "Vaga não encontrada em Oportunidades.", map[string]string{"job_id": "Escolha outra vaga."})
+				return
+			}
+			if err != nil {
+				sdk.WriteHostError(w, err, msgGenerate)
+				return
+			}
+			job = &it
+			in.Job, in.Description = jobText(it)
+		}
+	}
+	if in.Kind == "carta" && job == nil && in.JobID == "" && (utf8.RuneCountInString(in.Job) < 3 || utf8.RuneCountInString(in.Job) > 200) {
 		p.Add("job", "Informe a vaga (de 3 a 200 caracteres).")
 	}
 	if utf8.RuneCountInString(in.Description) > 4000 {
@@ -184,22 +207,37 @@ func generateDoc(w http.ResponseWriter, r *http.Request, s *store) {
 	var title string
 	switch in.Kind {
 	case "plano":
-		// The host offers no way to list VetClube's courses: the plan says so.
+		// The plan may name only courses VetClube publishes: the catalogue
+		// goes into the prompt, and names outside it are dropped.
+		catalogue, cerr := courseCatalogue(ctx, s.host, q)
+		if cerr != nil && !isNotFound(cerr) {
+			sdk.WriteHostError(w, cerr, msgGenerate)
+			return
+		}
 		vars = map[string]string{"nome": vars["nome"], "titulo": vars["titulo"], "especialidades": vars["especialidades"], "crmv": vars["crmv"],
-			"bio": vars["bio"], "objetivo": vars["objetivo"], "regiao": vars["regiao"], "experiencia": vars["experiencia"], "areas": vars["areas"], "cursos": ""}
+			"bio": vars["bio"], "objetivo": vars["objetivo"], "regiao": vars["regiao"], "experiencia": vars["experiencia"], "areas": vars["areas"],
+			"cursos": catalogueText(catalogue)}
 		var plan struct {
-			Summary string   `json:"resumo"`
-			Areas   []string `json:"areas_em_alta"`
-			Courses []string `json:"cursos_vetclube"`
-			Certs   []string `json:"certificacoes"`
-			Paths   []string `json:"caminhos"`
-			Next    []string `json:"proximos_passos"`
-			Note    string   `json:"aviso_cursos"`
+			Summary string       `json:"resumo"`
+			Areas   []string     `json:"areas_em_alta"`
+			Courses []string     `json:"cursos_vetclube"`
+			Links   []PlanCourse `json:"cursos_links"`
+			Certs   []string     `json:"certificacoes"`
+			Paths   []string     `json:"caminhos"`
+			Next    []string     `json:"proximos_passos"`
+			Note    string       `json:"aviso_cursos,omitempty"`
 		}
 		if _, ok := generateJSON(w, r, s.host, "plano", vars, &plan); !ok {
 			return
 		}
-		plan.Courses, plan.Note = []string{}, NoCourses
+		plan.Links = matchCourses(plan.Courses, catalogue)
+		plan.Courses = make([]string, len(plan.Links))
+		for i, c := range plan.Links {
+			plan.Courses[i] = c.Title
+		}
+		if len(catalogue) == 0 {
+			plan.Note = NoCourses
+		}
 		content, title = plan, "Plano de carreira"
 	case "curriculo":
 		vars = map[string]string{"nome": vars["nome"], "titulo": vars["titulo"], "especialidades": vars["especialidades"], "crmv": vars["crmv"],
@@ -224,7 +262,15 @@ func generateDoc(w http.ResponseWriter, r *http.Request, s *store) {
 			return
 		}
 		letter.Job = in.Job
-		content, title = letter, "Carta — "+clip(in.Job, 80)
+		var body any = letter
+		if job != nil {
+			body = struct {
+				Letter string `json:"carta"`
+				Job    string `json:"vaga"`
+				JobURL string `json:"vaga_url"`
+			}{letter.Letter, letter.Job, job.URL}
+		}
+		content, title = body, "Carta — "+clip(in.Job, 80)
 	}
 	d, err := s.saveDoc(ctx, user, in.Kind, title, content)
 	if err != nil {

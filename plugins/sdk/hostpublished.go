@@ -19,6 +19,8 @@ import (
 // only published, non-deleted items, only their public fields.
 type PublishedItem struct {
 	ID, Type, Slug, Title string
+	// Summary is the short text lists show.
+	Summary string
 	// URL is the item's page in the PWA ("" when its type has none).
 	URL         string
 	Fields      map[string]any
@@ -48,11 +50,16 @@ type PublishedContent struct {
 	c pluginpb.HostClient
 }
 
-// List returns the newest published items of contentType matching q.
+// List returns the newest published items of contentType matching q; a
+// type that is not a public content type is ErrNotFound (errors.Is).
 func (p *PublishedContent) List(ctx context.Context, contentType string, q PublishedQuery) ([]PublishedItem, error) {
 	res, err := p.c.ListPublishedContent(ctx, &pluginpb.ListPublishedContentRequest{
 		RequestToken: requestToken(ctx), Type: contentType, Query: q.Text, Filters: q.Filters, Limit: int32(q.Limit),
 	})
+	if status.Code(err) == codes.NotFound {
+		// No such public type (its plugin is not installed, say).
+		return nil, fmt.Errorf("host: list published %q: %w", contentType, ErrNotFound)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("host: list published %q: %w", contentType, err)
 	}
@@ -86,7 +93,7 @@ func (p *PublishedContent) Get(ctx context.Context, contentType, id string) (Pub
 }
 
 func publishedFromWire(it *pluginpb.PublishedContentItem) (PublishedItem, error) {
-	out := PublishedItem{ID: it.Id, Type: it.Type, Slug: it.Slug, Title: it.Title, URL: it.Url, Fields: map[string]any{}}
+	out := PublishedItem{ID: it.Id, Type: it.Type, Slug: it.Slug, Title: it.Title, Summary: it.Summary, URL: it.Url, Fields: map[string]any{}}
 	if it.PublishedAtUnix > 0 {
 		out.PublishedAt = time.Unix(it.PublishedAtUnix, 0).UTC()
 	}

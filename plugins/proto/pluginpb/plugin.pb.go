@@ -3753,8 +3753,10 @@ type PublishedContentItem struct {
 	// url is the item's page in the PWA ("" when the type has none).
 	Url             string `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
 	PublishedAtUnix int64  `protobuf:"varint,7,opt,name=published_at_unix,json=publishedAtUnix,proto3" json:"published_at_unix,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// summary is the item's short text as lists show it.
+	Summary       string `protobuf:"bytes,8,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PublishedContentItem) Reset() {
@@ -3834,6 +3836,13 @@ func (x *PublishedContentItem) GetPublishedAtUnix() int64 {
 		return x.PublishedAtUnix
 	}
 	return 0
+}
+
+func (x *PublishedContentItem) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
 }
 
 type ListPublishedContentRequest struct {
@@ -4332,7 +4341,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x16\n" +
 	"\x06prefix\x18\x03 \x01(\bR\x06prefix\"A\n" +
 	"#CancelScheduledNotificationResponse\x12\x1a\n" +
-	"\bcanceled\x18\x01 \x01(\x03R\bcanceled\"\xc3\x01\n" +
+	"\bcanceled\x18\x01 \x01(\x03R\bcanceled\"\xdd\x01\n" +
 	"\x14PublishedContentItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x12\n" +
@@ -4341,7 +4350,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\vfields_json\x18\x05 \x01(\fR\n" +
 	"fieldsJson\x12\x10\n" +
 	"\x03url\x18\x06 \x01(\tR\x03url\x12*\n" +
-	"\x11published_at_unix\x18\a \x01(\x03R\x0fpublishedAtUnix\"\x96\x02\n" +
+	"\x11published_at_unix\x18\a \x01(\x03R\x0fpublishedAtUnix\x12\x18\n" +
+	"\asummary\x18\b \x01(\tR\asummary\"\x96\x02\n" +
 	"\x1bListPublishedContentRequest\x12#\n" +
 	"\rrequest_token\x18\x01 \x01(\tR\frequestToken\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x14\n" +

@@ -55,7 +55,7 @@ func publishedWire(it sdk.PublishedItem) (*pluginpb.PublishedContentItem, error)
 	if err != nil {
 		return nil, fmt.Errorf("sdktest: published item %q: %w", it.ID, err)
 	}
-	return &pluginpb.PublishedContentItem{Id: it.ID, Type: it.Type, Slug: it.Slug, Title: it.Title, Url: it.URL,
+	return &pluginpb.PublishedContentItem{Id: it.ID, Type: it.Type, Slug: it.Slug, Title: it.Title, Summary: it.Summary, Url: it.URL,
 		FieldsJson: b, PublishedAtUnix: it.PublishedAt.Unix()}, nil
 }
 
@@ -68,6 +68,9 @@ func (c *client) ListPublishedContent(_ context.Context, req *pluginpb.ListPubli
 	}
 	if err := sdk.CheckPublishedQuery(req.Type, req.Query, req.Filters, int(req.Limit)); err != nil {
 		return nil, errorf(codes.InvalidArgument, "%v", err)
+	}
+	if _, known := h.published[req.Type]; !known {
+		return nil, errorf(codes.NotFound, "no public content type %q (in tests: sdktest.Host.Publish an item of it)", req.Type)
 	}
 	limit := sdk.PublishedLimit(int(req.Limit))
 	q := fold(strings.TrimSpace(req.Query))
@@ -102,6 +105,8 @@ func matchesFilters(it sdk.PublishedItem, filters map[string]string) bool {
 func matchesText(it sdk.PublishedItem, q string) bool {
 	var b strings.Builder
 	b.WriteString(it.Title)
+	b.WriteString(" ")
+	b.WriteString(it.Summary)
 	for _, v := range it.Fields {
 		if s, ok := v.(string); ok {
 			b.WriteString(" ")
