@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Download } from 'lucide-react'
+import { Link } from 'react-router'
 import { Button, buttonClasses } from '@/components/ui/Button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Input } from '@/components/ui/Input'
@@ -12,6 +13,8 @@ interface Questionnaire { goals: string; region: string; experience: string; are
 interface Doc { id: string; kind: 'plano' | 'curriculo' | 'carta'; version: number; title: string; content: Record<string, unknown>; created_at: string }
 interface Turn { pergunta: string; resposta?: string; feedback?: string; pontos_fortes?: string[]; melhorar?: string[]; nota?: number }
 interface Interview { id: string; job: string; turns: Turn[]; done: boolean }
+interface JobChoice { id: string; title: string; organization: string; city: string; state: string; url: string }
+interface PlanCourse { titulo: string; url: string }
 
 const field = 'w-full rounded-md border border-border bg-background px-3 py-2 text-sm'
 const TABS = [
@@ -98,9 +101,16 @@ function Documents({ toolId, kind }: { toolId: string; kind: 'plano' | 'curricul
   const docs = useQuery({ queryKey: key, queryFn: () => toolFetch<{ documents: Doc[] }>(toolId, `documents?kind=${kind}`).then((r) => r.documents) })
   const [job, setJob] = useState('')
   const [description, setDescription] = useState('')
+  const [jobId, setJobId] = useState('')
   const [open, setOpen] = useState<string>()
+  const jobs = useQuery({
+    queryKey: ['tools', toolId, 'jobs'],
+    queryFn: () => toolFetch<{ items: JobChoice[]; available: boolean }>(toolId, 'jobs'),
+    enabled: kind === 'carta',
+  })
   const gen = useMutation({
-    mutationFn: () => toolFetch<Doc>(toolId, 'documents', { method: 'POST', body: { kind, job, description } }),
+    mutationFn: () =>
+      toolFetch<Doc>(toolId, 'documents', { method: 'POST', body: jobId ? { kind, job_id: jobId } : { kind, job, description } }),
     onSuccess: (d) => {
       setOpen(d.id)
       void qc.invalidateQueries({ queryKey: key })
@@ -112,11 +122,28 @@ function Documents({ toolId, kind }: { toolId: string; kind: 'plano' | 'curricul
       <CardContent className="flex flex-col gap-3 pt-4">
         {kind === 'carta' && (
           <>
-            <Input label="Vaga (de Oportunidades ou outra)" value={job} onChange={(e) => setJob(e.target.value)} />
-            <label className="flex flex-col gap-1 text-sm">
-              Descrição da vaga (cole o texto do anúncio)
-              <textarea className={field} rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />
-            </label>
+            {jobs.data?.available && jobs.data.items.length > 0 && (
+              <label className="flex flex-col gap-1 text-sm">
+                Vaga de Oportunidades
+                <select className={field} value={jobId} onChange={(e) => setJobId(e.target.value)}>
+                  <option value="">Outra vaga (descrever abaixo)</option>
+                  {jobs.data.items.map((j) => (
+                    <option key={j.id} value={j.id}>
+                      {[j.title, j.organization, [j.city, j.state].filter(Boolean).join('/')].filter(Boolean).join(' — ')}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {!jobId && (
+              <>
+                <Input label="Vaga (de Oportunidades ou outra)" value={job} onChange={(e) => setJob(e.target.value)} />
+                <label className="flex flex-col gap-1 text-sm">
+                  Descrição da vaga (cole o texto do anúncio)
+                  <textarea className={field} rows={3} value={description} onChange={(e) => setDescription(e.target.value)} />
+                </label>
+              </>
+            )}
           </>
         )}
         <div className="flex items-center gap-2">
@@ -153,15 +180,41 @@ function Documents({ toolId, kind }: { toolId: string; kind: 'plano' | 'curricul
 }
 
 function DocBody({ content }: { content: Record<string, unknown> }) {
+  const links = Array.isArray(content.cursos_links) ? (content.cursos_links as PlanCourse[]) : []
+  const jobUrl = typeof content.vaga_url === 'string' ? content.vaga_url : ''
   return (
     <dl className="mt-2 flex flex-col gap-2">
       {Object.entries(content).map(([k, v]) =>
-        LABELS[k] && (Array.isArray(v) ? v.length > 0 : Boolean(v)) ? (
+        k === 'cursos_vetclube' && links.length > 0 ? (
+          <div key={k}>
+            <dt className="font-medium">{LABELS[k]}</dt>
+            <dd>
+              <ul className="flex flex-col gap-1">
+                {links.map((c) => (
+                  <li key={c.url || c.titulo}>
+                    {c.url ? (
+                      <Link className="text-primary underline" to={c.url}>
+                        {c.titulo}
+                      </Link>
+                    ) : (
+                      c.titulo
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        ) : LABELS[k] && (Array.isArray(v) ? v.length > 0 : Boolean(v)) ? (
           <div key={k}>
             <dt className="font-medium">{LABELS[k]}</dt>
             <dd className="whitespace-pre-wrap">{Array.isArray(v) ? v.map((x) => `• ${String(x)}`).join('\n') : String(v)}</dd>
           </div>
         ) : null,
+      )}
+      {jobUrl && (
+        <Link className="text-primary underline" to={jobUrl}>
+          Ver a vaga em Oportunidades
+        </Link>
       )}
     </dl>
   )
