@@ -44,7 +44,7 @@ func TestOnDemandIdleStopCachedManifestAndConcurrentFirstCalls(t *testing.T) {
 	first := startOn(t, dbURL, dir, opts)
 	l, _ := first.m.Lifecycle("fixture")
 	if l.State != pluginhost.StateRunning || l.PID == 0 || !l.OnDemand || l.RSSBytes <= 0 {
-		t.Fatalf("first load: %+v", l)
+		t.Fatalf("first load: %+v; logs:\n%s", l, first.logs.String())
 	}
 	firstPID := l.PID
 	waitState(t, first, "fixture", pluginhost.StateIdle, 5*time.Second)
@@ -145,7 +145,7 @@ func TestOnDemandCrashedPluginIsRestarted(t *testing.T) {
 	user := h.newUser(t)
 	before := h.m.PID("fixture")
 	if res := h.call(user, "GET", "/api/tools/fixture/crash", nil); res.Status != 503 {
-		t.Fatalf("crash: %d %s", res.Status, res.Body)
+		t.Fatalf("crash: %d %s; logs:\n%s", res.Status, res.Body, h.logs.String())
 	}
 	took := waitHealthy(t, h, user, "fixture", 5*time.Second)
 	t.Logf("healthy again %s after the crash", took)
