@@ -35,8 +35,12 @@ func (m *Manager) AdminList() []AdminPlugin {
 			st.Missing = []string{}
 		}
 		life := p.lifecycle()
-		out = append(out, AdminPlugin{ID: man.Id, Name: man.Name, Version: man.Version, Kind: man.Kind,
-			Running: running && life.State == StateRunning, Confinement: &st, Process: &life})
+		row := AdminPlugin{ID: man.Id, Name: man.Name, Version: man.Version, Kind: man.Kind,
+			Running: running && life.State == StateRunning, Confinement: &st, Process: &life}
+		if life.StartedAt == nil {
+			row.Confinement = nil // never ran here: known from its cached description only
+		}
+		out = append(out, row)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	refused := m.Refused()
