@@ -197,6 +197,14 @@ func (p *plugin) beginColdStartLocked() (*startAttempt, error) {
 	go func() {
 		began := time.Now()
 		err := p.start(p.m.ctx)
+		if err != nil && p.m.ctx.Err() == nil {
+			// A launch that failed once (the machine busy past the
+			// handshake's timeout, a transient error in the sandbox
+			// helper) is tried again at once before the callers are
+			// failed; a second failure waits for the backoff.
+			p.log.Warn("plugin on-demand start failed; trying again", "err", err)
+			err = p.start(p.m.ctx)
+		}
 		took := time.Since(began)
 		p.mu.Lock()
 		p.life.attempt = nil
