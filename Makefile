@@ -179,6 +179,14 @@ bench-api: build-go
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
 
+## bench-memory: idle memory of the whole system as `make run` starts it (core, plugin processes, Temporal dev
+## server, embedded PostgreSQL), RSS and PSS per part, with every plugin resident and with plugins on demand
+# BENCH_MEMORY_SETTLE (20s: the wait after /readyz before sampling), BENCH_MEMORY_ADDR (127.0.0.1:18601).
+.PHONY: bench-memory
+bench-memory: build-go plugins
+	@test -x bin/temporal-dev || $(MAKE) --no-print-directory build-temporal
+	BENCH_MEMORY=1 $(GO) test -count=1 -run '^TestBenchMemory$$' -v -timeout 30m ./bench/memory/
+
 ## bench-billing: Stripe webhook throughput of the real app (signature, inbox, member lock, billing row and
 ## entitlement in one transaction) against a floor that inserts the inbox row and updates one row (target ≥ 60 %);
 ## BENCH_BILLING_DURATION (10s), BENCH_BILLING_ROUNDS (3), BENCH_BILLING_CONCURRENCY (16), BENCH_BILLING_MEMBERS (500)

@@ -164,6 +164,11 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		// Production never runs a plugin with part of its confinement
 		// missing, unless PLUGIN_SANDBOX=off says so explicitly.
 		RequireConfinement: cfg.Env == "production",
+		// Plugins start on their first call and stop when idle.
+		IdleTimeout:      cfg.PluginIdleTimeout,
+		IdleTimeouts:     cfg.PluginIdleTimeouts,
+		PluginGOGC:       cfg.PluginGOGC,
+		PluginGoMemLimit: cfg.PluginGoMemLimit,
 	}, pool, points.New(pool), log)
 	if err := tools.Start(ctx); err != nil {
 		return nil, fmt.Errorf("plugins: %w", err)

@@ -58,6 +58,16 @@ type Config struct {
 	// Per-plugin resource limits: PLUGIN_MEMORY_MB (256), PLUGIN_OPEN_FILES
 	// (256), PLUGIN_PROCESSES (128 processes and threads).
 	PluginMemoryMB, PluginOpenFiles, PluginProcesses int
+	// PluginIdleTimeout is PLUGIN_IDLE_TIMEOUT (10m): a plugin's process
+	// starts on its first call and stops after this long without calls; 0
+	// keeps every plugin resident. PLUGIN_IDLE_TIMEOUTS overrides it per
+	// plugin: "prontuario-vet=30m,noticias=0".
+	PluginIdleTimeout  time.Duration
+	PluginIdleTimeouts map[string]time.Duration
+	// PluginGOGC and PluginGoMemLimit are PLUGIN_GOGC (50) and
+	// PLUGIN_GOMEMLIMIT (half of PLUGIN_MEMORY_MB): the Go runtime settings
+	// of plugin processes, for a small idle footprint.
+	PluginGOGC, PluginGoMemLimit string
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
 	// BillingGrace is BILLING_GRACE: how long a member keeps premium after a
@@ -243,6 +253,17 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.PluginProcesses, err = positiveInt(get("PLUGIN_PROCESSES", "128")); err != nil {
 		return c, fmt.Errorf("PLUGIN_PROCESSES: %w", err)
 	}
+	if c.PluginIdleTimeout, err = time.ParseDuration(get("PLUGIN_IDLE_TIMEOUT", "10m")); err != nil || c.PluginIdleTimeout < 0 {
+		return c, fmt.Errorf("PLUGIN_IDLE_TIMEOUT must be a duration such as 10m (0 keeps plugins resident), got %q", getenv("PLUGIN_IDLE_TIMEOUT"))
+	}
+	if c.PluginIdleTimeouts, err = parseIdleTimeouts(get("PLUGIN_IDLE_TIMEOUTS", "")); err != nil {
+		return c, err
+	}
+	c.PluginGOGC = get("PLUGIN_GOGC", "50")
+	if n, err := strconv.Atoi(c.PluginGOGC); (err != nil || n <= 0) && c.PluginGOGC != "off" {
+		return c, fmt.Errorf("PLUGIN_GOGC must be a positive integer or off, got %q", c.PluginGOGC)
+	}
+	c.PluginGoMemLimit = get("PLUGIN_GOMEMLIMIT", strconv.Itoa(c.PluginMemoryMB/2)+"MiB")
 
 	if c.TrialLimits, err = parseLimits(get("TRIAL_LIMITS", "patients=10,ai_consultations=5,challenges=3,courses=1,simulados=3")); err != nil {
 		return c, err
@@ -357,4 +378,23 @@ func positiveInt(v string) (int, error) {
 		return 0, fmt.Errorf("must be a positive whole number, got %q", v)
 	}
 	return n, nil
+}
+
+// parseIdleTimeouts reads PLUGIN_IDLE_TIMEOUTS: "id=duration" pairs
+// separated by commas.
+func parseIdleTimeouts(v string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, pair := range strings.Split(v, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		id, d, ok := strings.Cut(pair, "=")
+		dur, err := time.ParseDuration(strings.TrimSpace(d))
+		if !ok || strings.TrimSpace(id) == "" || err != nil || dur < 0 {
+			return nil, fmt.Errorf("PLUGIN_IDLE_TIMEOUTS must be id=duration pairs such as prontuario-vet=30m,noticias=0, got %q", pair)
+		}
+		out[strings.TrimSpace(id)] = dur
+	}
+	return out, nil
 }

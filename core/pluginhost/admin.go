@@ -19,6 +19,10 @@ type AdminPlugin struct {
 	Running     bool            `json:"running"`
 	Refused     string          `json:"refused,omitempty"`
 	Confinement *confine.Status `json:"confinement,omitempty"`
+	// Process is the plugin's process: state (running, idle, starting,
+	// restarting, failed, stopped), pid, resident memory, last call and
+	// last on-demand cold start.
+	Process *Lifecycle `json:"process,omitempty"`
 }
 
 // AdminList returns every loaded plugin, then every refused one, by id.
@@ -30,7 +34,13 @@ func (m *Manager) AdminList() []AdminPlugin {
 		if st.Missing == nil {
 			st.Missing = []string{}
 		}
-		out = append(out, AdminPlugin{ID: man.Id, Name: man.Name, Version: man.Version, Kind: man.Kind, Running: running, Confinement: &st})
+		life := p.lifecycle()
+		row := AdminPlugin{ID: man.Id, Name: man.Name, Version: man.Version, Kind: man.Kind,
+			Running: running && life.State == StateRunning, Confinement: &st, Process: &life}
+		if life.StartedAt == nil {
+			row.Confinement = nil // never ran here: known from its cached description only
+		}
+		out = append(out, row)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	refused := m.Refused()

@@ -133,7 +133,8 @@ func (h contentHooks) ValidateContent(ctx context.Context, t *content.Type, in c
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.m.opts.CallTimeout)
 	defer cancel()
-	c, err := p.waitClient(ctx)
+	c, done, err := p.use(ctx)
+	defer done()
 	if err != nil {
 		return content.Check{}, unavailable(err)
 	}
@@ -166,7 +167,8 @@ func (h contentHooks) BeforeTransition(ctx context.Context, it content.Item, to 
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.m.opts.CallTimeout)
 	defer cancel()
-	c, err := p.waitClient(ctx)
+	c, done, err := p.use(ctx)
+	defer done()
 	if err != nil {
 		return unavailable(err)
 	}
@@ -194,7 +196,8 @@ func (h contentHooks) AfterPublish(ctx context.Context, it content.Item) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.m.opts.CallTimeout)
 	defer cancel()
-	c, err := p.waitClient(ctx)
+	c, done, err := p.use(ctx)
+	defer done()
 	if err != nil {
 		p.log.Warn("after publish hook not called: plugin unavailable", "type", it.Type, "item", it.ID, "version", it.Version, "err", err)
 		return

@@ -72,6 +72,18 @@ type Options struct {
 	// Now is the clock the key-value store's expiries are set and read
 	// against; time.Now when nil.
 	Now func() time.Time
+
+	// IdleTimeout turns on-demand start on: a plugin whose description is
+	// cached for its binary is not started at load but by its first call,
+	// and its process stops after IdleTimeout without calls. 0 keeps every
+	// plugin resident. IdleTimeouts overrides it per plugin id (0: that
+	// plugin stays resident).
+	IdleTimeout  time.Duration
+	IdleTimeouts map[string]time.Duration
+
+	// PluginGOGC and PluginGoMemLimit are the GOGC and GOMEMLIMIT plugin
+	// processes run with (DefaultGOGC, DefaultGoMemLimit when empty).
+	PluginGOGC, PluginGoMemLimit string
 }
 
 // DefaultDailyVetCoins is the per-plugin, per-user daily award budget when
@@ -190,7 +202,23 @@ func (m *Manager) load(ctx context.Context, path string) {
 		return
 	}
 	p := newPlugin(m, path, sum)
-	if err := p.start(ctx); err != nil {
+	// An on-demand plugin whose binary was described before is not
+	// started: its cached description makes its routes, content types and
+	// menus known, and its first call starts it.
+	cached := false
+	var err2 error
+	if p.life.idle > 0 {
+		if desc, ok := m.cachedDescribe(ctx, name, sum); ok {
+			cached = true
+			if err2 = p.apply(ctx, desc); err2 == nil {
+				p.setState(StateIdle, "")
+			}
+		}
+	}
+	if !cached {
+		err2 = p.start(ctx)
+	}
+	if err := err2; err != nil {
 		var ve *versionError
 		var ie *idError
 		var ce *confinementError
@@ -208,11 +236,13 @@ func (m *Manager) load(ctx context.Context, path string) {
 		}
 		return
 	}
-	id := p.manifest.Id
+	p.mu.Lock()
+	id, version, describe := p.manifest.Id, p.manifest.Version, p.life.describe
+	p.mu.Unlock()
 	if _, err := m.pool.Exec(ctx, `
-		INSERT INTO plugin_installations (plugin_id, sha256, version) VALUES ($1, $2, $3)
-		ON CONFLICT (plugin_id, sha256) DO UPDATE SET last_seen_at = now(), version = EXCLUDED.version`,
-		id, sum, p.manifest.Version); err != nil {
+		INSERT INTO plugin_installations (plugin_id, sha256, version, describe) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (plugin_id, sha256) DO UPDATE SET last_seen_at = now(), version = EXCLUDED.version, describe = EXCLUDED.describe`,
+		id, sum, version, describe); err != nil {
 		m.log.Warn("could not record plugin installation", "plugin", id, "err", err)
 	}
 	m.mu.Lock()
@@ -223,8 +253,12 @@ func (m *Manager) load(ctx context.Context, path string) {
 		defer m.wg.Done()
 		p.supervise(m.ctx)
 	}()
+	if cached {
+		m.log.Info("plugin loaded, idle until its first call", "plugin", id, "version", version, "sha256", sum, "idle_timeout", p.life.idle)
+		return
+	}
 	st := p.status()
-	m.log.Info("plugin loaded", "plugin", id, "version", p.manifest.Version, "sha256", sum, "confinement", st.Summary())
+	m.log.Info("plugin loaded", "plugin", id, "version", version, "sha256", sum, "confinement", st.Summary(), "idle_timeout", p.life.idle)
 	if !st.Complete() {
 		m.log.Warn("plugin runs without part of its confinement", "plugin", id, "missing", strings.Join(st.Missing, ","))
 	}
@@ -279,6 +313,7 @@ func (m *Manager) Close() error {
 	defer m.mu.RUnlock()
 	for _, p := range m.plugins {
 		p.stop()
+		p.setState(StateStopped, "")
 	}
 	m.sandboxMu.Lock()
 	defer m.sandboxMu.Unlock()

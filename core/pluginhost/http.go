@@ -340,7 +340,8 @@ func (pl *plugin) Handle(ctx context.Context, principal core.Principal, req *plu
 	pl.tokens.Store(token, requestContext{principal: principal, requestID: req.RequestId, extend: extend})
 	defer pl.tokens.Delete(token)
 
-	c, err := pl.waitClient(ctx)
+	c, done, err := pl.use(ctx)
+	defer done()
 	if err != nil {
 		return nil, &core.Error{Code: core.EUNAVAILABLE, Message: msgUnavailable, Err: err}
 	}
@@ -379,16 +380,24 @@ func (m *Manager) DashboardCards(ctx context.Context, principal core.Principal) 
 	out := []Card{}
 	for _, pl := range m.sorted() {
 		pl.mu.Lock()
-		implemented, c, id := pl.hooks[pluginpb.Hook_HOOK_DASHBOARD_CARD], pl.rpc, pl.manifest.Id
+		implemented, id := pl.hooks[pluginpb.Hook_HOOK_DASHBOARD_CARD], pl.manifest.Id
 		pl.mu.Unlock()
-		if !implemented || c == nil {
+		if !implemented {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, pl.m.opts.CallTimeout)
+		// An idle on-demand plugin is started for its card.
+		c, done, err := pl.use(cctx)
+		if err != nil {
+			done()
+			cancel()
+			continue // restarting or failed: no card this time
+		}
 		token := newToken()
 		pl.tokens.Store(token, requestContext{principal: principal})
 		card, err := c.DashboardCard(cctx, &pluginpb.DashboardCardRequest{User: userOf(principal), RequestToken: token})
 		pl.tokens.Delete(token)
+		done()
 		cancel()
 		if err != nil {
 			pl.log.Warn("dashboard card hook failed", "err", err)

@@ -19,24 +19,31 @@ import (
 // (it reads or erases all of a member's data at once).
 const lgpdCallFactor = 6
 
-// withMember runs fn on every running plugin with a request token that
-// acts for userID, so the hook's Host API calls (files, profile) are that
-// member's.
+// withMember runs fn on every loaded plugin (an idle on-demand plugin is
+// started for it) with a request token that acts for userID, so the hook's
+// Host API calls (files, profile) are that member's.
 func (m *Manager) withMember(ctx context.Context, userID string, fn func(ctx context.Context, id string, c pluginpb.PluginClient, token string) error) error {
 	for _, pl := range m.sorted() {
 		pl.mu.Lock()
-		c, id := pl.rpc, ""
+		id := ""
 		if pl.manifest != nil {
 			id = pl.manifest.Id
 		}
 		pl.mu.Unlock()
-		if c == nil || id == "" {
+		if id == "" {
 			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, lgpdCallFactor*pl.m.opts.CallTimeout)
+		c, done, err := pl.use(cctx)
+		if err != nil {
+			done()
+			cancel()
+			return fmt.Errorf("plugin %s unavailable: %w", id, err)
 		}
 		token := newToken()
 		pl.tokens.Store(token, requestContext{principal: core.Principal{UserID: userID, Roles: []string{core.RoleUser}}})
-		cctx, cancel := context.WithTimeout(ctx, lgpdCallFactor*pl.m.opts.CallTimeout)
-		err := fn(cctx, id, c.PluginClient, token)
+		err = fn(cctx, id, c.PluginClient, token)
+		done()
 		cancel()
 		pl.tokens.Delete(token)
 		if err != nil {

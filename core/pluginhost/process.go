@@ -1,6 +1,7 @@
 package pluginhost
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -44,6 +45,8 @@ type plugin struct {
 
 	confinement confine.Status // what the running process is confined by
 	cleanup     func()         // removes the process's private directory
+
+	life lifecycle // on-demand start and idle stop (ondemand.go), guarded by mu
 }
 
 func newPlugin(m *Manager, path, sum string) *plugin {
@@ -52,6 +55,7 @@ func newPlugin(m *Manager, path, sum string) *plugin {
 		log:     m.log.With("plugin", baseName(path)),
 		ready:   make(chan struct{}),
 		restart: make(chan struct{}, 1),
+		life:    lifecycle{idle: m.idleTimeout(baseName(path)), state: StateStarting},
 	}
 }
 
@@ -63,7 +67,7 @@ func (p *plugin) start(ctx context.Context) error {
 		return fmt.Errorf("checksum: %w", err)
 	}
 	stderr := &lineLogger{log: p.log, msg: "plugin stderr"}
-	prep, err := confine.Prepare(p.m.opts.Sandbox, baseName(p.path), p.path, p.sum, pluginEnv())
+	prep, err := confine.Prepare(p.m.opts.Sandbox, baseName(p.path), p.path, p.sum, append(pluginEnv(), p.m.runtimeEnv()...))
 	if err != nil {
 		return fmt.Errorf("confinement: %w", err)
 	}
@@ -127,43 +131,70 @@ func (p *plugin) start(ctx context.Context) error {
 	if err != nil {
 		return fail(fmt.Errorf("describe: %w", err))
 	}
-	man := desc.Manifest
-	if man == nil || man.Id == "" {
-		return fail(errors.New("describe: empty manifest"))
+	if err := p.apply(ctx, desc); err != nil {
+		return fail(err)
 	}
-	ok, err = versionAtLeast(p.m.opts.CoreVersion, man.MinCoreVersion)
+	now := time.Now()
+	p.mu.Lock()
+	p.client, p.rpc = client, c
+	p.confinement, p.cleanup = prep.Status, prep.Cleanup
+	p.life.state, p.life.lastErr, p.life.startedAt = StateRunning, "", now
+	p.life.lastUsed = now // a fresh process gets a full idle period
+	close(p.ready)
+	p.mu.Unlock()
+	return nil
+}
+
+// apply checks a plugin's description (from its process, or the cache kept
+// for its binary) and makes it known: schema migrations, content types,
+// hooks and manifest. A description identical to the one already applied
+// (a restart or an on-demand start of the same binary) skips the migrations
+// and registrations, which are already in place.
+func (p *plugin) apply(ctx context.Context, desc *pluginpb.DescribeResponse) error {
+	man := desc.GetManifest()
+	if man == nil || man.Id == "" {
+		return errors.New("describe: empty manifest")
+	}
+	ok, err := versionAtLeast(p.m.opts.CoreVersion, man.MinCoreVersion)
 	if err != nil {
-		return fail(fmt.Errorf("min_core_version: %w", err))
+		return fmt.Errorf("min_core_version: %w", err)
 	}
 	if !ok {
-		return fail(&versionError{plugin: man.Id, need: man.MinCoreVersion, have: p.m.opts.CoreVersion})
+		return &versionError{plugin: man.Id, need: man.MinCoreVersion, have: p.m.opts.CoreVersion}
 	}
 	// The id names the plugin's role and schema: it must be the one the
 	// binary was installed as, and well formed, before any of its SQL runs.
 	if man.Id != baseName(p.path) {
-		return fail(&idError{id: man.Id, file: baseName(p.path)})
+		return &idError{id: man.Id, file: baseName(p.path)}
 	}
 	if !ValidID(man.Id) {
-		return fail(&idError{id: man.Id, file: baseName(p.path), malformed: true})
+		return &idError{id: man.Id, file: baseName(p.path), malformed: true}
 	}
-	if err := p.m.migrateSchema(ctx, man.Id, man.Migrations); err != nil {
-		return fail(fmt.Errorf("schema migrations: %w", err))
+	raw, err := marshalDescribe(desc)
+	if err != nil {
+		return fmt.Errorf("describe: %w", err)
 	}
-	if err := p.m.registerContentTypes(man); err != nil {
-		return fail(fmt.Errorf("content types: %w", err))
+	p.mu.Lock()
+	same := bytes.Equal(raw, p.life.describe)
+	p.mu.Unlock()
+	if !same {
+		if err := p.m.migrateSchema(ctx, man.Id, man.Migrations); err != nil {
+			return fmt.Errorf("schema migrations: %w", err)
+		}
+		if err := p.m.registerContentTypes(man); err != nil {
+			return fmt.Errorf("content types: %w", err)
+		}
 	}
 	hooks := map[pluginpb.Hook]bool{}
 	for _, h := range desc.Hooks {
 		hooks[h] = true
 	}
 	p.mu.Lock()
-	p.client, p.rpc, p.manifest, p.hooks = client, c, man, hooks
-	p.confinement, p.cleanup = prep.Status, prep.Cleanup
+	p.manifest, p.hooks, p.life.describe = man, hooks, raw
 	p.uiSchema = nil
 	if len(man.UiSchema) > 0 && json.Valid(man.UiSchema) {
 		p.uiSchema = json.RawMessage(man.UiSchema)
 	}
-	close(p.ready)
 	p.mu.Unlock()
 	return nil
 }
@@ -246,10 +277,12 @@ func (p *plugin) pid() int {
 	return 0
 }
 
+// info returns the manifest, the ui_schema and whether the plugin can
+// answer: running, or stopped for idleness and started by the next call.
 func (p *plugin) info() (*pluginpb.Manifest, json.RawMessage, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.manifest, p.uiSchema, p.rpc != nil
+	return p.manifest, p.uiSchema, p.rpc != nil || p.life.startable()
 }
 
 // requestRestart asks the supervisor for a restart (after a hang or crash).
@@ -257,23 +290,6 @@ func (p *plugin) requestRestart() {
 	select {
 	case p.restart <- struct{}{}:
 	default:
-	}
-}
-
-// client waits until the plugin is ready or ctx ends.
-func (p *plugin) waitClient(ctx context.Context) (*hostside.Client, error) {
-	for {
-		p.mu.Lock()
-		ready, c := p.ready, p.rpc
-		p.mu.Unlock()
-		if c != nil {
-			return c, nil
-		}
-		select {
-		case <-ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
 	}
 }
 
@@ -293,12 +309,21 @@ func (p *plugin) supervise(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-p.restart:
-			reason = "call timed out or failed"
+			if p.running() {
+				reason = "call timed out or failed"
+			}
 		case <-poll.C:
 			p.mu.Lock()
-			client := p.client
+			client, state := p.client, p.life.state
 			p.mu.Unlock()
+			if state != StateRunning {
+				// Not started yet, stopped for idleness, or its on-demand
+				// start failed: the next call starts it.
+				continue
+			}
 			switch {
+			case p.stopIfIdle(time.Now()):
+				continue
 			case client == nil || client.Exited():
 				reason = "process exited"
 			case time.Since(lastHealth) >= p.m.opts.HealthInterval:
@@ -316,6 +341,7 @@ func (p *plugin) supervise(ctx context.Context) {
 		}
 		p.log.Warn("restarting plugin", "reason", reason, "attempt", failures+1)
 		p.stop()
+		p.setState(StateRestarting, "")
 		for {
 			if delay := backoff(failures); delay > 0 {
 				select {
@@ -334,6 +360,7 @@ func (p *plugin) supervise(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
+			p.setState(StateRestarting, err.Error())
 			p.log.Error("plugin restart failed", "err", err)
 		}
 		lastHealth = time.Now()

@@ -296,7 +296,9 @@ func TestPluginEnvironmentHasNoCoreSecrets(t *testing.T) {
 	res := h.call(h.newUser(t), "GET", "/api/tools/hostile/env", nil)
 	var out struct{ Env []string }
 	res.decode(t, &out)
-	allowed := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "TZ": true, "TMPDIR": true}
+	// GOGC and GOMEMLIMIT are the host's runtime tuning (PLUGIN_GOGC,
+	// PLUGIN_GOMEMLIMIT), not the core's environment.
+	allowed := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "TZ": true, "TMPDIR": true, "GOGC": true, "GOMEMLIMIT": true}
 	sawLang := false
 	for _, kv := range out.Env {
 		name, value, _ := strings.Cut(kv, "=")

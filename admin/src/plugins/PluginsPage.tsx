@@ -18,6 +18,19 @@ export interface Confinement {
   missing: string[]
 }
 
+/** A plugin's process: started on its first call, stopped when idle. */
+export interface PluginProcess {
+  state: 'running' | 'idle' | 'starting' | 'restarting' | 'failed' | 'stopped'
+  on_demand: boolean
+  idle_seconds?: number
+  pid?: number
+  rss_bytes?: number
+  started_at?: string
+  last_call_at?: string
+  cold_start_ms?: number
+  last_error?: string
+}
+
 export interface AdminPlugin {
   id: string
   name: string
@@ -26,6 +39,42 @@ export interface AdminPlugin {
   running?: boolean
   refused?: string
   confinement?: Confinement
+  process?: PluginProcess
+}
+
+const STATES = ['running', 'idle', 'starting', 'restarting', 'failed', 'stopped']
+
+function StateCell({ p }: { p: AdminPlugin }) {
+  const translate = useTranslate()
+  if (p.refused) return <>{translate('vetclube.plugins.refused', { reason: p.refused })}</>
+  const proc = p.process
+  if (!proc || !STATES.includes(proc.state)) {
+    return <>{translate(p.running ? 'vetclube.plugins.running' : 'vetclube.plugins.restarting')}</>
+  }
+  const lines: string[] = []
+  if (proc.pid) lines.push(translate('vetclube.plugins.pid', { pid: proc.pid }))
+  if (proc.rss_bytes) lines.push(translate('vetclube.plugins.rss', { mib: (proc.rss_bytes / (1 << 20)).toFixed(1).replace('.', ',') }))
+  if (proc.last_call_at) {
+    lines.push(translate('vetclube.plugins.last_call', { when: new Date(proc.last_call_at).toLocaleString('pt-BR') }))
+  }
+  if (proc.cold_start_ms) lines.push(translate('vetclube.plugins.cold_start', { ms: Math.round(proc.cold_start_ms) }))
+  lines.push(
+    proc.on_demand
+      ? translate('vetclube.plugins.on_demand', { minutes: Math.round((proc.idle_seconds ?? 0) / 6) / 10 })
+      : translate('vetclube.plugins.resident'),
+  )
+  return (
+    <Box data-state={proc.state}>
+      <Typography variant="body2">
+        {translate(`vetclube.plugins.state_${proc.state}`, { error: proc.last_error ?? '' })}
+      </Typography>
+      {lines.map((l) => (
+        <Typography key={l} variant="caption" color="text.secondary" component="div">
+          {l}
+        </Typography>
+      ))}
+    </Box>
+  )
 }
 
 // Mechanisms the host may report missing; anything else shows as is.
@@ -100,11 +149,7 @@ export default function PluginsPage() {
                   </TableCell>
                   <TableCell>{p.version ?? '—'}</TableCell>
                   <TableCell>
-                    {p.refused
-                      ? translate('vetclube.plugins.refused', { reason: p.refused })
-                      : p.running
-                        ? translate('vetclube.plugins.running')
-                        : translate('vetclube.plugins.restarting')}
+                    <StateCell p={p} />
                   </TableCell>
                   <TableCell>
                     <ConfinementCell c={p.confinement} />
