@@ -56,6 +56,9 @@ type Config struct {
 	// (BENCH_API_ONLY="news list", BENCH_API_ONLY=feed), and seeds only what
 	// they read.
 	Only string
+	// Rows, when set, measures only the endpoints with these exact names
+	// (the cost-growth run, growth.go), after Only.
+	Rows []string
 	// DBParams is appended to both servers' database URL (e.g.
 	// "pool_max_conns=16"); both sides always get the same pool settings.
 	DBParams string
@@ -199,6 +202,9 @@ func Run(t testing.TB, cfg Config) Report {
 				endpoints = append(endpoints, ep)
 			}
 		}
+	}
+	if cfg.Rows != nil {
+		endpoints = slices.DeleteFunc(slices.Clone(endpoints), func(ep Endpoint) bool { return !slices.Contains(cfg.Rows, ep.Name) })
 	}
 	// Seed only what the measured rows read: check-in users for a write
 	// row, news items and the feed for theirs.
