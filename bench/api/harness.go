@@ -177,23 +177,6 @@ func Run(t testing.TB, cfg Config) Report {
 		}
 		url += sep + cfg.DBParams
 	}
-	// The real server: production wiring (apptest builds core/app), request
-	// log at info as in production. apptest writes its log to os.Stderr when
-	// APPTEST_LOG is set, so stderr points at cfg.LogFile while it builds its
-	// logger; without a file the lines are formatted and discarded.
-	pluginDir, pluginPath := buildPlugin(t)
-	env := map[string]string{"LOG_LEVEL": "info", "PLUGINS_DIR": pluginDir}
-	var realSrv *apptest.Server
-	if cfg.LogFile != nil {
-		t.Setenv("APPTEST_LOG", "1")
-		saved := os.Stderr
-		os.Stderr = cfg.LogFile
-		realSrv = apptest.StartOn(t, url, env)
-		os.Stderr = saved
-	} else {
-		realSrv = apptest.StartOn(t, url, env)
-	}
-
 	endpoints := Endpoints
 	if cfg.Only != "" {
 		endpoints = nil
@@ -206,6 +189,29 @@ func Run(t testing.TB, cfg Config) Report {
 	if cfg.Rows != nil {
 		endpoints = slices.DeleteFunc(slices.Clone(endpoints), func(ep Endpoint) bool { return !slices.Contains(cfg.Rows, ep.Name) })
 	}
+	// The real server: production wiring (apptest builds core/app), request
+	// log at info as in production. apptest writes its log to os.Stderr when
+	// APPTEST_LOG is set, so stderr points at cfg.LogFile while it builds its
+	// logger; without a file the lines are formatted and discarded.
+	pluginDir, pluginPath := buildPlugin(t)
+	env := map[string]string{"LOG_LEVEL": "info", "PLUGINS_DIR": pluginDir}
+	// A write row runs against production's workflow engine: the check-in's
+	// durable work goes through its outbox, relayed to an embedded Temporal
+	// server, as in production (without one it is credited inline).
+	if tt, ok := t.(*testing.T); ok && slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write }) {
+		env["TEMPORAL_ADDRESS"] = apptest.TemporalDev(tt).Addr
+	}
+	var realSrv *apptest.Server
+	if cfg.LogFile != nil {
+		t.Setenv("APPTEST_LOG", "1")
+		saved := os.Stderr
+		os.Stderr = cfg.LogFile
+		realSrv = apptest.StartOn(t, url, env)
+		os.Stderr = saved
+	} else {
+		realSrv = apptest.StartOn(t, url, env)
+	}
+
 	// Seed only what the measured rows read: check-in users for a write
 	// row, news items and the feed for theirs.
 	writes := slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write })
