@@ -26,6 +26,10 @@ import (
 // commits.
 const relayEnv = "VETCLUBE_E2E_CRASHING_RELAY"
 
+// relayLease is the crashing relays' lease: their rows are claimable again
+// that long after the crash.
+const relayLease = 500 * time.Millisecond
+
 // crashing wraps the engine and kills the process around its first start.
 type crashing struct {
 	workflows.Engine
@@ -53,7 +57,7 @@ func runCrashingRelay(mode string) error {
 	if err != nil {
 		return err
 	}
-	relay := checkin.NewRelay(pool, crashing{Engine: workflows.Engine{Client: c}, after: mode == "after"}, checkin.RelayOptions{})
+	relay := checkin.NewRelay(pool, crashing{Engine: workflows.Engine{Client: c}, after: mode == "after"}, checkin.RelayOptions{Lease: relayLease})
 	_, err = relay.Drain(ctx)
 	return err
 }
@@ -74,9 +78,9 @@ func runRelayProcess(t *testing.T, dbURL, temporalAddr, mode string) {
 
 // A completed streak's bonus goes through the check-in outbox: a relay
 // killed before the start and one killed after Temporal accepted it but
-// before the row's deletion committed both leave the row; a restarted relay
-// delivers it, and the member is credited exactly once (the workflow id
-// refuses the second start).
+// before the row's deletion both leave the row, claimable again when its
+// lease ends; a restarted relay delivers it, and the member is credited
+// exactly once (the workflow id refuses the second start).
 func TestE2EOutboxSurvivesRelayCrashes(t *testing.T) {
 	dev := devServer(t, "")
 	dbURL := pgtest.NewURL(t)
@@ -135,12 +139,17 @@ func TestE2EOutboxSurvivesRelayCrashes(t *testing.T) {
 	if pending() != 1 || started() {
 		t.Fatalf("after a crash before the start: %d outbox rows, workflow started %v", pending(), started())
 	}
+	time.Sleep(relayLease + 100*time.Millisecond)
 	runRelayProcess(t, dbURL, dev.Addr, "after")
 	if pending() != 1 || !started() {
 		t.Fatalf("after a crash after the start: %d outbox rows, workflow started %v", pending(), started())
 	}
 
 	relay := checkin.NewRelay(pool, engine, checkin.RelayOptions{})
+	if n, err := relay.Drain(ctx); err != nil || n != 0 {
+		t.Fatalf("a relay delivered %d rows (%v) still leased by the dead one", n, err)
+	}
+	time.Sleep(relayLease + 100*time.Millisecond)
 	if n, err := relay.Drain(ctx); err != nil || n != 1 {
 		t.Fatalf("restarted relay delivered %d (%v)", n, err)
 	}

@@ -1,16 +1,16 @@
 package checkin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/vetclube/vetclube/core/postgres"
 )
 
 // The check-in outbox: the durable work a check-in triggers (the reminder
@@ -63,6 +63,11 @@ type RelayOptions struct {
 	Poll time.Duration
 	// StartTimeout bounds one start call (default 10s).
 	StartTimeout time.Duration
+	// Lease is how long a claimed row waits before another claim may take
+	// it again, when its relay died before acknowledging it (default 1
+	// minute; longer than Batch × StartTimeout is not needed: a relay
+	// stops at the first failed start).
+	Lease time.Duration
 	// Backoff is the wait before the nth retry of a failed row (default
 	// 2^n seconds, at most 5 minutes).
 	Backoff func(attempts int) time.Duration
@@ -70,9 +75,10 @@ type RelayOptions struct {
 }
 
 // Relay delivers checkin_outbox rows to the workflow engine. Any number of
-// relays may run at once (one per instance): a claim locks its rows with
-// FOR UPDATE SKIP LOCKED, so two relays never deliver the same row
-// concurrently, and a relay that dies releases its rows with its connection.
+// relays may run at once (one per instance): a claim takes its rows with
+// FOR UPDATE SKIP LOCKED and leases them, so two relays never deliver the
+// same row concurrently, and a relay that dies releases its rows when their
+// lease ends.
 type Relay struct {
 	pool *pgxpool.Pool
 	wf   Workflows
@@ -90,6 +96,9 @@ func NewRelay(pool *pgxpool.Pool, wf Workflows, o RelayOptions) *Relay {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 10 * time.Second
 	}
+	if o.Lease <= 0 {
+		o.Lease = time.Minute
+	}
 	if o.Backoff == nil {
 		o.Backoff = func(n int) time.Duration {
 			return min(time.Duration(1<<min(n, 9))*time.Second, 5*time.Minute)
@@ -101,73 +110,80 @@ func NewRelay(pool *pgxpool.Pool, wf Workflows, o RelayOptions) *Relay {
 	return &Relay{pool: pool, wf: wf, o: o}
 }
 
-// DeliverOnce claims up to Batch due rows and starts each one's work, in
-// one transaction: a delivered row is deleted, a failed one is put off by
-// Backoff with its error kept. It returns how many rows it delivered.
+// DeliverOnce claims up to Batch due rows and starts each one's work. The
+// claim is one statement (FOR UPDATE SKIP LOCKED inside it) that moves the
+// rows' next_attempt_at a Lease ahead, so no connection or lock is held
+// while the engine is called; a relay that dies mid-delivery leaves its rows
+// to be claimed again when the lease runs out. A delivered row is deleted, a
+// failed one is put off by Backoff with its error kept. It returns how many
+// rows it delivered.
 func (r *Relay) DeliverOnce(ctx context.Context) (delivered int, err error) {
-	err = postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		delivered = 0
-		rows, err := tx.Query(ctx, `SELECT id, kind, user_id::text, coalesce(streak_date::text, ''), attempts
-			FROM checkin_outbox WHERE next_attempt_at <= now()
-			ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, r.o.Batch)
-		if err != nil {
-			return fmt.Errorf("claim check-in outbox: %w", err)
-		}
-		type item struct {
-			id            int64
-			kind, user    string
-			date          string
-			attempts      int
-			deliveryError error
-		}
-		items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (item, error) {
-			var it item
-			err := row.Scan(&it.id, &it.kind, &it.user, &it.date, &it.attempts)
-			return it, err
-		})
-		if err != nil {
-			return fmt.Errorf("claim check-in outbox: %w", err)
-		}
-		if len(items) == 0 {
-			return nil
-		}
-		var done []int64
-		for i := range items {
-			it := &items[i]
-			it.deliveryError = r.start(ctx, it.kind, it.user, it.date)
-			if it.deliveryError == nil {
-				done = append(done, it.id)
-				continue
-			}
+	rows, err := r.pool.Query(ctx, `UPDATE checkin_outbox o SET next_attempt_at = now() + make_interval(secs => $2)
+		FROM (SELECT id FROM checkin_outbox WHERE next_attempt_at <= now() ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) due
+		WHERE o.id = due.id
+		RETURNING o.id, o.kind, o.user_id::text, coalesce(o.streak_date::text, ''), o.attempts`, r.o.Batch, r.o.Lease.Seconds())
+	if err != nil {
+		return 0, fmt.Errorf("claim check-in outbox: %w", err)
+	}
+	type item struct {
+		id         int64
+		kind, user string
+		date       string
+		attempts   int
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (item, error) {
+		var it item
+		err := row.Scan(&it.id, &it.kind, &it.user, &it.date, &it.attempts)
+		return it, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("claim check-in outbox: %w", err)
+	}
+	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.id, b.id) })
+	var done []int64
+	var failed *item
+	var failure error
+	for i := range items {
+		it := &items[i]
+		if err := r.start(ctx, it.kind, it.user, it.date); err != nil {
 			if ctx.Err() != nil {
-				// Stopping: the rollback hands the rows to the next relay.
-				return ctx.Err()
+				// Stopping: the lease hands the rows to the next claim.
+				break
 			}
 			r.o.Log.WarnContext(ctx, "check-in outbox delivery failed; retrying later",
-				"id", it.id, "kind", it.kind, "user_id", it.user, "attempts", it.attempts+1, "err", it.deliveryError)
-			// The engine is likely unreachable: the rest of the claim stays
-			// due rather than holding its locks through more timeouts.
-			items = items[:i+1]
+				"id", it.id, "kind", it.kind, "user_id", it.user, "attempts", it.attempts+1, "err", err)
+			// The engine is likely unreachable: the rest of the claim is
+			// released for the next attempt rather than timing out in turn.
+			failed, failure = it, err
 			break
 		}
-		b := &pgx.Batch{}
-		if len(done) > 0 {
-			b.Queue(`DELETE FROM checkin_outbox WHERE id = ANY($1)`, done)
-		}
+		done = append(done, it.id)
+	}
+	ack := context.WithoutCancel(ctx)
+	b := &pgx.Batch{}
+	if len(done) > 0 {
+		b.Queue(`DELETE FROM checkin_outbox WHERE id = ANY($1)`, done)
+	}
+	if failed != nil {
+		b.Queue(`UPDATE checkin_outbox SET attempts = attempts + 1, last_error = $2,
+			next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1`,
+			failed.id, truncate(failure.Error(), 500), r.o.Backoff(failed.attempts+1).Seconds())
+		var rest []int64
 		for _, it := range items {
-			if it.deliveryError != nil {
-				b.Queue(`UPDATE checkin_outbox SET attempts = attempts + 1, last_error = $2,
-					next_attempt_at = now() + make_interval(secs => $3) WHERE id = $1`,
-					it.id, truncate(it.deliveryError.Error(), 500), r.o.Backoff(it.attempts+1).Seconds())
+			if it.id > failed.id {
+				rest = append(rest, it.id)
 			}
 		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("acknowledge check-in outbox: %w", err)
+		if len(rest) > 0 {
+			b.Queue(`UPDATE checkin_outbox SET next_attempt_at = now() WHERE id = ANY($1)`, rest)
 		}
-		delivered = len(done)
-		return nil
-	})
-	return delivered, err
+	}
+	if b.Len() > 0 {
+		if err := r.pool.SendBatch(ack, b).Close(); err != nil {
+			return 0, fmt.Errorf("acknowledge check-in outbox: %w", err)
+		}
+	}
+	return len(done), ctx.Err()
 }
 
 func (r *Relay) start(ctx context.Context, kind, userID, date string) error {
