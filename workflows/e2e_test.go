@@ -36,6 +36,13 @@ import (
 const workerEnv = "VETCLUBE_E2E_WORKER"
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(relayEnv); mode != "" {
+		if err := runCrashingRelay(mode); err != nil {
+			fmt.Fprintln(os.Stderr, "relay process:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(workerEnv) == "1" {
 		if err := runWorkerProcess(); err != nil {
 			fmt.Fprintln(os.Stderr, "worker process:", err)

@@ -196,4 +196,12 @@ func TestBenchAPI(t *testing.T) {
 	}
 	rep := Run(t, cfg)
 	rep.Print(os.Stdout)
+	// The cost-growth rows (growth.go), unless BENCH_API_GROWTH=0.
+	if os.Getenv("BENCH_API_GROWTH") == "0" {
+		return
+	}
+	if gcfg := GrowthConfig(cfg, rep.Rows); len(gcfg.Rows) > 0 {
+		gcfg.LogFile = nil
+		GrowthReport{Base: rep, Grown: Run(t, gcfg)}.Print(os.Stdout)
+	}
 }

@@ -56,6 +56,9 @@ type Config struct {
 	// (BENCH_API_ONLY="news list", BENCH_API_ONLY=feed), and seeds only what
 	// they read.
 	Only string
+	// Rows, when set, measures only the endpoints with these exact names
+	// (the cost-growth run, growth.go), after Only.
+	Rows []string
 	// DBParams is appended to both servers' database URL (e.g.
 	// "pool_max_conns=16"); both sides always get the same pool settings.
 	DBParams string
@@ -174,12 +177,30 @@ func Run(t testing.TB, cfg Config) Report {
 		}
 		url += sep + cfg.DBParams
 	}
+	endpoints := Endpoints
+	if cfg.Only != "" {
+		endpoints = nil
+		for _, ep := range Endpoints {
+			if strings.Contains(ep.Name, cfg.Only) {
+				endpoints = append(endpoints, ep)
+			}
+		}
+	}
+	if cfg.Rows != nil {
+		endpoints = slices.DeleteFunc(slices.Clone(endpoints), func(ep Endpoint) bool { return !slices.Contains(cfg.Rows, ep.Name) })
+	}
 	// The real server: production wiring (apptest builds core/app), request
 	// log at info as in production. apptest writes its log to os.Stderr when
 	// APPTEST_LOG is set, so stderr points at cfg.LogFile while it builds its
 	// logger; without a file the lines are formatted and discarded.
 	pluginDir, pluginPath := buildPlugin(t)
 	env := map[string]string{"LOG_LEVEL": "info", "PLUGINS_DIR": pluginDir}
+	// A write row runs against production's workflow engine: the check-in's
+	// durable work goes through its outbox, relayed to an embedded Temporal
+	// server, as in production (without one it is credited inline).
+	if tt, ok := t.(*testing.T); ok && slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write }) {
+		env["TEMPORAL_ADDRESS"] = apptest.TemporalDev(tt).Addr
+	}
 	var realSrv *apptest.Server
 	if cfg.LogFile != nil {
 		t.Setenv("APPTEST_LOG", "1")
@@ -191,15 +212,6 @@ func Run(t testing.TB, cfg Config) Report {
 		realSrv = apptest.StartOn(t, url, env)
 	}
 
-	endpoints := Endpoints
-	if cfg.Only != "" {
-		endpoints = nil
-		for _, ep := range Endpoints {
-			if strings.Contains(ep.Name, cfg.Only) {
-				endpoints = append(endpoints, ep)
-			}
-		}
-	}
 	// Seed only what the measured rows read: check-in users for a write
 	// row, news items and the feed for theirs.
 	writes := slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write })

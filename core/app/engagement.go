@@ -62,6 +62,16 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 		log.Warn("TEMPORAL_ADDRESS is empty: streak bonuses are credited inline; streak reminders and trial clocks do not run")
 	}
 	e.Checkin = checkin.New(pool, checkin.Options{Workflows: checkinWF, Zone: profiles.ChosenZone(pool), ZoneQuery: profiles.ChosenZoneQuery, Log: log})
+	if e.Temporal != nil {
+		// Every instance relays the check-in outbox to Temporal: claims
+		// lock rows with SKIP LOCKED, so instances share the work, and a
+		// check-in's request never waits for Temporal.
+		relay := checkin.NewRelay(pool, checkinWF, checkin.RelayOptions{Log: log})
+		relayCtx, stopRelay := context.WithCancel(context.WithoutCancel(ctx))
+		relayDone := make(chan struct{})
+		go func() { defer close(relayDone); relay.Run(relayCtx) }()
+		a.onClose(func() error { stopRelay(); <-relayDone; return nil })
+	}
 	e.Subscriptions = subscriptions.New(pool, subscriptions.Options{
 		Workflows:     subsWF,
 		TrialDuration: cfg.TrialDuration,
@@ -107,9 +117,10 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			}
 		}()
 		a.onClose(func() error { stopEnt(); <-entDone; return nil })
-		// A streak bonus is started after its check-in commits; one whose
-		// start was lost (a crash in between, Temporal unreachable) is
-		// started again here, at start and then every minute.
+		// A streak bonus is started by the outbox relay after its check-in
+		// commits. This sweep is the safety net for a completed streak with
+		// neither a credit nor an outbox row (streaks completed before the
+		// outbox existed): at start and then every minute.
 		resume, stopResume := context.WithCancel(context.WithoutCancel(ctx))
 		resumed := make(chan struct{})
 		go func() {

@@ -20,17 +20,18 @@ const MsgAlreadyToday = "Você já fez check-in hoje!"
 
 // Workflows starts the durable work a check-in triggers. The Temporal
 // implementation lives in workflows/; Direct is used when no Temporal
-// cluster is configured.
+// cluster is configured. Check-ins never call it on the request path: they
+// write outbox rows that a Relay delivers after the commit (see outbox.go).
 type Workflows interface {
-	// StartStreakBonus starts the bonus of a completed streak after the
-	// check-in committed (tx is nil then), never while the transaction holds
-	// the user's row lock; it must be idempotent per user and streak date,
-	// because ResumeStreakBonuses starts again any bonus whose start was
-	// lost (a crash between the commit and the start, Temporal down). An
-	// implementation that credits inside the transaction instead (Direct)
-	// says so with InTransaction and receives the transaction.
+	// StartStreakBonus starts the bonus of a completed streak (tx is nil
+	// then); it must be idempotent per user and streak date, because the
+	// relay delivers a row again when it died between the start and the
+	// row's deletion. An implementation that credits inside the
+	// transaction instead (Direct) says so with InTransaction and receives
+	// the check-in's transaction.
 	StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error
-	// EnsureStreakReminder makes sure the user's reminder workflow runs.
+	// EnsureStreakReminder makes sure the user's reminder workflow runs; it
+	// must be idempotent per user.
 	EnsureStreakReminder(ctx context.Context, userID string) error
 }
 
@@ -240,29 +241,17 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 	if initialZone == "" {
 		initialZone = DefaultTimeZone
 	}
-	res, err := s.checkIn(ctx, userID, initialZone)
-	if err != nil {
-		return Result{}, err
-	}
-	if res.Sequence == 1 {
-		// A reminder loop runs for as long as a streak does, so it only
-		// needs starting with a new streak. It is a courtesy: failing to
-		// start it must not fail a check-in that already committed.
-		if err := s.wf.EnsureStreakReminder(ctx, userID); err != nil {
-			s.log.Warn("start streak reminder", "user", userID, "err", err)
-		}
-	}
-	return res, nil
+	return s.checkIn(ctx, userID, initialZone)
 }
 
 // checkIn is the check-in transaction: the profile zone and the locking
 // upsert of the user's state in one batch; then the day's row, the new
-// state and the credit in a second. pgx.BeginFunc owns BEGIN, COMMIT and the
+// state, the credit and the outbox rows of its durable work (see outbox.go)
+// in a second. Nothing waits for the workflow engine. pgx.BeginFunc owns BEGIN, COMMIT and the
 // rollback on every error path, at the price of BEGIN and COMMIT going on
 // their own round trips.
 func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
 	var profile string
-	var bonusDue *Date
 	if s.zoneQuery == "" {
 		// Looked up before taking a connection: a second pool acquisition
 		// while holding one can exhaust the pool under load.
@@ -321,6 +310,17 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 		second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
 			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, updated_at = now() WHERE user_id = $1`,
 			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds)
+		durable := !inTransaction(s.wf)
+		if durable {
+			// A reminder loop runs for as long as a streak does, so it only
+			// needs starting with a new streak; a completed streak's bonus
+			// is a workflow of its own.
+			var bonus *Date
+			if step.CompletesStreak {
+				bonus = &today
+			}
+			queueOutbox(second, userID, step.Sequence == 1, bonus)
+		}
 		var credited bool
 		second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
 			_, created, err := award.Scan(row)
@@ -339,13 +339,9 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			// (and roll back) rather than pay twice.
 			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
 		}
-		if step.CompletesStreak {
-			if inTransaction(s.wf) {
-				if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
-					return fmt.Errorf("credit streak bonus: %w", err)
-				}
-			} else {
-				bonusDue = &today
+		if step.CompletesStreak && !durable {
+			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
+				return fmt.Errorf("credit streak bonus: %w", err)
 			}
 		}
 		res = Result{
@@ -361,13 +357,6 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	})
 	if err != nil {
 		return Result{}, err
-	}
-	if bonusDue != nil {
-		// The check-in row (completed_streak) is the durable record: if this
-		// start is lost, ResumeStreakBonuses starts it again.
-		if err := s.wf.StartStreakBonus(ctx, nil, userID, *bonusDue); err != nil {
-			s.log.WarnContext(ctx, "streak bonus not started; the resume loop will retry", "user_id", userID, "err", err)
-		}
 	}
 	return res, nil
 }

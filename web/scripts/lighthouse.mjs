@@ -54,20 +54,24 @@ try {
   }
 
   const results = []
-  results.push(audits('landing (visitor)', `${base}/landing`, null))
+  // LIGHTHOUSE_PAGES=home (or landing) audits one page only.
+  const pages = (process.env.LIGHTHOUSE_PAGES ?? 'landing,home').split(',')
+  if (pages.includes('landing')) results.push(audits('landing (visitor)', `${base}/landing`, null))
   // The signed-in audit runs in a browser that already holds the session
   // cookies (the app reads vc_csrf from document.cookie, so a Cookie header
   // alone would not do): Lighthouse attaches to it over the debugging port.
-  const debugPort = await freePort()
-  const profileDir = mkdtempSync(join(tmpdir(), 'vetclube-lh-profile-'))
-  const chrome = spawn(process.env.CHROME_PATH ?? '/usr/bin/chromium', [...CHROME_FLAGS, `--remote-debugging-port=${debugPort}`, `--user-data-dir=${profileDir}`, 'about:blank'], { stdio: 'ignore' })
-  try {
-    await signIn(debugPort)
-    results.push(audits('home (signed in)', `${base}/`, debugPort))
-  } finally {
-    chrome.kill('SIGTERM')
-    await new Promise((r) => (chrome.exitCode !== null ? r() : chrome.once('exit', r)))
-    rmSync(profileDir, { recursive: true, force: true })
+  if (pages.includes('home')) {
+    const debugPort = await freePort()
+    const profileDir = mkdtempSync(join(tmpdir(), 'vetclube-lh-profile-'))
+    const chrome = spawn(process.env.CHROME_PATH ?? '/usr/bin/chromium', [...CHROME_FLAGS, `--remote-debugging-port=${debugPort}`, `--user-data-dir=${profileDir}`, 'about:blank'], { stdio: 'ignore' })
+    try {
+      await signIn(debugPort)
+      results.push(audits('home (signed in)', `${base}/`, debugPort))
+    } finally {
+      chrome.kill('SIGTERM')
+      await new Promise((r) => (chrome.exitCode !== null ? r() : chrome.once('exit', r)))
+      rmSync(profileDir, { recursive: true, force: true })
+    }
   }
 
   let failed = false
@@ -169,6 +173,13 @@ async function signIn(port) {
       [email, password],
     )
     if (status !== 200) throw new Error(`login ${status}`)
+    // One visit of the home, as any returning member's device has made: it
+    // keeps what the next start paints before the app's JavaScript (the
+    // greeting, the persisted queries). Lighthouse keeps localStorage
+    // between runs, so without this only the first run would start cold.
+    await page.goto(`${base}/`)
+    await page.getByText('Acesso rápido', { exact: true }).waitFor({ timeout: 60_000 })
+    await page.waitForLoadState('networkidle')
     await page.close()
   } finally {
     await browser.close()

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import {
   CalendarDays,
@@ -19,6 +19,8 @@ import { usePageTitle } from '@/lib/usePageTitle'
 import { InstallButton, useInstallState } from '@/features/pwa'
 import { useMyProfile, useProfileCompleteness } from '@/features/profile'
 import { displayName } from '@/lib/names'
+import { readHomeGreeting, storeHomeGreeting } from '@/lib/homeShell'
+import { useAuth } from '@/lib/session/AuthProvider'
 import { LastCourseCard } from '@/features/cursos'
 import { LatestVideoCard } from '@/features/videos'
 import { useCheckinCard } from './CheckinSlot'
@@ -129,26 +131,50 @@ function InstallSection() {
   )
 }
 
+/**
+ * The home while its data loads: the greeting (from the profile, or the
+ * name this device kept) and the cards' places, laid out as index.html's
+ * home shell, which painted the same before the app's JavaScript arrived.
+ */
+function HomeSkeleton({ name }: { name: string | undefined }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <header className="flex flex-col gap-2">
+        <Badge variant="secondary" className="self-start px-3 py-1 text-sm">
+          {name ? `Bem-vindo(a), ${name}!` : 'Bem-vindo(a)!'}
+        </Badge>
+        <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
+      </header>
+      <div role="status" className="flex flex-col gap-6">
+        <span className="sr-only">Carregando...</span>
+        <div aria-hidden="true" className="h-44 animate-pulse rounded-2xl bg-muted" />
+        <div aria-hidden="true" className="h-64 animate-pulse rounded-2xl bg-muted" />
+      </div>
+    </div>
+  )
+}
+
 export default function HomePage() {
   usePageTitle('Início')
+  const { user } = useAuth()
   const profile = useMyProfile()
   const completeness = useProfileCompleteness()
   const { ready: checkinReady, CheckinCard } = useCheckinCard()
+  const name = profile.data ? displayName(profile.data) : undefined
+  // Kept for the next start's first paint (index.html's home shell).
+  useEffect(() => {
+    if (user && name) storeHomeGreeting({ user_id: user.id, name })
+  }, [user, name])
   // One render with everything in place: content arriving piecemeal would push
   // the page around (layout shift) while the user starts reading.
   if (profile.isPending || completeness.isPending || !checkinReady) {
-    return (
-      <div role="status" className="flex min-h-[60vh] items-center justify-center">
-        <span aria-hidden="true" className="h-8 w-8 animate-spin rounded-full border-4 border-primary border-t-transparent" />
-        <span className="sr-only">Carregando...</span>
-      </div>
-    )
+    return <HomeSkeleton name={name ?? readHomeGreeting(user?.id)} />
   }
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
         <Badge variant="secondary" className="self-start px-3 py-1 text-sm">
-          Bem-vindo(a), {displayName(profile.data)}!
+          Bem-vindo(a), {name}!
         </Badge>
         <h1 className="text-2xl font-bold tracking-tight md:text-3xl">Seu painel VetClube</h1>
       </header>

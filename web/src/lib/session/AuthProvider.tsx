@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { ApiError, apiFetch } from '@/lib/api'
 import { readCsrfCookie } from '@/lib/cookies'
 import { clearUserCaches } from '@/lib/userCaches'
+import { forgetHomeGreeting } from '@/lib/homeShell'
 import type { Session, SessionUser } from './types'
 
 export interface AuthContextValue {
@@ -41,7 +42,10 @@ function readLastUser(): SessionUser | null {
 function storeLastUser(user: SessionUser | null) {
   try {
     if (user) localStorage.setItem(LAST_USER_KEY, JSON.stringify(user))
-    else localStorage.removeItem(LAST_USER_KEY)
+    else {
+      localStorage.removeItem(LAST_USER_KEY)
+      forgetHomeGreeting()
+    }
   } catch {
     // Storage disabled: only the offline reload is lost.
   }
