@@ -114,31 +114,31 @@ type Apply struct {
 
 // Job is a job as members see it.
 type Job struct {
-	ID           string     `json:"id"`
-	Slug         string     `json:"slug"`
-	Title        string     `json:"title"`
-	Summary      string     `json:"summary"`
-	Organization string     `json:"organization"`
-	City         string     `json:"city"`
-	State        string     `json:"state"`
-	Workplace    string     `json:"workplace"`
-	Contract     string     `json:"contract"`
-	Area         string     `json:"area"`
-	Specialty    string     `json:"specialty"`
-	SalaryMin    *int       `json:"salary_min"`
-	SalaryMax    *int       `json:"salary_max"`
-	Requirements string     `json:"requirements,omitempty"`
-	CRMVRequired bool       `json:"crmv_required"`
-	Apply        Apply      `json:"apply"`
-	ClosesOn     string     `json:"closes_on"`
-	ClosesAt     time.Time  `json:"closes_at"`
-	Featured     bool       `json:"featured"`
-	Published    bool       `json:"published"`
-	PublishedAt  time.Time  `json:"published_at"`
-	Saved        bool       `json:"saved"`
-	Application  *MyStatus  `json:"application"`
-	BelowFloor   bool       `json:"below_salary_floor"`
-	Revision     int        `json:"revision"`
+	ID           string    `json:"id"`
+	Slug         string    `json:"slug"`
+	Title        string    `json:"title"`
+	Summary      string    `json:"summary"`
+	Organization string    `json:"organization"`
+	City         string    `json:"city"`
+	State        string    `json:"state"`
+	Workplace    string    `json:"workplace"`
+	Contract     string    `json:"contract"`
+	Area         string    `json:"area"`
+	Specialty    string    `json:"specialty"`
+	SalaryMin    *int      `json:"salary_min"`
+	SalaryMax    *int      `json:"salary_max"`
+	Requirements string    `json:"requirements,omitempty"`
+	CRMVRequired bool      `json:"crmv_required"`
+	Apply        Apply     `json:"apply"`
+	ClosesOn     string    `json:"closes_on"`
+	ClosesAt     time.Time `json:"closes_at"`
+	Featured     bool      `json:"featured"`
+	Published    bool      `json:"published"`
+	PublishedAt  time.Time `json:"published_at"`
+	Saved        bool      `json:"saved"`
+	Application  *MyStatus `json:"application"`
+	BelowFloor   bool      `json:"below_salary_floor"`
+	Revision     int       `json:"revision"`
 }
 
 // MyStatus is the reader's own application to a job.
@@ -210,7 +210,7 @@ const jobColumns = `l.item_id::text, l.slug, l.title, l.summary, l.organization,
 	l.specialty, l.salary_min, l.salary_max, l.requirements, l.crmv_required, l.apply_kind, l.apply_value,
 	to_char(l.closes_on, 'YYYY-MM-DD'), l.closes_at, l.featured, l.published, l.first_published_at, l.revision`
 
-// readerColumns add the reader's flags ($1 is the reader's id, '' for none).
+// readerColumns add the reader's flags ($1 is the reader's id, ” for none).
 const readerColumns = `, EXISTS (SELECT 1 FROM saved_jobs s WHERE s.item_id = l.item_id AND s.user_id::text = $1),
 	(SELECT a.id::text FROM job_applications a WHERE a.item_id = l.item_id AND a.user_id::text = $1),
 	(SELECT a.status FROM job_applications a WHERE a.item_id = l.item_id AND a.user_id::text = $1)`
