@@ -70,7 +70,8 @@ const adminRoutes: RouteObject[] = [
   inBackoffice('/admin/gerenciador/videos', 'Gerenciador de Vídeos', '/backoffice/#/content/videos'),
   inBackoffice('/admin/gerenciador/conteudos-exclusivos/videos', 'Vídeos Exclusivos', '/backoffice/#/content/videos'),
   inBackoffice('/admin/gerenciador/conteudos-exclusivos/biblioteca', 'Biblioteca de Conteúdos Exclusivos', '/backoffice/#/media'),
-  soon('/admin/vagas-de-empregos', 'Vagas de Empregos'),
+  // Jobs are the backoffice's "vagas" content type; recruiters go to the applications.
+  { path: '/admin/vagas-de-empregos', handle: { title: 'Vagas de Empregos' }, lazy: lazyPage(() => import('@/features/admin/pages/AdminJobsPage')) },
 ]
 
 /** Signed-in screens, rendered inside the layout. */
