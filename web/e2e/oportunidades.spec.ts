@@ -96,7 +96,7 @@ for (const { viewport, uf } of [
       await expectNoSeriousA11yViolations(page, `vaga (${viewport.width} px)`)
       await page.getByRole('button', { name: 'Enviar candidatura' }).click()
       await expect(page.getByRole('heading', { name: 'Você se candidatou' })).toBeVisible()
-      await expect(page.getByRole('status')).toContainText('Recebida')
+      await expect(page.getByRole('status').filter({ hasText: 'Você se candidatou' })).toContainText('Recebida')
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
       expect(overflow).toBe(false)
 
