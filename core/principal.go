@@ -20,6 +20,9 @@ const (
 	// reported posts and comments (core/moderation).
 	RoleModerador  = "moderador"
 	RoleSuperAdmin = "super_admin"
+	// RoleRecrutador sees and moves the applications of the jobs assigned
+	// to them (core/jobs).
+	RoleRecrutador = "recrutador"
 )
 
 // Principal is who is making a request. A visitor has a zero UserID and the

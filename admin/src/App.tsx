@@ -31,6 +31,10 @@ const AgendaPage = lazy(() => import('./agenda/AgendaPage'))
 const MediaLibrary = lazy(() => import('./media/MediaLibrary'))
 const PluginsPage = lazy(() => import('./plugins/PluginsPage'))
 const AiUsagePage = lazy(() => import('./ia/AiUsagePage'))
+const JobApplicationsPage = lazy(() => import('./vagas/JobApplicationsPage'))
+
+// Who sees the applications of the jobs they manage (core/jobs decides which).
+const JOB_ROLES = ['editor', 'revisor', 'recrutador', 'super_admin']
 
 // Who writes content (and so uploads and picks media): not moderators.
 const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
@@ -63,6 +67,7 @@ async function resources(permissions: string[] | undefined) {
       : []),
     <CustomRoutes key="routes">
       <Route path="/agenda" element={<AgendaPage />} />
+      {permissions?.some((role) => JOB_ROLES.includes(role)) && <Route path="/vagas-candidaturas" element={<JobApplicationsPage />} />}
       {permissions?.includes('super_admin') && <Route path="/plugins" element={<PluginsPage />} />}
       {permissions?.includes('super_admin') && <Route path="/ia" element={<AiUsagePage />} />}
       {permissions?.includes('super_admin') && <Route path="/referral-program" element={<ReferralProgramPage />} />}

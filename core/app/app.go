@@ -27,6 +27,7 @@ import (
 	"github.com/vetclube/vetclube/core/editorial"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
+	"github.com/vetclube/vetclube/core/jobs"
 	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
@@ -75,6 +76,10 @@ type App struct {
 
 	// Eventos is the events' core side (events.go): lists, seats, timers.
 	Eventos *eventos.Service
+
+	// Jobs is Oportunidades' core side (jobs.go): jobs, applications,
+	// saved searches and alerts.
+	Jobs *jobs.Service
 
 	// Courses is the courses' core side (courses.go): catalogue, progress,
 	// certificates.
@@ -207,6 +212,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.buildCourses(pool)
+	a.buildJobs(ctx, pool, files.private)
 	a.buildVideos(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
 		return nil, fmt.Errorf("community: %w", err)
@@ -257,6 +263,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
 		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
+		Jobs:       &jobs.HTTP{Service: a.Jobs, PublicURL: cfg.PublicURL, Log: log},
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},

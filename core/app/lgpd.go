@@ -101,6 +101,10 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	if a.Eventos != nil && a.Eventos.Signups() != nil {
 		reg.AddArea("eventos", fn(a.Eventos.Signups().ExportUserData))
 	}
+	if a.Jobs != nil {
+		reg.AddArea("oportunidades", fn(a.Jobs.ExportUserData))
+		reg.AddFiles("oportunidades", lgpd.FilesFunc(a.Jobs.ExportFiles))
+	}
 	// The member's uploads: the avatar and the feed's pictures.
 	reg.AddFiles("arquivos", lgpd.FilesFunc(func(ctx context.Context, userID string) ([]lgpd.File, error) {
 		var out []lgpd.File
@@ -133,6 +137,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	}
 	if a.Tools != nil {
 		reg.AddEraser("ferramentas", er(a.Tools.DeleteUserData))
+	}
+	if a.Jobs != nil {
+		reg.AddEraser("oportunidades", er(a.Jobs.EraseUserData))
 	}
 	reg.AddEraser("arquivos_publicacoes", er(a.Community.EraseUploads))
 	reg.AddEraser("lembretes_das_ferramentas", er(a.ToolSchedule.EraseUser))

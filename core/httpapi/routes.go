@@ -196,6 +196,30 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("PUT", "/api/eventos/{idOrSlug}/waitlist", ev.Wait())
 	}
 
+	// Oportunidades (core/jobs): the jobs list and page, saved jobs,
+	// applications with a CV, saved searches with alerts; the backoffice's
+	// applications per job (to the people who manage each job) and recruiters.
+	if jb := d.Jobs; jb != nil && jb.Service != nil {
+		rt.handle("GET", "/api/vagas", jb.List())
+		rt.handle("GET", "/api/vagas/salvas", jb.Saved())
+		rt.handle("GET", "/api/vagas/candidaturas", jb.Mine())
+		rt.handle("GET", "/api/vagas/candidaturas/{id}/curriculo", jb.CV())
+		rt.handle("GET", "/api/vagas/buscas", jb.Searches())
+		rt.handle("POST", "/api/vagas/buscas", jb.SaveSearch())
+		rt.handle("PUT", "/api/vagas/buscas/{id}/alertas", jb.SetAlerts())
+		rt.handle("DELETE", "/api/vagas/buscas/{id}", jb.DeleteSearch())
+		rt.handle("GET", "/api/vagas/{idOrSlug}", jb.Get())
+		rt.handle("PUT", "/api/vagas/{idOrSlug}/salva", jb.Save())
+		rt.handle("DELETE", "/api/vagas/{idOrSlug}/salva", jb.Unsave())
+		rt.handle("POST", "/api/vagas/{idOrSlug}/candidatura", jb.Apply())
+		rt.handle("GET", "/api/admin/vagas", jb.Managed())
+		rt.handle("GET", "/api/admin/vagas/{id}/candidaturas", jb.Applications())
+		rt.handle("PUT", "/api/admin/vagas/candidaturas/{id}", jb.SetStatus())
+		rt.handle("GET", "/api/admin/vagas/{id}/recrutadores", jb.Recruiters())
+		rt.handle("POST", "/api/admin/vagas/{id}/recrutadores", jb.AddRecruiter())
+		rt.handle("DELETE", "/api/admin/vagas/{id}/recrutadores/{userId}", jb.RemoveRecruiter())
+	}
+
 	// Courses (core/courses): the catalogue, the course and lesson pages,
 	// enrolment, favorites, progress, certificates (the public check open to
 	// visitors) and the backoffice statistics.

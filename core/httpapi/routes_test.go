@@ -16,12 +16,12 @@ import (
 )
 
 // allRoles is every role the policy knows, from least to most privileged.
-var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
+var allRoles = []string{core.RoleVisitor, core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleRecrutador, core.RoleSuperAdmin}
 
 // Who may call a route: the roles allowed for each minimum level.
 var (
 	everyone   = allRoles
-	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
+	signedIn   = []string{core.RoleUser, core.RoleTrial, core.RolePremium, core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleRecrutador, core.RoleSuperAdmin}
 	premiumUp  = []string{core.RolePremium, core.RoleSuperAdmin}
 	editorsUp  = []string{core.RoleEditor, core.RoleSuperAdmin}
 	superAdmin = []string{core.RoleSuperAdmin}
@@ -29,6 +29,9 @@ var (
 	backoffice = []string{core.RoleEditor, core.RoleRevisor, core.RoleSuperAdmin}
 	// moderators are the moderation queue's roles.
 	moderators = []string{core.RoleModerador, core.RoleSuperAdmin}
+	// jobManagers are the roles the backoffice's applications are served
+	// to (core/jobs answers each only for the jobs they manage).
+	jobManagers = []string{core.RoleEditor, core.RoleRevisor, core.RoleRecrutador, core.RoleSuperAdmin}
 )
 
 var _ = [][]string{premiumUp, editorsUp, superAdmin, signedIn}
@@ -45,6 +48,25 @@ var authorisationMatrix = map[string][]string{
 	"PUT /api/eventos/{idOrSlug}/participation":    signedIn,
 	"DELETE /api/eventos/{idOrSlug}/participation": signedIn,
 	"PUT /api/eventos/{idOrSlug}/waitlist":         signedIn,
+	// Oportunidades
+	"GET /api/vagas":                                     signedIn,
+	"GET /api/vagas/salvas":                              signedIn,
+	"GET /api/vagas/candidaturas":                        signedIn,
+	"GET /api/vagas/candidaturas/{id}/curriculo":         signedIn,
+	"GET /api/vagas/buscas":                              signedIn,
+	"POST /api/vagas/buscas":                             signedIn,
+	"PUT /api/vagas/buscas/{id}/alertas":                 signedIn,
+	"DELETE /api/vagas/buscas/{id}":                      signedIn,
+	"GET /api/vagas/{idOrSlug}":                          signedIn,
+	"PUT /api/vagas/{idOrSlug}/salva":                    signedIn,
+	"DELETE /api/vagas/{idOrSlug}/salva":                 signedIn,
+	"POST /api/vagas/{idOrSlug}/candidatura":             signedIn,
+	"GET /api/admin/vagas":                               jobManagers,
+	"GET /api/admin/vagas/{id}/candidaturas":             jobManagers,
+	"PUT /api/admin/vagas/candidaturas/{id}":             jobManagers,
+	"GET /api/admin/vagas/{id}/recrutadores":             backoffice,
+	"POST /api/admin/vagas/{id}/recrutadores":            backoffice,
+	"DELETE /api/admin/vagas/{id}/recrutadores/{userId}": backoffice,
 	// Courses
 	"GET /api/cursos":                                       signedIn,
 	"GET /api/cursos/filtros":                               signedIn,

@@ -28,6 +28,7 @@ import (
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
+	"github.com/vetclube/vetclube/core/jobs"
 	"github.com/vetclube/vetclube/core/lgpd"
 	"github.com/vetclube/vetclube/core/mail"
 	"github.com/vetclube/vetclube/core/media"
@@ -91,6 +92,8 @@ type Deps struct {
 	Content ContentDeps
 	// Eventos is the events API (core/eventos); nil: not served.
 	Eventos *eventos.HTTP
+	// Jobs is Oportunidades (core/jobs); nil: not served.
+	Jobs *jobs.HTTP
 	// Courses is the courses API (core/courses); nil: not served.
 	Courses *courses.HTTP
 	// Videos is the exclusive videos API (core/videos); nil: not served.

@@ -19,7 +19,7 @@ import (
 
 // Grantable are the roles an administrator may grant; the database's CHECK
 // on user_roles.role allows the same.
-var Grantable = []string{core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleSuperAdmin}
+var Grantable = []string{core.RoleEditor, core.RoleRevisor, core.RoleModerador, core.RoleRecrutador, core.RoleSuperAdmin}
 
 // ErrNoAccount is returned when no account has the given email.
 var ErrNoAccount = errors.New("no account with that email")

@@ -176,6 +176,15 @@ func checkPDF(raw []byte) error {
 	return nil
 }
 
+// CheckPDF applies the same checks to a PDF another feature keeps (a job
+// application's CV): the header, the trailer, no active content.
+func CheckPDF(raw []byte) error {
+	if len(raw) > MaxFileBytes {
+		return &core.Error{Code: core.ETOOLARGE, Message: MsgTooLarge, Fields: map[string]string{"file": MsgTooLarge}}
+	}
+	return checkPDF(raw)
+}
+
 func isNameChar(c byte) bool {
 	return c > ' ' && c < 0x7f && !strings.ContainsRune("()<>[]{}/%", rune(c))
 }

@@ -1,4 +1,5 @@
 import EventIcon from '@mui/icons-material/Event'
+import WorkIcon from '@mui/icons-material/Work'
 import ExtensionIcon from '@mui/icons-material/Extension'
 import SmartToyIcon from '@mui/icons-material/SmartToy'
 import { Box } from '@mui/material'
@@ -7,6 +8,8 @@ import { Logo } from './Logo'
 
 // The agenda is the editorial team's; a moderator's backoffice is the queue.
 const AGENDA_ROLES = ['editor', 'revisor', 'super_admin']
+// The jobs' applications: the editorial team and recruiters.
+const JOB_ROLES = ['editor', 'revisor', 'recrutador', 'super_admin']
 
 function BackofficeMenu() {
   const { permissions } = usePermissions<string[]>()
@@ -16,6 +19,9 @@ function BackofficeMenu() {
       <Menu.DashboardItem />
       <Menu.ResourceItems />
       {agenda && <Menu.Item to="/agenda" primaryText="vetclube.agenda.title" leftIcon={<EventIcon />} />}
+      {permissions?.some((role) => JOB_ROLES.includes(role)) && (
+        <Menu.Item to="/vagas-candidaturas" primaryText="Candidaturas das vagas" leftIcon={<WorkIcon />} />
+      )}
       {/* Plugins and their confinement: the server's operators only. */}
       {permissions?.includes('super_admin') && <Menu.Item to="/plugins" primaryText="vetclube.plugins.title" leftIcon={<ExtensionIcon />} />}
       {/* VetClube IA: usage, costs, cited sources, reported answers. */}

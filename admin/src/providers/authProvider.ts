@@ -6,7 +6,7 @@ export const ACCESS_REFUSED = 'Acesso restrito a editores e administradores.'
 export const TWO_STEP_NEEDED = 'Digite o código de verificação do seu aplicativo autenticador.'
 /** login's rejection when a staff role waits for two-step enrolment: the form walks through it. */
 export const TWO_STEP_ENROL = 'Ative a verificação em duas etapas para abrir o backoffice.'
-const BACKOFFICE_ROLES = ['editor', 'revisor', 'moderador', 'super_admin']
+const BACKOFFICE_ROLES = ['editor', 'revisor', 'moderador', 'recrutador', 'super_admin']
 
 export interface SessionUser {
   id: string

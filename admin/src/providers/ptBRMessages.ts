@@ -271,6 +271,7 @@ const ptBRMessages: TranslationMessages = {
       editor: 'Editor',
       revisor: 'Revisor',
       moderador: 'Moderador',
+      recrutador: 'Recrutador',
       super_admin: 'Super administrador',
       trial: 'Período de teste',
       premium: 'Premium',
@@ -278,7 +279,7 @@ const ptBRMessages: TranslationMessages = {
     },
     users: {
       manage_roles: 'Papéis administrativos',
-      manage_roles_help: 'Editores e revisores gerenciam conteúdo; moderadores moderam a comunidade; super administradores também gerenciam usuários.',
+      manage_roles_help: 'Editores e revisores gerenciam conteúdo; moderadores moderam a comunidade; recrutadores acompanham as candidaturas das vagas atribuídas a eles; super administradores também gerenciam usuários.',
       grant: 'Conceder %{role}',
       revoke: 'Remover %{role}',
       granted: 'Papel %{role} concedido.',

@@ -10,7 +10,7 @@ export interface AdminUser {
 }
 
 /** Roles an administrator may grant (core/roles.Grantable). */
-export const GRANTABLE_ROLES = ['editor', 'revisor', 'moderador', 'super_admin'] as const
+export const GRANTABLE_ROLES = ['editor', 'revisor', 'moderador', 'recrutador', 'super_admin'] as const
 
 /** One line of an account's role history (core/roles.RoleChange). */
 export interface RoleChange {

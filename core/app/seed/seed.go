@@ -40,6 +40,9 @@ var demoAccounts = []struct {
 		Roles: []string{core.RoleEditor}}, nil, ""},
 	{"Revisor de conteúdo", auth.NewUser{Email: "revisor@vetclube.dev", Password: "Revisao#Pauta26", FirstName: "Rafael", LastName: "Revisor",
 		Roles: []string{string(editorial.RoleRevisor)}}, nil, DevTOTPRevisor},
+	// Sees the applications of the demo jobs assigned to her (jobs.go).
+	{"Recrutadora", auth.NewUser{Email: recruiterEmail, Password: "Vagas#Recruta26", FirstName: "Renata", LastName: "Recrutadora",
+		Roles: []string{core.RoleRecrutador}}, nil, ""},
 	// Premium through the local fake Stripe (billing.go).
 	{"Assinante premium", auth.NewUser{Email: premiumEmail, Password: "Assinante#2026", FirstName: "Paula", LastName: "Premium"}, nil, ""},
 }
@@ -94,6 +97,9 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 		return err
 	}
 	if err := a.seedEvents(ctx, ids, stdout); err != nil {
+		return err
+	}
+	if err := a.seedJobs(ctx, ids, stdout); err != nil {
 		return err
 	}
 	if err := a.seedCourses(ctx, ids, stdout); err != nil {

@@ -70,7 +70,8 @@ const adminRoutes: RouteObject[] = [
   inBackoffice('/admin/gerenciador/videos', 'Gerenciador de Vídeos', '/backoffice/#/content/videos'),
   inBackoffice('/admin/gerenciador/conteudos-exclusivos/videos', 'Vídeos Exclusivos', '/backoffice/#/content/videos'),
   inBackoffice('/admin/gerenciador/conteudos-exclusivos/biblioteca', 'Biblioteca de Conteúdos Exclusivos', '/backoffice/#/media'),
-  soon('/admin/vagas-de-empregos', 'Vagas de Empregos'),
+  // Jobs are the backoffice's "vagas" content type; recruiters go to the applications.
+  { path: '/admin/vagas-de-empregos', handle: { title: 'Vagas de Empregos' }, lazy: lazyPage(() => import('@/features/admin/pages/AdminJobsPage')) },
 ]
 
 /** Signed-in screens, rendered inside the layout. */
@@ -94,7 +95,9 @@ const guardedRoutes: RouteObject[] = [
   { path: '/eventos', handle: { title: 'Eventos' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventsPage')) },
   { path: '/eventos/:slug', handle: { title: 'Evento' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventPage')) },
   { path: '/vetclube-ia', handle: { title: 'VetClube IA' }, lazy: lazyPage(() => import('@/features/ia/pages/IaPage')) },
-  soon('/oportunidades', 'Oportunidades'),
+  { path: '/oportunidades', handle: { title: 'Oportunidades' }, lazy: lazyPage(() => import('@/features/oportunidades/pages/OpportunitiesPage')) },
+  { path: '/oportunidades/candidaturas', handle: { title: 'Minhas candidaturas' }, lazy: lazyPage(() => import('@/features/oportunidades/pages/MyApplicationsPage')) },
+  { path: '/oportunidades/:slug', handle: { title: 'Vaga' }, lazy: lazyPage(() => import('@/features/oportunidades/pages/JobPage')) },
   { path: '/pontos', lazy: lazyPage(() => import('@/features/pontos/PontosPage')), handle: { title: 'VetCoins' } },
   ...toolRoutes,
   { path: '/indique-e-ganhe', handle: { title: 'Indique e Ganhe' }, lazy: lazyPage(() => import('@/features/indique/pages/IndiquePage')) },

@@ -7,15 +7,26 @@ import { backofficeTarget } from '../sections'
 
 const leaveTo = (url: string) => window.location.assign(url)
 
+const EDITORIAL_ROLES = ['editor', 'revisor', 'super_admin']
+
 /**
  * The /admin/cursos… screens live in the backoffice (courses,
  * categories and instructors are content types; the curriculum manager is the
  * courses plugin's view): this page sends editors there, to the same place.
  */
-export default function BackofficeRedirectPage({ navigate = leaveTo, to }: { navigate?: (url: string) => void; to?: string }) {
+export default function BackofficeRedirectPage({
+  navigate = leaveTo,
+  to,
+  roles = EDITORIAL_ROLES,
+}: {
+  navigate?: (url: string) => void
+  to?: string
+  /** Who is sent on (the editorial team unless a screen says otherwise). */
+  roles?: readonly string[]
+}) {
   const { user } = useAuth()
   const params = useParams()
-  const allowed = ['editor', 'revisor', 'super_admin'].some((role) => hasRole(user, role))
+  const allowed = roles.some((role) => hasRole(user, role))
   // A fixed backoffice page (the video manager, the media library), else the /admin/cursos mapping.
   const target = to ?? backofficeTarget(params['*'] ?? '')
 
