@@ -185,7 +185,7 @@ func TestPlanWithVetClubeCoursesAndLetterForPublishedJob(t *testing.T) {
 	k.host.Publish(sdk.PublishedItem{ID: "v1", Type: "vagas", Slug: "clinico-felinos", Title: "Médico-veterinário clínico de felinos",
 		URL: "/oportunidades/clinico-felinos", Fields: map[string]any{"organization": "Clínica Gato & Cia", "city": "Curitiba", "state": "PR",
 			"workplace": "presencial", "contract": "clt", "area": "Clínica", "specialty": "Felinos", "requirements": "CRMV ativo; 2 anos de experiência",
-			"salary_min": 6000, "salary_max": nil, "apply": map[string]any{"kind": "email", "value": "rh@example.com"}}})
+			"salary_min": 6000, "salary_max": nil, "apply_kind": "email", "apply_value": "rh@example.com"}})
 	k.host.Publish(sdk.PublishedItem{ID: "v2", Type: "vagas", Slug: "plantonista", Title: "Plantonista", Fields: map[string]any{"city": "Recife", "state": "PE"}})
 	var jobs struct {
 		Items     []JobChoice
