@@ -86,6 +86,8 @@ type state struct {
 	Invoices     map[string]Object `json:"invoices"`
 	Prices       map[string]Object `json:"prices"`
 	BalanceTxs   map[string]Object `json:"balance_transactions"`
+	Coupons      map[string]Object `json:"coupons"`
+	PromoCodes   map[string]Object `json:"promotion_codes"`
 	Events       []*event          `json:"events"`
 	Idempotent   map[string][]byte `json:"idempotent"`
 	WebhooksOff  bool              `json:"webhooks_off"`
@@ -134,7 +136,7 @@ func New(o Options) *Fake {
 
 func (f *Fake) init() {
 	s := f.st
-	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices, &s.BalanceTxs} {
+	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices, &s.BalanceTxs, &s.Coupons, &s.PromoCodes} {
 		if *m == nil {
 			*m = map[string]Object{}
 		}
@@ -434,6 +436,33 @@ func (f *Fake) route(r *http.Request, p []string) (any, []*event, *apiError) {
 			"created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
 		f.st.BalanceTxs[t["id"].(string)] = t
 		return t, nil, nil
+	case m == "POST" && len(p) == 1 && p[0] == "coupons":
+		// A discount bought with VetCoins (percent off, once or repeating).
+		pct, err := strconv.ParseFloat(get("percent_off"), 64)
+		if err != nil || pct <= 0 || pct > 100 {
+			return nil, nil, invalid("percent_off", "Invalid percent_off")
+		}
+		c := Object{"id": f.id("coupon"), "object": "coupon", "percent_off": pct, "duration": get("duration"),
+			"name": get("name"), "valid": true, "created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
+		if n, err := strconv.ParseInt(get("duration_in_months"), 10, 64); err == nil {
+			c["duration_in_months"] = n
+		}
+		f.st.Coupons[c["id"].(string)] = c
+		return c, nil, nil
+	case m == "POST" && len(p) == 1 && p[0] == "promotion_codes":
+		c, ok := f.st.Coupons[get("coupon")]
+		if !ok {
+			return nil, nil, missing("coupon", get("coupon"))
+		}
+		code := get("code")
+		if code == "" {
+			code = strings.ToUpper(strings.TrimPrefix(f.id("VET"), "VET_fake"))
+			code = "VET" + code
+		}
+		pc := Object{"id": f.id("promo"), "object": "promotion_code", "code": code, "coupon": c, "customer": get("customer"),
+			"active": true, "created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
+		f.st.PromoCodes[pc["id"].(string)] = pc
+		return pc, nil, nil
 	case m == "GET" && len(p) == 3 && p[0] == "customers" && p[2] == "payment_methods":
 		// The fake keeps no payment methods (its checkout pays without one).
 		return list("/v1/customers/"+p[1]+"/payment_methods", nil), nil, nil
