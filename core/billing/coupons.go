@@ -2,31 +2,53 @@ package billing
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/stripe/stripe-go/v82"
+
+	"github.com/vetclube/vetclube/core"
 )
 
+// MsgCouponNoSubscription refuses a subscription discount to a member
+// without a paid subscription at Stripe.
+const MsgCouponNoSubscription = "O desconto é aplicado na assinatura: assine o Premium para usar esta recompensa."
+
 // RewardCoupon is a discount on the member's subscription bought with
-// VetCoins: a Stripe promotion code that only their customer can use, once.
+// VetCoins: a Stripe coupon applied to their live subscription.
 type RewardCoupon struct {
-	Code     string `json:"code"`
-	CouponID string `json:"coupon_id"`
+	Code           string `json:"code"`
+	SubscriptionID string `json:"subscription_id"`
 }
 
 // CreateRewardCoupon creates a percent-off coupon (for durationMonths
-// months, 0 = once) and its single-use promotion code for userID's Stripe
-// customer (made now if the member never subscribed). idempotencyKey makes
-// a retry return the same code. A Stripe failure is EUNAVAILABLE.
+// months, 0 = the next invoice only) whose id is the readable code the
+// member sees, and applies it to userID's live subscription. The same
+// idempotencyKey makes a retry reuse Stripe's first answers. A member
+// without a live subscription is refused (ECONFLICT); a Stripe failure is
+// EUNAVAILABLE.
 func (s *Service) CreateRewardCoupon(ctx context.Context, userID string, percentOff float64, durationMonths int, idempotencyKey string) (RewardCoupon, error) {
 	if percentOff <= 0 || percentOff > 100 || durationMonths < 0 || durationMonths > 36 {
 		return RewardCoupon{}, fmt.Errorf("reward coupon: invalid percent %v or months %d", percentOff, durationMonths)
 	}
-	cus, err := s.EnsureCustomer(ctx, userID, "")
+	cus, _, err := customerOf(ctx, s.pool, userID)
 	if err != nil {
-		return RewardCoupon{}, fmt.Errorf("reward coupon: %w", err)
+		return RewardCoupon{}, err
+	}
+	if cus == "" {
+		return RewardCoupon{}, core.Errorf(core.ECONFLICT, MsgCouponNoSubscription)
+	}
+	sub, err := s.currentSubscription(ctx, cus)
+	if err != nil {
+		return RewardCoupon{}, stripeDown(err)
+	}
+	if sub == nil || !slices.Contains(liveStatuses, string(sub.Status)) {
+		return RewardCoupon{}, core.Errorf(core.ECONFLICT, MsgCouponNoSubscription)
 	}
 	cp := &stripe.CouponCreateParams{
+		ID:             stripe.String(couponCode(idempotencyKey)),
 		PercentOff:     stripe.Float64(percentOff),
 		Duration:       stripe.String("once"),
 		MaxRedemptions: stripe.Int64(1),
@@ -42,16 +64,24 @@ func (s *Service) CreateRewardCoupon(ctx context.Context, userID string, percent
 	if err != nil {
 		return RewardCoupon{}, stripeDown(err)
 	}
-	pp := &stripe.PromotionCodeCreateParams{
-		Coupon:         stripe.String(coupon.ID),
-		Customer:       stripe.String(cus),
-		MaxRedemptions: stripe.Int64(1),
-		Metadata:       map[string]string{"user_id": userID, "idempotency_key": idempotencyKey},
-	}
-	pp.SetIdempotencyKey(idempotencyKey + ":promotion_code")
-	pc, err := s.sc.V1PromotionCodes.Create(ctx, pp)
-	if err != nil {
+	up := &stripe.SubscriptionUpdateParams{Discounts: []*stripe.SubscriptionUpdateDiscountParams{{Coupon: stripe.String(coupon.ID)}}}
+	up.SetIdempotencyKey(idempotencyKey + ":apply")
+	if _, err := s.sc.V1Subscriptions.Update(ctx, sub.ID, up); err != nil {
 		return RewardCoupon{}, stripeDown(err)
 	}
-	return RewardCoupon{Code: pc.Code, CouponID: coupon.ID}, nil
+	return RewardCoupon{Code: coupon.ID, SubscriptionID: sub.ID}, nil
+}
+
+// couponCode is a readable coupon id, derived from nothing secret: VC-
+// and eight random letters and digits (no 0/O, 1/I).
+func couponCode(string) string {
+	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	var sb strings.Builder
+	sb.WriteString("VC-")
+	for _, c := range b {
+		sb.WriteByte(alphabet[int(c)%len(alphabet)])
+	}
+	return sb.String()
 }

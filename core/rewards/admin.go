@@ -78,6 +78,8 @@ func (s *Service) validate(ctx context.Context, in *Input) error {
 	switch in.Kind {
 	case KindCoupon:
 		in.Config = Config{PercentOff: in.Config.PercentOff, DurationMonths: in.Config.DurationMonths}
+		// The discount applies to a paid subscription: paying members only.
+		in.PremiumOnly = true
 		if in.Config.PercentOff < 1 || in.Config.PercentOff > 100 {
 			f["config.percent_off"] = "O desconto deve estar entre 1% e 100%."
 		}
@@ -398,7 +400,6 @@ func (s *Service) AdminRedemptions(ctx context.Context, f RedemptionFilter, offs
 			return nil, 0, core.Invalid("Filtro inválido.", map[string]string{"q": "Busca longa demais."})
 		}
 		add("(u.email ILIKE '%' || ? || '%' OR r.title ILIKE '%' || ? || '%')", q)
-		where[len(where)-1] = strings.ReplaceAll(where[len(where)-1], "?", "$"+strconv.Itoa(len(args)))
 	}
 	cond := strings.Join(where, " AND ")
 	var total int

@@ -404,8 +404,12 @@ func (s *Service) deliverCoupon(ctx context.Context, d Redemption) (Redemption, 
 	}
 	if err != nil {
 		s.o.Log.WarnContext(ctx, "reward coupon delivery failed; refunding", "redemption", d.ID, "err", err)
-		if _, rerr := s.refund(ctx, d.ID, "", "Falha na entrega do cupom (Stripe indisponível)."); rerr != nil {
+		if _, rerr := s.refund(ctx, d.ID, "", refundNote(err)); rerr != nil {
 			return d, fmt.Errorf("refund after failed delivery: %w (delivery: %v)", rerr, err)
+		}
+		if core.ErrorCode(err) == core.ECONFLICT {
+			// Refused by billing (no live subscription): say why.
+			return d, refuse(core.ECONFLICT, ReasonPremium, core.ErrorMessage(err)+" Seus VetCoins foram devolvidos.")
 		}
 		return d, &core.Error{Code: core.EUNAVAILABLE, Message: MsgDeliveryFailed, Err: err}
 	}
@@ -541,4 +545,11 @@ func (s *Service) Frame(ctx context.Context, userID string) (string, error) {
 		return "", nil
 	}
 	return f, err
+}
+
+func refundNote(err error) string {
+	if core.ErrorCode(err) == core.ECONFLICT {
+		return "Cupom não entregue: " + core.ErrorMessage(err)
+	}
+	return "Falha na entrega do cupom (Stripe indisponível)."
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -348,7 +350,7 @@ func (c couponIssuer) CreateRewardCoupon(ctx context.Context, userID string, pct
 }
 
 func billingOn(t *testing.T, pool *pgxpool.Pool, apiBase string) *billing.Service {
-	cfg := billing.Config{SecretKey: "sk_test_fake", WebhookSecret: "whsec_test", APIBase: apiBase,
+	cfg := billing.Config{SecretKey: "sk_test_fake", WebhookSecret: "whsec_test", APIBase: apiBase, BoletoEnabled: true,
 		PriceMonthly: stripefake.DefaultPrices[0].ID, PriceYearly: stripefake.DefaultPrices[1].ID, PublicURL: "http://vetclube.test", Fake: true}
 	return billing.New(pool, billing.NewClient(cfg, nil), cfg, billing.Options{})
 }
@@ -362,15 +364,48 @@ func TestCouponDeliveryAndRefundWhenStripeIsDown(t *testing.T) {
 	fake.SetBase(fs.URL)
 
 	pool := pgtest.New(t)
-	up := rewards.New(pool, rewards.Options{Coupons: couponIssuer{billingOn(t, pool, fs.URL)}})
+	bill := billingOn(t, pool, fs.URL)
+	paying := func(context.Context, string) (bool, error) { return true, nil }
+	up := rewards.New(pool, rewards.Options{Coupons: couponIssuer{bill}, Premium: paying})
 	e := &env{ctx: context.Background(), pool: pool, ledger: points.New(pool), svc: up}
 	e.staff = e.user(t, 0)
 	r := e.reward(t, rewards.Input{Title: "10% na assinatura", Kind: rewards.KindCoupon, Cost: 200, Stock: intp(3),
-		Config: rewards.Config{PercentOff: 10, DurationMonths: 1}, Instructions: "Use o código no checkout da assinatura."})
+		Config: rewards.Config{PercentOff: 10, DurationMonths: 1}, Instructions: "O desconto entra na próxima fatura."})
+	if !r.PremiumOnly {
+		t.Fatal("a coupon reward is for paying members only")
+	}
 	m := e.user(t, 500)
+	// Without a subscription at Stripe the coupon is refused and refunded.
+	if _, _, err := up.Redeem(e.ctx, m, r.ID, "coupon-key-nosub"); core.ErrorCode(err) != core.ECONFLICT {
+		t.Fatalf("coupon without a subscription: %v", err)
+	}
+	if b := e.balance(t, m); b.TotalPoints != 500 {
+		t.Fatalf("balance %d after the refused coupon, want 500", b.TotalPoints)
+	}
+	if _, err := bill.Checkout(e.ctx, m, billing.CheckoutRequest{BillingCycle: "monthly", PaymentMethod: "boleto", CPF: "529.982.247-25"}); err != nil {
+		t.Fatalf("subscribe: %v", err)
+	}
 	d, created, err := up.Redeem(e.ctx, m, r.ID, "coupon-key-ok")
 	if err != nil || !created || d.Status != rewards.StatusDelivered || d.Code == "" {
 		t.Fatalf("coupon: %+v created %v err %v", d, created, err)
+	}
+	res, err := http.Get(fs.URL + "/_fake/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Subs map[string]map[string]any `json:"subscriptions"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&st)
+	res.Body.Close()
+	applied := false
+	for _, sub := range st.Subs {
+		if disc, ok := sub["discount"].(map[string]any); ok && disc["id"] == "di_"+d.Code {
+			applied = true
+		}
+	}
+	if !applied {
+		t.Fatalf("coupon %s not applied to the subscription: %v", d.Code, st.Subs)
 	}
 	again, created, err := up.Redeem(e.ctx, m, r.ID, "coupon-key-ok")
 	if err != nil || created || again.Code != d.Code {
@@ -384,7 +419,7 @@ func TestCouponDeliveryAndRefundWhenStripeIsDown(t *testing.T) {
 	}
 	down := "http://" + ln.Addr().String()
 	ln.Close()
-	downSvc := rewards.New(pool, rewards.Options{Coupons: couponIssuer{billingOn(t, pool, down)}})
+	downSvc := rewards.New(pool, rewards.Options{Coupons: couponIssuer{billingOn(t, pool, down)}, Premium: paying})
 	_, _, err = downSvc.Redeem(e.ctx, m, r.ID, "coupon-key-down")
 	if core.ErrorCode(err) != core.EUNAVAILABLE {
 		t.Fatalf("Stripe down: %v, want unavailable", err)
@@ -404,12 +439,12 @@ func TestCouponDeliveryAndRefundWhenStripeIsDown(t *testing.T) {
 		kinds = append(kinds, k)
 	}
 	rows.Close()
-	want := "challenge:500 redemption:-200 redemption:-200 redemption_refund:200"
+	want := "challenge:500 redemption:-200 redemption_refund:200 redemption:-200 redemption:-200 redemption_refund:200"
 	if strings.Join(kinds, " ") != want {
 		t.Fatalf("ledger %v, want %s", kinds, want)
 	}
 	mine, _ := up.Mine(e.ctx, m)
-	if len(mine) != 2 || mine[0].Status != rewards.StatusRefunded || mine[0].RefundReason == "" {
+	if len(mine) != 3 || mine[0].Status != rewards.StatusRefunded || mine[0].RefundReason == "" {
 		t.Fatalf("redemptions %+v", mine)
 	}
 }
