@@ -41,4 +41,3 @@ func TestRewardCouponAgainstStripeMock(t *testing.T) {
 		t.Fatal("a 0% coupon was accepted")
 	}
 }
-

@@ -2,10 +2,10 @@ package rewards_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
