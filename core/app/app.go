@@ -37,6 +37,7 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/referrals"
+	"github.com/vetclube/vetclube/core/rewards"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/toolfiles"
@@ -90,6 +91,9 @@ type App struct {
 
 	// Referrals is "Indique e ganhe" (referrals.go).
 	Referrals *referrals.Service
+
+	// Rewards is the VetCoins shop (rewards.go).
+	Rewards *rewards.Service
 
 	// Media is the media library (media.go): uploads, storage, processing.
 	Media *media.Service
@@ -211,6 +215,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("billing: %w", err)
 	}
 	a.connectReferralsBilling()
+	a.buildRewards(pool, log)
 	if err := a.buildLGPD(cfg, pool, files.public, files.private, log); err != nil {
 		return nil, fmt.Errorf("lgpd: %w", err)
 	}
@@ -246,6 +251,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
+		Rewards:    &rewards.HTTP{Service: a.Rewards, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		AI:         &ai.HTTP{Service: a.AI, Log: log},
 		AIOrigin:   a.aiOrigin,

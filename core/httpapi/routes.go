@@ -289,6 +289,22 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("PUT", "/api/admin/referral-settings", rf.AdminUpdateSettings())
 	}
 
+	// The VetCoins shop (core/rewards): the member's catalogue, redeeming
+	// and their redemptions; the backoffice's catalogue, voucher lists,
+	// redemptions and refunds (super admins).
+	if rw := d.Rewards; rw != nil && rw.Service != nil {
+		rt.handle("GET", "/api/rewards", rw.Shop())
+		rt.handle("POST", "/api/rewards/{id}/redeem", rw.Redeem())
+		rt.handle("GET", "/api/rewards/redemptions", rw.Mine())
+		rt.handle("GET", "/api/admin/rewards", rw.AdminList())
+		rt.handle("POST", "/api/admin/rewards", rw.AdminCreate())
+		rt.handle("GET", "/api/admin/rewards/{id}", rw.AdminGet())
+		rt.handle("PUT", "/api/admin/rewards/{id}", rw.AdminUpdate())
+		rt.handle("POST", "/api/admin/rewards/{id}/vouchers", rw.AdminUploadVouchers())
+		rt.handle("GET", "/api/admin/reward-redemptions", rw.AdminRedemptions())
+		rt.handle("POST", "/api/admin/reward-redemptions/{id}/refund", rw.AdminRefund())
+	}
+
 	// The member's data (core/lgpd): "Exportar meus dados" and "Excluir
 	// minha conta" act on the signed-in member only; the request list is
 	// the super admins'.
