@@ -34,7 +34,7 @@ func (a demo) seedRewards(ctx context.Context, ids map[string]string) error {
 	limit := func(n int) *int { return &n }
 	catalogue := []rewards.Input{
 		{Title: "Voucher 15% na VetLoja parceira", Kind: rewards.KindVoucher, Cost: 80, PerMemberLimit: limit(3), Position: 1,
-			Description: "Desconto de 15% em instrumentais e livros na loja parceira.",
+			Description:  "Desconto de 15% em instrumentais e livros na loja parceira.",
 			Instructions: "Acesse vetloja.com.br, adicione os produtos ao carrinho e informe o código no campo 'Cupom'. Válido por 90 dias."},
 		{Title: "Moldura Ouro para certificados", Kind: rewards.KindCertificateFrame, Cost: 150, PerMemberLimit: limit(1), Position: 2,
 			Config:       rewards.Config{Frame: "ouro"},
