@@ -3,18 +3,19 @@ import { usePageTitle } from '@/lib/usePageTitle'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
+import { MyRedemptions, RewardsShop } from './RewardsShop'
 import { KIND_LABELS, useHistory, usePointsBalance, type PointsBalance } from './api'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
 const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
 
 const BREAKDOWN: { key: keyof PointsBalance; label: string; negative?: boolean }[] = [
-  { key: 'checkin_points', label: 'Check-in' },
-  { key: 'course_points', label: 'Cursos' },
   { key: 'challenge_points', label: 'Desafios' },
-  { key: 'post_points', label: 'Publicações' },
-  { key: 'other_points', label: 'Indicações e ferramentas' },
-  { key: 'points_spent', label: 'Gastos em recompensas', negative: true },
+  { key: 'course_points', label: 'Cursos' },
+  { key: 'post_points', label: 'Posts' },
+  { key: 'checkin_points', label: 'Check-in' },
+  { key: 'other_points', label: 'Outros' },
+  { key: 'points_spent', label: 'Gastos', negative: true },
 ]
 
 /** /pontos: VetCoins balance, its breakdown by kind and the paged history. */
@@ -43,9 +44,9 @@ export default function PontosPage() {
           {balance.data && (
             <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
               {BREAKDOWN.map(({ key, label, negative }) => (
-                <div key={key} className="rounded-xl bg-muted p-3">
+                <div key={key} className="rounded-xl bg-muted p-3" role="group" aria-label={label}>
                   <dt className="text-xs text-muted-foreground">{label}</dt>
-                  <dd className="text-lg font-semibold">
+                  <dd className="text-lg font-semibold" data-testid={`pontos-${key}`}>
                     {negative && balance.data[key] > 0 ? '−' : ''}
                     {numberFormat.format(balance.data[key])}
                   </dd>
@@ -55,6 +56,10 @@ export default function PontosPage() {
           )}
         </CardContent>
       </Card>
+
+      <RewardsShop />
+
+      <MyRedemptions />
 
       <Card>
         <CardHeader>

@@ -13,7 +13,7 @@ export interface PointsBalance {
   total_points: number
 }
 
-export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'referral_reversal' | 'plugin' | 'redemption'
+export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'referral_reversal' | 'plugin' | 'redemption' | 'redemption_refund'
 
 export interface LedgerEntry {
   id: number
@@ -40,6 +40,7 @@ export const KIND_LABELS: Record<PointsKind, string> = {
   referral_reversal: 'Estorno de indicação',
   plugin: 'Ferramentas',
   redemption: 'Resgate de recompensa',
+  redemption_refund: 'Estorno de resgate',
 }
 
 /**
