@@ -117,7 +117,7 @@ func addRoutes(rt *router, d Deps) {
 
 	// VetCoins, daily check-in, subscription and live events
 	rt.handle("GET", "/api/points/balance", points.HandleBalance(d.Log, d.Points))
-	rt.handle("GET", "/api/points/history", points.HandleHistory(d.Log, d.Points))
+	rt.handle("GET", "/api/points/history", points.HandleFilteredHistory(d.Log, d.Points))
 	rt.handle("GET", "/api/checkin", checkin.HandleGet(d.Log, d.Checkin))
 	rt.handle("POST", "/api/checkin", checkin.HandleCheckIn(d.Log, d.Checkin))
 	rt.handle("POST", "/api/checkin/reset", checkin.HandleReset(d.Log, d.Checkin))

@@ -4,7 +4,8 @@ import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
 import { MyRedemptions, RewardsShop } from './RewardsShop'
-import { KIND_LABELS, useHistory, usePointsBalance, type PointsBalance } from './api'
+import { useState } from 'react'
+import { KIND_LABELS, useHistory, usePointsBalance, type HistoryFilters, type PointsBalance } from './api'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
 const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
@@ -18,11 +19,21 @@ const BREAKDOWN: { key: keyof PointsBalance; label: string; negative?: boolean }
   { key: 'points_spent', label: 'Gastos', negative: true },
 ]
 
+const HISTORY_KINDS: [NonNullable<HistoryFilters['kind']>, string][] = [
+  ['desafios', 'Desafios'],
+  ['cursos', 'Cursos'],
+  ['posts', 'Posts'],
+  ['checkin', 'Check-in'],
+  ['outros', 'Outros'],
+  ['gastos', 'Gastos'],
+]
+
 /** /pontos: VetCoins balance, its breakdown by kind and the paged history. */
 export default function PontosPage() {
   usePageTitle('VetCoins')
   const balance = usePointsBalance()
-  const history = useHistory()
+  const [filters, setFilters] = useState<HistoryFilters>({})
+  const history = useHistory(filters)
   const entries = history.data?.pages.flatMap((p) => p.entries) ?? []
 
   return (
@@ -66,10 +77,41 @@ export default function PontosPage() {
           <CardTitle className="text-base">Histórico</CardTitle>
         </CardHeader>
         <CardContent>
+          <div className="mb-3 flex flex-wrap gap-3">
+            <label className="flex flex-col gap-1 text-sm">
+              Tipo
+              <select
+                className="h-10 rounded-lg border border-border bg-card px-3"
+                value={filters.kind ?? ''}
+                onChange={(e) => setFilters((f) => ({ ...f, kind: (e.target.value || undefined) as HistoryFilters['kind'] }))}
+              >
+                <option value="">Todos</option>
+                {HISTORY_KINDS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              Período
+              <select
+                className="h-10 rounded-lg border border-border bg-card px-3"
+                value={filters.period ?? ''}
+                onChange={(e) => setFilters((f) => ({ ...f, period: (e.target.value || undefined) as HistoryFilters['period'] }))}
+              >
+                <option value="">Todo o período</option>
+                <option value="7d">Últimos 7 dias</option>
+                <option value="30d">Últimos 30 dias</option>
+                <option value="90d">Últimos 90 dias</option>
+                <option value="365d">Últimos 12 meses</option>
+              </select>
+            </label>
+          </div>
           {history.isPending && <Spinner />}
           {history.isError && <p className="text-sm text-destructive">Erro ao carregar o histórico.</p>}
           {history.isSuccess && entries.length === 0 && (
-            <p className="text-sm text-muted-foreground">Nenhuma movimentação ainda. Faça seu check-in diário para ganhar VetCoins!</p>
+            <p className="text-sm text-muted-foreground">{filters.kind || filters.period ? 'Nenhuma movimentação com estes filtros.' : 'Nenhuma movimentação ainda. Faça seu check-in diário para ganhar VetCoins!'}</p>
           )}
           <ul className="divide-y divide-border" aria-label="Histórico de VetCoins">
             {entries.map((e) => (
