@@ -81,7 +81,9 @@ func contentRange(w http.ResponseWriter, name string, offset, n, total int) {
 // AdminList serves GET /api/admin/rewards (react-admin list).
 func (h HTTP) AdminList() http.Handler {
 	return httpx.Handle(h.Log, func(w http.ResponseWriter, r *http.Request) error {
-		lq, err := httpx.ParseList(r, adminListParams, nil)
+		// react-admin always sends a filter ({}); the catalogue has none.
+		var f struct{}
+		lq, err := httpx.ParseList(r, adminListParams, &f)
 		if err != nil {
 			return err
 		}

@@ -41,7 +41,7 @@ for (const viewport of [
     expect(code).toMatch(/^VETLOJA-\d{4}$/)
     await expect(done).toContainText('Como usar')
     await expect(done.getByRole('button', { name: `Copiar código ${code}` })).toBeVisible()
-    await done.getByRole('button', { name: 'Fechar' }).click()
+    await done.getByRole('button', { name: 'Concluir' }).click()
 
     const mine = page.getByRole('list', { name: 'Meus resgates' })
     await expect(mine.getByText(code, { exact: true })).toBeVisible()

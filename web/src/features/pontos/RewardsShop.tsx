@@ -146,7 +146,7 @@ export function RewardsShop() {
         open={done !== null}
         onOpenChange={(o) => !o && setDone(null)}
         title="Resgate concluído!"
-        footer={<Button onClick={() => setDone(null)}>Fechar</Button>}
+        footer={<Button onClick={() => setDone(null)}>Concluir</Button>}
       >
         {done && <RedemptionDetails r={done} />}
       </Dialog>
