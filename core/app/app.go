@@ -246,7 +246,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Mailbox:       a.devMailbox(),
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
-		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
+		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log, Frame: a.Rewards.Frame},
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
