@@ -34,6 +34,10 @@ func (s *Service) Erase(ctx context.Context, userID string) (int64, error) {
 		return 0, err
 	}
 	n += tag.RowsAffected()
+	// Staff refunds were audited with the member's id: it goes too.
+	if _, err := s.pool.Exec(ctx, `UPDATE reward_audit SET details = details - 'user_id' WHERE details->>'user_id' = $1`, userID); err != nil {
+		return n, err
+	}
 	tag, err = s.pool.Exec(ctx, `UPDATE reward_redemptions SET user_id = NULL, code = '', idempotency_key = 'anonimizado:' || id
 		WHERE user_id = $1`, userID)
 	if err != nil {

@@ -487,3 +487,25 @@ func TestStaffRefund(t *testing.T) {
 		t.Fatalf("admin list %+v total %d err %v", list, total, err)
 	}
 }
+
+// Erasing a member detaches their redemptions and drops their id from the audit.
+func TestErase(t *testing.T) {
+	e := newEnv(t, rewards.Options{})
+	r := e.reward(t, frame(10, nil))
+	m := e.user(t, 10)
+	d, _, err := e.svc.Redeem(e.ctx, m, r.ID, "erase-key-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Refund(e.ctx, e.staff, d.ID, "Teste de exclusão"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Erase(e.ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := e.pool.QueryRow(e.ctx, `SELECT (SELECT count(*) FROM reward_redemptions WHERE user_id = $1)
+		+ (SELECT count(*) FROM reward_audit WHERE details::text LIKE '%' || $1 || '%')`, m).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("member's traces left: %d %v", left, err)
+	}
+}
