@@ -6,6 +6,8 @@ import HistoryIcon from '@mui/icons-material/History'
 import PeopleIcon from '@mui/icons-material/People'
 import PermMediaIcon from '@mui/icons-material/PermMedia'
 import RedeemIcon from '@mui/icons-material/Redeem'
+import CardGiftcardIcon from '@mui/icons-material/CardGiftcard'
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong'
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { AccessRefusedPage } from './access/AccessRefusedPage'
@@ -22,6 +24,7 @@ import { dataProvider } from './providers/dataProvider'
 import { i18nProvider } from './providers/i18nProvider'
 import { ModerationList } from './moderation'
 import { ReferralList, ReferralProgramPage } from './referrals'
+import { RedemptionList, RewardCreate, RewardEdit, RewardList } from './rewards'
 import { UserList, UserShow } from './users'
 import { EventList as BillingEventList, SubscriptionList } from './billing'
 import { LoginPage } from './layout/LoginPage'
@@ -60,6 +63,8 @@ async function resources(permissions: string[] | undefined) {
     ...(permissions?.includes('super_admin')
       ? [
           <Resource key="referrals" name="referrals" list={ReferralList} icon={RedeemIcon} options={{ label: 'Indicações' }} />,
+          <Resource key="rewards" name="rewards" list={RewardList} create={RewardCreate} edit={RewardEdit} icon={CardGiftcardIcon} options={{ label: 'Recompensas' }} recordRepresentation="title" />,
+          <Resource key="reward-redemptions" name="reward-redemptions" list={RedemptionList} icon={ReceiptLongIcon} options={{ label: 'Resgates' }} />,
           <Resource key="billing/subscriptions" name="billing/subscriptions" list={SubscriptionList} icon={PaymentsIcon} options={{ label: 'Assinaturas' }} recordRepresentation="email" />,
           <Resource key="billing/events" name="billing/events" list={BillingEventList} icon={WebhookIcon} options={{ label: 'Eventos do Stripe' }} recordRepresentation="type" />,
           <Resource key="lgpd-requests" name="lgpd-requests" list={LgpdRequestList} icon={PrivacyTipIcon} options={{ label: 'Dados dos membros (LGPD)' }} />,

@@ -38,6 +38,7 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/ratelimit"
 	"github.com/vetclube/vetclube/core/referrals"
+	"github.com/vetclube/vetclube/core/rewards"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/toolfiles"
@@ -96,6 +97,9 @@ type App struct {
 
 	// Referrals is "Indique e ganhe" (referrals.go).
 	Referrals *referrals.Service
+
+	// Rewards is the VetCoins shop (rewards.go).
+	Rewards *rewards.Service
 
 	// Media is the media library (media.go): uploads, storage, processing.
 	Media *media.Service
@@ -229,6 +233,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("billing: %w", err)
 	}
 	a.connectReferralsBilling()
+	a.buildRewards(pool, log)
 	if err := a.buildLGPD(cfg, pool, files.public, files.private, log); err != nil {
 		return nil, fmt.Errorf("lgpd: %w", err)
 	}
@@ -262,12 +267,13 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Mailbox:       a.devMailbox(),
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
-		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
+		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log, Frame: a.Rewards.Frame},
 		Jobs:       &jobs.HTTP{Service: a.Jobs, PublicURL: cfg.PublicURL, Log: log},
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},
 		Referrals:  &referrals.HTTP{Service: a.Referrals, Log: log},
+		Rewards:    &rewards.HTTP{Service: a.Rewards, Log: log},
 		Media:      &media.HTTP{Service: a.Media, Upload: a.mediaUpload, Log: log},
 		AI:         &ai.HTTP{Service: a.AI, Log: log},
 		AIOrigin:   a.aiOrigin,

@@ -90,6 +90,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	reg.AddArea("cursos_e_certificados", fn(a.Courses.ExportUserData))
 	reg.AddArea("videos", fn(a.Videos.ExportUserData))
 	reg.AddArea("vetcoins", fn(a.Engagement.Points.ExportUserData))
+	if a.Rewards != nil {
+		reg.AddArea("recompensas", fn(a.Rewards.ExportUserData))
+	}
 	reg.AddArea("checkins", fn(a.Engagement.Checkin.ExportUserData))
 	reg.AddArea("notificacoes", fn(a.Engagement.Notifications.ExportUserData))
 	reg.AddArea("conversas_ia", fn(a.AI.ExportUserData))
@@ -146,6 +149,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	reg.AddEraser("avatar", er(a.Profiles.EraseAvatar))
 	reg.AddEraser("exportacoes", er(a.LGPD.EraseExports))
 	reg.AddEraser("vetcoins", er(a.Engagement.Points.Anonymise))
+	if a.Rewards != nil {
+		reg.AddEraser("recompensas", er(a.Rewards.Erase))
+	}
 	reg.AddEraser("notificacoes_de_outros", er(func(ctx context.Context, userID string) (int64, error) {
 		name := a.Profiles.DisplayName(ctx, userID)
 		if name == profiles.FallbackName {

@@ -40,7 +40,10 @@ type Certificate struct {
 	VerifyURL       string     `json:"verify_url"`
 	HTMLURL         string     `json:"html_url"`
 	PDFURL          string     `json:"pdf_url"`
-	userID          string
+	// Frame is the certificate frame the learner unlocked with VetCoins
+	// (ouro, prata, esmeralda; "" = the standard border), set when printing.
+	Frame  string `json:"frame,omitempty"`
+	userID string
 }
 
 // Verification is what anyone may learn about a code.
@@ -248,6 +251,7 @@ var printable = template.Must(template.New("cert").Parse(`<!doctype html>
 body { margin: 0; font-family: Georgia, "Times New Roman", serif; color: #1f2937; background: #f3f4f6 }
 .page { box-sizing: border-box; width: 297mm; height: 210mm; margin: 0 auto; padding: 22mm 26mm; background: #fff;
   border: 6mm solid #0f766e; display: flex; flex-direction: column; justify-content: space-between; text-align: center }
+{{with .FrameColor}}.page { border: 7mm double {{.}}; outline: 1.5mm solid {{.}}; outline-offset: -12mm } h1 { color: {{.}} }{{end}}
 h1 { font-size: 34pt; letter-spacing: .08em; margin: 0; color: #0f766e }
 .name { font-size: 28pt; margin: 8mm 0 4mm; font-weight: bold }
 .course { font-size: 20pt; font-style: italic }
@@ -256,7 +260,7 @@ h1 { font-size: 34pt; letter-spacing: .08em; margin: 0; color: #0f766e }
 @media print { body { background: #fff } .noprint { display: none } }
 </style></head><body>
 <div class="page">
-<div><div class="small">VetClube</div><h1>CERTIFICADO DE CONCLUSÃO</h1></div>
+<div><div class="small">VetClube{{with .FrameName}} · Moldura {{.}}{{end}}</div><h1>CERTIFICADO DE CONCLUSÃO</h1></div>
 <div>
 <p>Certificamos que</p>
 <p class="name">{{.LearnerName}}</p>
@@ -278,8 +282,34 @@ func WriteHTML(w io.Writer, c Certificate, origin string) error {
 	return printable.Execute(w, map[string]any{
 		"CourseTitle": c.CourseTitle, "LearnerName": c.LearnerName, "HoursText": hoursText(c.Hours), "Date": dateBR(c.IssuedAt),
 		"Code": c.Code, "VerifyURL": strings.TrimRight(origin, "/") + c.VerifyURL, "Revoked": c.Status == CertRevoked,
-		"Instructor": instructorText(c),
+		"Instructor": instructorText(c), "FrameColor": frameCSS(c), "FrameName": frameName(c),
 	})
+}
+
+// Frames unlocked with VetCoins: their colour (CSS and RGB for the PDF)
+// and name. A revoked certificate keeps its grey border.
+var frames = map[string]struct {
+	css     string
+	r, g, b int
+	name    string
+}{
+	"ouro":      {"#b8860b", 184, 134, 11, "Ouro"},
+	"prata":     {"#8a939e", 138, 147, 158, "Prata"},
+	"esmeralda": {"#047857", 4, 120, 87, "Esmeralda"},
+}
+
+func frameCSS(c Certificate) template.CSS {
+	if f, ok := frames[c.Frame]; ok && c.Status != CertRevoked {
+		return template.CSS(f.css)
+	}
+	return ""
+}
+
+func frameName(c Certificate) string {
+	if f, ok := frames[c.Frame]; ok && c.Status != CertRevoked {
+		return f.name
+	}
+	return ""
 }
 
 // WritePDF writes the certificate as an A4 landscape PDF (go-pdf/fpdf with
@@ -294,6 +324,13 @@ func WritePDF(w io.Writer, c Certificate, origin string) error {
 	pdf.AddPage()
 	pdf.SetDrawColor(15, 118, 110)
 	pdf.SetLineWidth(4)
+	if f, ok := frames[c.Frame]; ok && c.Status != CertRevoked {
+		// The unlocked frame: its colour, and a second, inner line.
+		pdf.SetDrawColor(f.r, f.g, f.b)
+		pdf.SetLineWidth(1)
+		pdf.Rect(14, 14, 269, 182, "D")
+		pdf.SetLineWidth(4)
+	}
 	pdf.Rect(8, 8, 281, 194, "D")
 	line := func(y float64, style string, size float64, text string) {
 		pdf.SetFont("Helvetica", style, size)

@@ -2,6 +2,7 @@ package courses
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -18,6 +19,22 @@ type HTTP struct {
 	// PublicURL is the PWA's origin (printed verification addresses).
 	PublicURL string
 	Log       *slog.Logger
+	// Frame is the certificate frame the member unlocked (core/rewards);
+	// nil or "": the standard border.
+	Frame func(ctx context.Context, userID string) (string, error)
+}
+
+// withFrame sets the owner's unlocked frame on c; a failure to read it
+// prints the standard border.
+func (h HTTP) withFrame(ctx context.Context, c *Certificate, userID string) {
+	if h.Frame == nil {
+		return
+	}
+	f, err := h.Frame(ctx, userID)
+	if err != nil && h.Log != nil {
+		h.Log.WarnContext(ctx, "certificate frame", "err", err)
+	}
+	c.Frame = f
 }
 
 type userHandler func(w http.ResponseWriter, r *http.Request, userID string) error
@@ -176,6 +193,7 @@ func (h HTTP) Printable() http.Handler {
 		if err != nil {
 			return err
 		}
+		h.withFrame(r.Context(), &c, user)
 		var b bytes.Buffer
 		if err := WriteHTML(&b, c, h.PublicURL); err != nil {
 			return err
@@ -194,6 +212,7 @@ func (h HTTP) PDF() http.Handler {
 		if err != nil {
 			return err
 		}
+		h.withFrame(r.Context(), &c, user)
 		var b bytes.Buffer
 		if err := WritePDF(&b, c, h.PublicURL); err != nil {
 			return err

@@ -117,7 +117,7 @@ func addRoutes(rt *router, d Deps) {
 
 	// VetCoins, daily check-in, subscription and live events
 	rt.handle("GET", "/api/points/balance", points.HandleBalance(d.Log, d.Points))
-	rt.handle("GET", "/api/points/history", points.HandleHistory(d.Log, d.Points))
+	rt.handle("GET", "/api/points/history", points.HandleFilteredHistory(d.Log, d.Points))
 	rt.handle("GET", "/api/checkin", checkin.HandleGet(d.Log, d.Checkin))
 	rt.handle("POST", "/api/checkin", checkin.HandleCheckIn(d.Log, d.Checkin))
 	rt.handle("POST", "/api/checkin/reset", checkin.HandleReset(d.Log, d.Checkin))
@@ -311,6 +311,22 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("GET", "/api/admin/referral-stats", rf.AdminStats())
 		rt.handle("GET", "/api/admin/referral-settings", rf.AdminSettings())
 		rt.handle("PUT", "/api/admin/referral-settings", rf.AdminUpdateSettings())
+	}
+
+	// The VetCoins shop (core/rewards): the member's catalogue, redeeming
+	// and their redemptions; the backoffice's catalogue, voucher lists,
+	// redemptions and refunds (super admins).
+	if rw := d.Rewards; rw != nil && rw.Service != nil {
+		rt.handle("GET", "/api/rewards", rw.Shop())
+		rt.handle("POST", "/api/rewards/{id}/redeem", rw.Redeem())
+		rt.handle("GET", "/api/rewards/redemptions", rw.Mine())
+		rt.handle("GET", "/api/admin/rewards", rw.AdminList())
+		rt.handle("POST", "/api/admin/rewards", rw.AdminCreate())
+		rt.handle("GET", "/api/admin/rewards/{id}", rw.AdminGet())
+		rt.handle("PUT", "/api/admin/rewards/{id}", rw.AdminUpdate())
+		rt.handle("POST", "/api/admin/rewards/{id}/vouchers", rw.AdminUploadVouchers())
+		rt.handle("GET", "/api/admin/reward-redemptions", rw.AdminRedemptions())
+		rt.handle("POST", "/api/admin/reward-redemptions/{id}/refund", rw.AdminRefund())
 	}
 
 	// The member's data (core/lgpd): "Exportar meus dados" and "Excluir

@@ -39,6 +39,7 @@ import (
 	"github.com/vetclube/vetclube/core/profiles"
 	"github.com/vetclube/vetclube/core/push"
 	"github.com/vetclube/vetclube/core/referrals"
+	"github.com/vetclube/vetclube/core/rewards"
 	"github.com/vetclube/vetclube/core/roles"
 	"github.com/vetclube/vetclube/core/subscriptions"
 	"github.com/vetclube/vetclube/core/toolfiles"
@@ -106,6 +107,8 @@ type Deps struct {
 	Moderation *moderation.HTTP
 	// Referrals is "Indique e ganhe" (core/referrals); nil: not served.
 	Referrals *referrals.HTTP
+	// Rewards is the VetCoins shop (core/rewards); nil: not served.
+	Rewards *rewards.HTTP
 	// Media is the media library: tus uploads and its admin API
 	// (core/media); nil: not served.
 	Media *media.HTTP

@@ -36,6 +36,10 @@ const (
 	// KindReferralReversal takes back a referral reward (a refund or a
 	// dispute): a debit of other_points, never below zero.
 	KindReferralReversal Kind = "referral_reversal"
+	// KindRedemptionRefund gives back the VetCoins of a redemption that was
+	// refunded (a failed delivery, a staff refund): a positive amount that
+	// takes back points_spent, never below zero.
+	KindRedemptionRefund Kind = "redemption_refund"
 )
 
 // debit reports whether k is a negative kind.
@@ -44,7 +48,8 @@ func (k Kind) debit() bool { return k == KindRedemption || k == KindReferralReve
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool {
 	switch k {
-	case KindCheckin, KindCheckinBonus, KindCourse, KindChallenge, KindPost, KindReferral, KindPlugin, KindRedemption, KindReferralReversal:
+	case KindCheckin, KindCheckinBonus, KindCourse, KindChallenge, KindPost, KindReferral, KindPlugin, KindRedemption, KindReferralReversal,
+		KindRedemptionRefund:
 		return true
 	}
 	return false
@@ -61,7 +66,7 @@ func (k Kind) column() string {
 		return "challenge_points"
 	case KindPost:
 		return "post_points"
-	case KindRedemption:
+	case KindRedemption, KindRedemptionRefund:
 		return "points_spent"
 	default:
 		return "other_points"
@@ -140,8 +145,8 @@ func AwardTx(ctx context.Context, tx Querier, userID string, amount int, kind Ki
 	if err != nil {
 		return Entry{}, false, err
 	}
-	if kind.debit() {
-		// A debit updates an existing totals row; make sure there is one.
+	if kind.debit() || kind == KindRedemptionRefund {
+		// A debit (or a refund of one) updates an existing totals row; make sure there is one.
 		if _, err := tx.Exec(ctx, `INSERT INTO user_total_points (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
 			return Entry{}, false, fmt.Errorf("prepare totals: %w", err)
 		}
@@ -249,6 +254,10 @@ func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metad
 		// PostgreSQL checks an upsert's insert tuple against the
 		// non-negative constraint before detecting the conflict, so a
 		// debit updates the row AwardTx made sure exists.
+		totals = `UPDATE user_total_points u SET points_spent = u.points_spent - l.amount, updated_at = now()
+		FROM l WHERE u.user_id = l.user_id`
+	}
+	if kind == KindRedemptionRefund {
 		totals = `UPDATE user_total_points u SET points_spent = u.points_spent - l.amount, updated_at = now()
 		FROM l WHERE u.user_id = l.user_id`
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -192,5 +193,36 @@ func TestUsedAndAwardedTodayInsideATransaction(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestFilteredHistory(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	l := points.New(pool)
+	user := newUser(t, pool)
+	mustAward(t, l, user, 20, points.KindChallenge, "f:challenge")
+	mustAward(t, l, user, 5, points.KindCheckin, "f:checkin")
+	mustAward(t, l, user, 100, points.KindCheckinBonus, "f:bonus")
+	mustAward(t, l, user, -15, points.KindRedemption, "f:spent")
+	mustAward(t, l, user, 15, points.KindRedemptionRefund, "f:refund")
+	page, err := l.FilteredHistory(ctx, user, points.HistoryGroups["checkin"], time.Time{}, 0, 1)
+	if err != nil || len(page.Entries) != 1 || page.Entries[0].Kind != points.KindCheckinBonus || page.NextCursor == 0 {
+		t.Fatalf("check-in page 1: %+v %v", page, err)
+	}
+	page, err = l.FilteredHistory(ctx, user, points.HistoryGroups["checkin"], time.Time{}, page.NextCursor, 1)
+	if err != nil || len(page.Entries) != 1 || page.Entries[0].Kind != points.KindCheckin || page.NextCursor != 0 {
+		t.Fatalf("check-in page 2: %+v %v", page, err)
+	}
+	page, err = l.FilteredHistory(ctx, user, points.HistoryGroups["gastos"], time.Now().Add(-time.Hour), 0, 10)
+	if err != nil || len(page.Entries) != 2 {
+		t.Fatalf("spent in the last hour: %+v %v", page, err)
+	}
+	page, err = l.FilteredHistory(ctx, user, nil, time.Now().Add(time.Hour), 0, 10)
+	if err != nil || len(page.Entries) != 0 {
+		t.Fatalf("entries since an hour from now: %+v %v", page, err)
+	}
+	if b, _ := l.Balance(ctx, user); b.PointsSpent != 0 || b.TotalPoints != 125 {
+		t.Fatalf("balance after a refund: %+v", b)
 	}
 }

@@ -105,6 +105,9 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedCourses(ctx, ids, stdout); err != nil {
 		return err
 	}
+	if err := a.seedRewards(ctx, ids); err != nil {
+		return err
+	}
 	if err := a.seedVideos(ctx, ids, stdout); err != nil {
 		return err
 	}

@@ -86,6 +86,7 @@ type state struct {
 	Invoices     map[string]Object `json:"invoices"`
 	Prices       map[string]Object `json:"prices"`
 	BalanceTxs   map[string]Object `json:"balance_transactions"`
+	Coupons      map[string]Object `json:"coupons"`
 	Events       []*event          `json:"events"`
 	Idempotent   map[string][]byte `json:"idempotent"`
 	WebhooksOff  bool              `json:"webhooks_off"`
@@ -134,7 +135,7 @@ func New(o Options) *Fake {
 
 func (f *Fake) init() {
 	s := f.st
-	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices, &s.BalanceTxs} {
+	for _, m := range []*map[string]Object{&s.Customers, &s.TaxIDs, &s.Sessions, &s.Portals, &s.Subs, &s.Invoices, &s.Prices, &s.BalanceTxs, &s.Coupons} {
 		if *m == nil {
 			*m = map[string]Object{}
 		}
@@ -434,6 +435,26 @@ func (f *Fake) route(r *http.Request, p []string) (any, []*event, *apiError) {
 			"created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
 		f.st.BalanceTxs[t["id"].(string)] = t
 		return t, nil, nil
+	case m == "POST" && len(p) == 1 && p[0] == "coupons":
+		// A discount bought with VetCoins (percent off, once or repeating).
+		pct, err := strconv.ParseFloat(get("percent_off"), 64)
+		if err != nil || pct <= 0 || pct > 100 {
+			return nil, nil, invalid("percent_off", "Invalid percent_off")
+		}
+		id := get("id")
+		if id == "" {
+			id = f.id("coupon")
+		}
+		if _, dup := f.st.Coupons[id]; dup {
+			return nil, nil, &apiError{status: 400, typ: "invalid_request_error", code: "resource_already_exists", message: "Coupon already exists."}
+		}
+		c := Object{"id": id, "object": "coupon", "percent_off": pct, "duration": get("duration"),
+			"name": get("name"), "valid": true, "created": f.now(), "livemode": false, "metadata": formMap(r.Form, "metadata")}
+		if n, err := strconv.ParseInt(get("duration_in_months"), 10, 64); err == nil {
+			c["duration_in_months"] = n
+		}
+		f.st.Coupons[c["id"].(string)] = c
+		return c, nil, nil
 	case m == "GET" && len(p) == 3 && p[0] == "customers" && p[2] == "payment_methods":
 		// The fake keeps no payment methods (its checkout pays without one).
 		return list("/v1/customers/"+p[1]+"/payment_methods", nil), nil, nil
@@ -505,6 +526,21 @@ func (f *Fake) route(r *http.Request, p []string) (any, []*event, *apiError) {
 		return nil, nil, missing("subscription", p[1])
 	case m == "POST" && len(p) == 1 && p[0] == "subscriptions":
 		return f.createBoletoSub(r)
+	case m == "POST" && len(p) == 2 && p[0] == "subscriptions":
+		// Only discounts are updated here (a coupon bought with VetCoins).
+		sub, ok := f.st.Subs[p[1]]
+		if !ok {
+			return nil, nil, missing("subscription", p[1])
+		}
+		if cid := get("discounts[0][coupon]"); cid != "" {
+			c, ok := f.st.Coupons[cid]
+			if !ok {
+				return nil, nil, missing("coupon", cid)
+			}
+			sub["discounts"] = []string{"di_" + cid}
+			sub["discount"] = Object{"id": "di_" + cid, "object": "discount", "coupon": c, "subscription": p[1], "customer": sub["customer"]}
+		}
+		return f.expandSub(sub), nil, nil
 	case m == "POST" && len(p) == 3 && p[0] == "invoices" && p[2] == "finalize":
 		inv, ok := f.st.Invoices[p[1]]
 		if !ok {

@@ -3,25 +3,37 @@ import { usePageTitle } from '@/lib/usePageTitle'
 import { Button } from '@/components/ui/Button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/Card'
 import { Spinner } from '@/components/ui/Spinner'
-import { KIND_LABELS, useHistory, usePointsBalance, type PointsBalance } from './api'
+import { MyRedemptions, RewardsShop } from './RewardsShop'
+import { useState } from 'react'
+import { KIND_LABELS, useHistory, usePointsBalance, type HistoryFilters, type PointsBalance } from './api'
 
 const numberFormat = new Intl.NumberFormat('pt-BR')
 const dateFormat = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' })
 
 const BREAKDOWN: { key: keyof PointsBalance; label: string; negative?: boolean }[] = [
-  { key: 'checkin_points', label: 'Check-in' },
-  { key: 'course_points', label: 'Cursos' },
   { key: 'challenge_points', label: 'Desafios' },
-  { key: 'post_points', label: 'Publicações' },
-  { key: 'other_points', label: 'Indicações e ferramentas' },
-  { key: 'points_spent', label: 'Gastos em recompensas', negative: true },
+  { key: 'course_points', label: 'Cursos' },
+  { key: 'post_points', label: 'Posts' },
+  { key: 'checkin_points', label: 'Check-in' },
+  { key: 'other_points', label: 'Outros' },
+  { key: 'points_spent', label: 'Gastos', negative: true },
+]
+
+const HISTORY_KINDS: [NonNullable<HistoryFilters['kind']>, string][] = [
+  ['desafios', 'Desafios'],
+  ['cursos', 'Cursos'],
+  ['posts', 'Posts'],
+  ['checkin', 'Check-in'],
+  ['outros', 'Outros'],
+  ['gastos', 'Gastos'],
 ]
 
 /** /pontos: VetCoins balance, its breakdown by kind and the paged history. */
 export default function PontosPage() {
   usePageTitle('VetCoins')
   const balance = usePointsBalance()
-  const history = useHistory()
+  const [filters, setFilters] = useState<HistoryFilters>({})
+  const history = useHistory(filters)
   const entries = history.data?.pages.flatMap((p) => p.entries) ?? []
 
   return (
@@ -43,9 +55,9 @@ export default function PontosPage() {
           {balance.data && (
             <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
               {BREAKDOWN.map(({ key, label, negative }) => (
-                <div key={key} className="rounded-xl bg-muted p-3">
+                <div key={key} className="rounded-xl bg-muted p-3" role="group" aria-label={label}>
                   <dt className="text-xs text-muted-foreground">{label}</dt>
-                  <dd className="text-lg font-semibold">
+                  <dd className="text-lg font-semibold" data-testid={`pontos-${key}`}>
                     {negative && balance.data[key] > 0 ? '−' : ''}
                     {numberFormat.format(balance.data[key])}
                   </dd>
@@ -56,15 +68,50 @@ export default function PontosPage() {
         </CardContent>
       </Card>
 
+      <RewardsShop />
+
+      <MyRedemptions />
+
       <Card>
         <CardHeader>
           <CardTitle className="text-base">Histórico</CardTitle>
         </CardHeader>
         <CardContent>
+          <div className="mb-3 flex flex-wrap gap-3">
+            <label className="flex flex-col gap-1 text-sm">
+              Tipo
+              <select
+                className="h-10 rounded-lg border border-border bg-card px-3"
+                value={filters.kind ?? ''}
+                onChange={(e) => setFilters((f) => ({ ...f, kind: (e.target.value || undefined) as HistoryFilters['kind'] }))}
+              >
+                <option value="">Todos</option>
+                {HISTORY_KINDS.map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="flex flex-col gap-1 text-sm">
+              Período
+              <select
+                className="h-10 rounded-lg border border-border bg-card px-3"
+                value={filters.period ?? ''}
+                onChange={(e) => setFilters((f) => ({ ...f, period: (e.target.value || undefined) as HistoryFilters['period'] }))}
+              >
+                <option value="">Todo o período</option>
+                <option value="7d">Últimos 7 dias</option>
+                <option value="30d">Últimos 30 dias</option>
+                <option value="90d">Últimos 90 dias</option>
+                <option value="365d">Últimos 12 meses</option>
+              </select>
+            </label>
+          </div>
           {history.isPending && <Spinner />}
           {history.isError && <p className="text-sm text-destructive">Erro ao carregar o histórico.</p>}
           {history.isSuccess && entries.length === 0 && (
-            <p className="text-sm text-muted-foreground">Nenhuma movimentação ainda. Faça seu check-in diário para ganhar VetCoins!</p>
+            <p className="text-sm text-muted-foreground">{filters.kind || filters.period ? 'Nenhuma movimentação com estes filtros.' : 'Nenhuma movimentação ainda. Faça seu check-in diário para ganhar VetCoins!'}</p>
           )}
           <ul className="divide-y divide-border" aria-label="Histórico de VetCoins">
             {entries.map((e) => (

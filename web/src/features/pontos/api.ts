@@ -13,7 +13,7 @@ export interface PointsBalance {
   total_points: number
 }
 
-export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'referral_reversal' | 'plugin' | 'redemption'
+export type PointsKind = 'checkin' | 'checkin_bonus' | 'course' | 'challenge' | 'post' | 'referral' | 'referral_reversal' | 'plugin' | 'redemption' | 'redemption_refund'
 
 export interface LedgerEntry {
   id: number
@@ -40,6 +40,7 @@ export const KIND_LABELS: Record<PointsKind, string> = {
   referral_reversal: 'Estorno de indicação',
   plugin: 'Ferramentas',
   redemption: 'Resgate de recompensa',
+  redemption_refund: 'Estorno de resgate',
 }
 
 /**
@@ -53,11 +54,20 @@ export function usePointsBalance() {
   })
 }
 
-export function useHistory() {
+/** The history's filters (GET /api/points/history's kind and period). */
+export interface HistoryFilters {
+  kind?: 'desafios' | 'cursos' | 'posts' | 'checkin' | 'outros' | 'gastos'
+  period?: '7d' | '30d' | '90d' | '365d'
+}
+
+export function useHistory(filters: HistoryFilters = {}) {
+  const params = new URLSearchParams({ limit: '20' })
+  if (filters.kind) params.set('kind', filters.kind)
+  if (filters.period) params.set('period', filters.period)
   return useInfiniteQuery({
-    queryKey: historyKey,
+    queryKey: [...historyKey, filters.kind ?? '', filters.period ?? ''],
     initialPageParam: 0,
-    queryFn: ({ pageParam, signal }) => apiFetch<HistoryPage>(`/api/points/history?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
+    queryFn: ({ pageParam, signal }) => apiFetch<HistoryPage>(`/api/points/history?${params}${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
     getNextPageParam: (last) => last.next_cursor || undefined,
   })
 }
