@@ -240,7 +240,7 @@ exit $$rc
 endef
 
 test-go: build-go build-temporal
-	$(call with_test_db,$(GO) test $(GOTEST_FLAGS) ./...)
+	$(call with_test_db,VETCLUBE_BIN=$(abspath $(BIN)) $(GO) test $(GOTEST_FLAGS) ./...)
 
 ## test-race: the concurrent code under the race detector: the events hub and
 ## push delivery whole; the principal cache, the media upload gate and sweep,
@@ -256,6 +256,11 @@ test-race: build-go
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_AUTH)' ./core/auth/ && \
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_MEDIA)' ./core/media/ && \
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_PLUGINHOST)' ./core/pluginhost/)
+
+## test-scaleout: the two-instance rolling-restart test alone (scaleout/; test-go runs it too)
+.PHONY: test-scaleout
+test-scaleout: build-go build-temporal
+	$(call with_test_db,VETCLUBE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 10m -v ./scaleout/)
 
 test-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) test; fi

@@ -42,8 +42,15 @@ import (
 	"github.com/vetclube/vetclube/core/roles"
 )
 
-// Ports of the two instances (engineer E's range).
-var instancePorts = []int{18501, 18502}
+// freePort is a port nothing listens on now.
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
 
 func moduleRoot(t *testing.T) string {
 	_, file, _, ok := runtime.Caller(0)
@@ -53,9 +60,15 @@ func moduleRoot(t *testing.T) string {
 	return filepath.Join(filepath.Dir(file), "..")
 }
 
-// buildServer builds cmd/vetclube for the test (a warm build relinks only).
+// buildServer is VETCLUBE_BIN (make test builds bin/vetclube first), or
+// cmd/vetclube built for the test.
 func buildServer(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("VETCLUBE_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err == nil {
+			return bin
+		}
+	}
 	bin := filepath.Join(t.TempDir(), "vetclube")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/vetclube")
 	cmd.Dir = moduleRoot(t)
@@ -298,12 +311,15 @@ func TestRollingRestartOfTwoInstances(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real server processes")
 	}
+	began := time.Now()
 	bin := buildServer(t)
 	plugins := buildPlugin(t)
+	t.Logf("server and plugin built in %s", time.Since(began).Round(time.Millisecond))
 	dbURL := pgtest.NewURL(t)
 	temporal := apptest.TemporalDev(t)
 	// An in-process instance on the same database makes the accounts.
 	helper := apptest.StartOn(t, dbURL, nil)
+	t.Logf("database, Temporal and helper ready at %s", time.Since(began).Round(time.Millisecond))
 	ctx := context.Background()
 	newMember := func(email string, roles ...string) member {
 		id, _, err := helper.App.Auth.CreateConfirmedUser(ctx, auth.NewUser{Email: email, Password: apptest.TestPassword,
@@ -326,8 +342,8 @@ func TestRollingRestartOfTwoInstances(t *testing.T) {
 		"SHUTDOWN_DELAY=1s", "SHUTDOWN_TIMEOUT=15s", "DEMO_MEDIA=false")
 	var servers []*process
 	var addrs []string
-	for i, port := range instancePorts {
-		addr := "127.0.0.1:" + strconv.Itoa(port)
+	for i := range 2 {
+		addr := "127.0.0.1:" + strconv.Itoa(freePort(t))
 		addrs = append(addrs, addr)
 		servers = append(servers, &process{t: t, name: fmt.Sprintf("instance %d", i+1), bin: bin, args: []string{"serve"},
 			env:  append(slices.Clone(baseEnv), "HTTP_ADDR="+addr, "TEMPORAL_WORKER=false", "PUBLIC_URL=http://"+addr),
@@ -348,6 +364,7 @@ func TestRollingRestartOfTwoInstances(t *testing.T) {
 	for _, s := range servers {
 		s.start()
 	}
+	t.Logf("worker and two instances ready at %s", time.Since(began).Round(time.Millisecond))
 	lb := newBalancer(addrs)
 	defer close(lb.stop)
 	front := httptest.NewServer(&httputil.ReverseProxy{
@@ -490,6 +507,7 @@ func TestRollingRestartOfTwoInstances(t *testing.T) {
 	}()
 
 	time.Sleep(time.Second)
+	t.Logf("load running at %s", time.Since(began).Round(time.Millisecond))
 	for _, s := range servers {
 		took := s.stop()
 		t.Logf("%s stopped in %s", s.name, took.Round(time.Millisecond))
