@@ -243,12 +243,12 @@ test-go: build-go build-temporal
 	$(call with_test_db,VETCLUBE_BIN=$(abspath $(BIN)) $(GO) test $(GOTEST_FLAGS) ./...)
 
 ## test-race: the concurrent code under the race detector: the events hub and
-## push delivery whole; the principal cache, the media upload gate and sweep,
+## push delivery whole; the principal cache, the media upload locks and sweep,
 ## and the plugin host's concurrent tests by name (the host's other tests run
 ## plugin processes built with -race, too slow and too large for the
 ## sandbox's memory limit). About 4 minutes on 2 shared cores, most of it compiling.
 RACE_RUN_AUTH := Principal
-RACE_RUN_MEDIA := Gate|Sweep|Patch
+RACE_RUN_MEDIA := Gate|Sweep|Patch|UploadLock
 RACE_RUN_PLUGINHOST := Concurren|Hung|RaceSafe
 .PHONY: test-race
 test-race: build-go
