@@ -51,16 +51,30 @@ type PGLocker struct {
 	mu   sync.Mutex
 	held map[string]func() // upload id → its holder's release request, for locks held here
 
+	own    *pgxpool.Pool // the locks' own pool (closed with the locker)
 	stop   context.CancelFunc
 	done   chan struct{}
 	listen chan struct{} // closed once the LISTEN is in place
 }
+
+// lockConns is the most upload locks one instance holds at once: each
+// held lock keeps a connection for as long as its request runs (a chunk
+// may take minutes), so the locks have a pool of their own and never starve
+// the application's.
+const lockConns = 32
 
 // NewPGLocker starts listening for release requests; Close stops it.
 func NewPGLocker(pool *pgxpool.Pool, log *slog.Logger) *PGLocker {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &PGLocker{pool: pool, log: log, held: map[string]func(){}, stop: cancel,
 		done: make(chan struct{}), listen: make(chan struct{})}
+	cfg := pool.Config().Copy()
+	cfg.MaxConns, cfg.MinConns = lockConns, 0
+	if own, err := pgxpool.NewWithConfig(context.Background(), cfg); err == nil {
+		l.pool, l.own = own, own
+	} else {
+		log.Warn("media: upload lock pool; sharing the application's", "err", err)
+	}
 	go l.run(ctx)
 	return l
 }
@@ -68,10 +82,14 @@ func NewPGLocker(pool *pgxpool.Pool, log *slog.Logger) *PGLocker {
 // UseIn makes composer lock with l.
 func (l *PGLocker) UseIn(composer *tusd.StoreComposer) { composer.UseLocker(l) }
 
-// Close stops listening for release requests.
+// Close stops listening for release requests and closes the locks' pool
+// (after every request holding a lock has ended).
 func (l *PGLocker) Close() {
 	l.stop()
 	<-l.done
+	if l.own != nil {
+		l.own.Close()
+	}
 }
 
 // run listens for release requests until ctx ends, reconnecting after a
