@@ -248,15 +248,15 @@ exit $$rc
 endef
 
 test-go: build-go build-temporal
-	$(call with_test_db,$(GO) test $(GOTEST_FLAGS) ./...)
+	$(call with_test_db,VETCLUBE_BIN=$(abspath $(BIN)) $(GO) test $(GOTEST_FLAGS) ./...)
 
 ## test-race: the concurrent code under the race detector: the events hub and
-## push delivery whole; the principal cache, the media upload gate and sweep,
+## push delivery whole; the principal cache, the media upload locks and sweep,
 ## and the plugin host's concurrent tests by name (the host's other tests run
 ## plugin processes built with -race, too slow and too large for the
 ## sandbox's memory limit). About 4 minutes on 2 shared cores, most of it compiling.
 RACE_RUN_AUTH := Principal
-RACE_RUN_MEDIA := Gate|Sweep|Patch
+RACE_RUN_MEDIA := Gate|Sweep|Patch|UploadLock
 RACE_RUN_PLUGINHOST := Concurren|Hung|RaceSafe
 .PHONY: test-race
 test-race: build-go
@@ -264,6 +264,11 @@ test-race: build-go
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_AUTH)' ./core/auth/ && \
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_MEDIA)' ./core/media/ && \
 	  $(GO) test -race -count=1 -run '$(RACE_RUN_PLUGINHOST)' ./core/pluginhost/)
+
+## test-scaleout: the two-instance rolling-restart test alone (scaleout/; test-go runs it too)
+.PHONY: test-scaleout
+test-scaleout: build-go build-temporal
+	$(call with_test_db,VETCLUBE_BIN=$(abspath $(BIN)) $(GO) test -count=1 -timeout 10m -v ./scaleout/)
 
 test-web:
 	@if [ -f $(WEB_PKG) ]; then cd web && $(NPM) test; fi

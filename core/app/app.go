@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -52,6 +53,8 @@ type App struct {
 	Log     *slog.Logger
 	Pool    *pgxpool.Pool
 	Handler http.Handler
+	// Draining is set when the instance starts stopping: /readyz answers 503.
+	Draining atomic.Bool
 
 	Profiles *profiles.Service
 
@@ -241,6 +244,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.Handler = httpapi.New(httpapi.Deps{
+		Draining:      a.Draining.Load,
 		Points:        a.Engagement.Points,
 		Checkin:       a.Engagement.Checkin,
 		Subscriptions: a.Engagement.Subscriptions,

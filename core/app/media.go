@@ -57,6 +57,7 @@ func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.P
 	if err != nil {
 		return err
 	}
+	a.onClose(func() error { svc.Close(); return nil })
 	a.Media = svc
 	a.mediaUpload = upload
 	var acts *workflows.MediaActivities

@@ -152,11 +152,18 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, seed Seeder
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
 		}
+		// Requests run on their own base context: a stop signal does not
+		// cut the ones in flight, which gracefulStop lets finish.
+		reqCtx, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+		defer cancelRequests()
 		srv := &http.Server{
 			Handler:           a.Handler,
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       2 * time.Minute,
-			BaseContext:       func(net.Listener) context.Context { return ctx },
+			BaseContext:       func(net.Listener) context.Context { return reqCtx },
+		}
+		if hub := a.Engagement.Events; hub != nil {
+			srv.RegisterOnShutdown(hub.Drain)
 		}
 		errc := make(chan error, 1)
 		go func() { errc <- srv.Serve(ln) }()
@@ -166,14 +173,33 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, seed Seeder
 			return err
 		case <-ctx.Done():
 		}
-		log.Info("shutting down")
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(shutdownCtx); err != nil {
-			return fmt.Errorf("shutdown: %w", err)
-		}
-		return nil
+		return gracefulStop(cfg, log, a, srv, cancelRequests)
 	})
+}
+
+// gracefulStop is an instance's stop (SIGTERM, SIGINT): /readyz answers 503
+// at once and the listener stays open for ShutdownDelay, so load balancers
+// stop routing here while requests still being sent are served; then the
+// listener closes, live-event streams end with a retry hint (their browsers
+// reconnect to another instance), and requests in flight get ShutdownTimeout
+// to finish before their connections are closed. The deferred App.Close then
+// stops the Temporal workers (each waits for its running activities) and
+// the rest.
+func gracefulStop(cfg config.Config, log *slog.Logger, a *App, srv *http.Server, cancelRequests context.CancelFunc) error {
+	a.Draining.Store(true)
+	log.Info("stopping: not ready any more", "delay", cfg.ShutdownDelay, "timeout", cfg.ShutdownTimeout)
+	time.Sleep(cfg.ShutdownDelay)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	if err != nil {
+		log.Warn("stopping: requests still running at the deadline are cut", "err", err)
+		cancelRequests()
+		_ = srv.Close()
+		return nil
+	}
+	log.Info("stopping: every request finished")
+	return nil
 }
 
 func adminCommand(ctx context.Context, cfg config.Config, log *slog.Logger, args []string, stdout io.Writer) error {

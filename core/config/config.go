@@ -40,6 +40,12 @@ type Config struct {
 	// as the browser tests', start without that work).
 	DemoMedia bool
 
+	// Graceful stop (SIGTERM): /readyz answers 503 for ShutdownDelay
+	// (SHUTDOWN_DELAY, 5s; 0s in development) before the listener closes, so
+	// load balancers stop sending new requests first; in-flight requests
+	// then have ShutdownTimeout (SHUTDOWN_TIMEOUT, 20s) to finish.
+	ShutdownDelay, ShutdownTimeout time.Duration
+
 	PluginsDir string // PLUGINS_DIR
 	WebDist    string // WEB_DIST: built PWA served at /
 	AdminDist  string // ADMIN_DIST: built backoffice served at /backoffice/
@@ -229,6 +235,16 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.PluginCallTimeout, err = time.ParseDuration(get("PLUGIN_CALL_TIMEOUT", "10s")); err != nil || c.PluginCallTimeout <= 0 {
 		return c, fmt.Errorf("PLUGIN_CALL_TIMEOUT must be a positive duration such as 10s, got %q", getenv("PLUGIN_CALL_TIMEOUT"))
+	}
+	delay := "5s"
+	if c.Development() {
+		delay = "0s"
+	}
+	if c.ShutdownDelay, err = time.ParseDuration(get("SHUTDOWN_DELAY", delay)); err != nil || c.ShutdownDelay < 0 {
+		return c, fmt.Errorf("SHUTDOWN_DELAY must be a duration such as 5s, got %q", getenv("SHUTDOWN_DELAY"))
+	}
+	if c.ShutdownTimeout, err = time.ParseDuration(get("SHUTDOWN_TIMEOUT", "20s")); err != nil || c.ShutdownTimeout <= 0 {
+		return c, fmt.Errorf("SHUTDOWN_TIMEOUT must be a positive duration such as 20s, got %q", getenv("SHUTDOWN_TIMEOUT"))
 	}
 	if c.PluginHealthInterval, err = time.ParseDuration(get("PLUGIN_HEALTH_INTERVAL", "10s")); err != nil || c.PluginHealthInterval <= 0 {
 		return c, fmt.Errorf("PLUGIN_HEALTH_INTERVAL must be a positive duration such as 10s, got %q", getenv("PLUGIN_HEALTH_INTERVAL"))

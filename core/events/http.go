@@ -16,6 +16,11 @@ import (
 // heartbeat keeps proxies from closing an idle stream.
 const heartbeat = 25 * time.Second
 
+// reconnectRetry is the retry hint (ms) sent when the server ends a stream
+// (the instance is stopping, or the client fell behind): the browser comes
+// back at once, through the load balancer to an instance that serves.
+const reconnectRetry = 250
+
 // replayLimit bounds one resume; a client further behind gets the rest on
 // its next reconnect.
 const replayLimit = 1000
@@ -80,6 +85,7 @@ func HandleStream(log *slog.Logger, hub *Hub, pool *pgxpool.Pool) http.Handler {
 				return
 			case ev, ok := <-sub.C:
 				if !ok {
+					endStream(w, rc)
 					return
 				}
 				if send(ev) != nil {
@@ -90,7 +96,7 @@ func HandleStream(log *slog.Logger, hub *Hub, pool *pgxpool.Pool) http.Handler {
 					select {
 					case ev, ok := <-sub.C:
 						if !ok {
-							_ = rc.Flush()
+							endStream(w, rc)
 							return
 						}
 						if send(ev) != nil {
@@ -110,4 +116,10 @@ func HandleStream(log *slog.Logger, hub *Hub, pool *pgxpool.Pool) http.Handler {
 			}
 		}
 	})
+}
+
+// endStream tells the client to come back soon, and ends the stream.
+func endStream(w http.ResponseWriter, rc *http.ResponseController) {
+	fmt.Fprintf(w, "retry: %d\n: reconecte\n\n", reconnectRetry)
+	_ = rc.Flush()
 }

@@ -19,8 +19,9 @@ type Hub struct {
 	pool *pgxpool.Pool
 	log  *slog.Logger
 
-	mu   sync.Mutex
-	subs map[string]map[*Subscription]struct{}
+	mu       sync.Mutex
+	subs     map[string]map[*Subscription]struct{}
+	draining bool // Drain was called: new subscriptions start closed
 
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -81,11 +82,27 @@ func (h *Hub) closeAll() {
 	h.subs = map[string]map[*Subscription]struct{}{}
 }
 
+// Drain closes every subscription, and every one opened after, while the
+// hub keeps listening: an instance that is stopping sends its streams away
+// (their browsers reconnect to another instance and resume by
+// Last-Event-ID).
+func (h *Hub) Drain() {
+	h.mu.Lock()
+	h.draining = true
+	h.mu.Unlock()
+	h.closeAll()
+}
+
 // Subscribe opens a subscription to userID's events.
 func (h *Hub) Subscribe(userID string) *Subscription {
 	s := &Subscription{C: make(chan Event, subscriptionBuffer), userID: userID}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.draining {
+		s.closed = true
+		close(s.C)
+		return s
+	}
 	set := h.subs[userID]
 	if set == nil {
 		set = map[*Subscription]struct{}{}

@@ -20,10 +20,16 @@ func handleHealthz() http.Handler {
 	})
 }
 
-// handleReadyz answers 200 once the database is reachable and fully migrated.
-func handleReadyz(pool *pgxpool.Pool) http.Handler {
+// handleReadyz answers 200 once the database is reachable and fully
+// migrated, and 503 from the moment the instance starts stopping (draining
+// reports true), so load balancers send it nothing new.
+func handleReadyz(pool *pgxpool.Pool, draining func() bool) http.Handler {
 	var migrated atomic.Bool // migrations never un-apply while we run
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if draining != nil && draining() {
+			_ = httpx.Encode(w, http.StatusServiceUnavailable, map[string]string{"status": "stopping"})
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := pool.Ping(ctx); err != nil {

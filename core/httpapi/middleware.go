@@ -79,7 +79,7 @@ func accessLevel(r *http.Request, status int) slog.Level {
 		return slog.LevelError
 	case status >= 400:
 		return slog.LevelWarn
-	case r.URL.Path == "/healthz" || r.URL.Path == "/readyz":
+	case r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.URL.Path == "/livez":
 		return slog.LevelDebug
 	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions:
 		return slog.LevelDebug

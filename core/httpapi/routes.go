@@ -51,7 +51,8 @@ type ContentDeps struct {
 func addRoutes(rt *router, d Deps) {
 	// Platform
 	rt.handle("GET", "/healthz", handleHealthz())
-	rt.handle("GET", "/readyz", handleReadyz(d.Pool))
+	rt.handle("GET", "/readyz", handleReadyz(d.Pool, d.Draining))
+	rt.handle("GET", "/livez", handleHealthz())
 	rt.handle("GET", "/api/openapi.json", handleOpenAPI())
 
 	// Accounts and sessions (core/auth)

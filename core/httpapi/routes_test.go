@@ -178,6 +178,7 @@ var authorisationMatrix = map[string][]string{
 
 	"GET /healthz":          everyone,
 	"GET /readyz":           everyone,
+	"GET /livez":            everyone,
 	"GET /api/openapi.json": everyone,
 	// Accounts and sessions
 	"POST /api/auth/signup":          everyone,

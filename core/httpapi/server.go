@@ -61,6 +61,9 @@ type Deps struct {
 	Pool          *pgxpool.Pool
 	Authz         *authz.Authorizer
 	Authenticator Authenticator
+	// Draining reports whether the instance is stopping (/readyz answers
+	// 503); nil never.
+	Draining func() bool
 
 	Profiles *profiles.Service
 	Roles    *roles.Service

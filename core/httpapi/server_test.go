@@ -48,3 +48,17 @@ func TestSecurityHeadersAndErrorShape(t *testing.T) {
 		t.Error("HSTS missing behind https")
 	}
 }
+
+// An instance that starts stopping is not ready any more (load balancers
+// send it nothing new) but still alive.
+func TestReadinessTurnsFalseWhenStopping(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	c := srv.Client(t)
+	srv.App.Draining.Store(true)
+	if res := c.Do("GET", "/readyz", nil); res.Status != http.StatusServiceUnavailable {
+		t.Errorf("GET /readyz while stopping: %d %s", res.Status, res.Body)
+	}
+	if res := c.Do("GET", "/livez", nil); res.Status != http.StatusOK {
+		t.Errorf("GET /livez while stopping: %d %s", res.Status, res.Body)
+	}
+}

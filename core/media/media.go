@@ -111,7 +111,7 @@ type Service struct {
 	proc     Processing
 	usedIn   UsedIn
 	log      *slog.Logger
-	gate     *uploadGate
+	locker   *PGLocker
 	streams  *Streams
 }
 
@@ -125,7 +125,14 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{pool: pool, public: opts.Public, private: opts.Private, incoming: opts.IncomingDir,
-		proc: opts.Processing, usedIn: opts.UsedIn, log: log, gate: newUploadGate(), streams: opts.Streams}, nil
+		proc: opts.Processing, usedIn: opts.UsedIn, log: log, streams: opts.Streams}, nil
+}
+
+// Close stops the upload lock's listener (UploadHandler started it).
+func (s *Service) Close() {
+	if s.locker != nil {
+		s.locker.Close()
+	}
 }
 
 // SetProcessing sets how videos are processed (Temporal, wired after the

@@ -32,6 +32,12 @@ const AbandonedAfter = 24 * time.Hour
 // returns how many assets were removed.
 func (s *Service) SweepAbandoned(ctx context.Context, olderThan time.Duration) (int, error) {
 	cutoff := time.Now().Add(-olderThan)
+	// One instance sweeps at a time; the others skip this round.
+	run, ok, err := startSweepRun(ctx, s.pool)
+	if err != nil || !ok {
+		return 0, err
+	}
+	defer run.end()
 	rows, err := s.pool.Query(ctx, `SELECT id, upload_id FROM media_assets
 		WHERE state = 'enviando' AND updated_at < now() - make_interval(secs => $1)`, olderThan.Seconds())
 	if err != nil {
@@ -66,10 +72,11 @@ func (s *Service) SweepAbandoned(ctx context.Context, olderThan time.Duration) (
 // touched after cutoff, a PATCH is running on it, or its bytes are complete
 // (then it is finished).
 func (s *Service) sweepUpload(ctx context.Context, id, uploadID string, cutoff time.Time) (bool, error) {
-	if !s.gate.trySweep(uploadID) {
-		return false, nil // a chunk is arriving right now
+	hold, ok, err := holdForSweep(ctx, s.pool, uploadID)
+	if err != nil || !ok {
+		return false, err // !ok: a tus request runs on it right now, on some instance
 	}
-	defer s.gate.doneSweep(uploadID)
+	defer hold.release()
 	bin := filepath.Join(s.incoming, uploadID)
 	if latest, ok := newestMTime(bin, bin+".info"); ok && latest.After(cutoff) {
 		return false, nil // chunks still arrive: a slow upload, not an abandoned one

@@ -21,7 +21,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/tus/tusd/v2/pkg/filestore"
 	tusd "github.com/tus/tusd/v2/pkg/handler"
-	"github.com/tus/tusd/v2/pkg/memorylocker"
 	expslog "golang.org/x/exp/slog"
 
 	"github.com/vetclube/vetclube/core"
@@ -50,7 +49,12 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 	}
 	composer := tusd.NewStoreComposer()
 	s.files().UseIn(composer)
-	memorylocker.New().UseIn(composer)
+	// Every instance honours one lock per upload (PostgreSQL advisory
+	// locks), so an upload begun on one instance resumes on another.
+	if s.locker == nil {
+		s.locker = NewPGLocker(s.pool, s.log)
+	}
+	s.locker.UseIn(composer)
 	h, err := tusd.NewHandler(tusd.Config{
 		BasePath:             UploadsPath,
 		StoreComposer:        composer,
@@ -79,13 +83,19 @@ func (s *Service) UploadHandler() (http.Handler, error) {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		uploadID := strings.TrimPrefix(r.URL.Path, UploadsPath)
-		if r.Method == http.MethodPatch {
-			// Chunks and the abandoned-upload sweep never meet (uploadGate).
-			if !s.gate.enter(uploadID) {
+		if r.Method == http.MethodPatch && uploadID != "" {
+			// A chunk for an upload the sweep is removing (on any
+			// instance) is turned away at once rather than waiting for
+			// its lock; a chunk already running keeps the sweep off.
+			swept, err := beingSwept(r.Context(), s.pool, uploadID)
+			if err != nil {
+				httpx.WriteError(w, r, s.log, err)
+				return
+			}
+			if swept {
 				httpx.WriteError(w, r, s.log, core.Errorf(core.ELOCKED, "%s", MsgUploadExpiring))
 				return
 			}
-			defer s.gate.leave(uploadID)
 		}
 		// An upload belongs to whoever created it: anyone else meets no
 		// upload at all, whatever they know of its name.
