@@ -25,6 +25,7 @@ import (
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
 	"github.com/vetclube/vetclube/core/editorial"
+	"github.com/vetclube/vetclube/core/challenges"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/httpapi"
 	"github.com/vetclube/vetclube/core/lgpd"
@@ -74,6 +75,9 @@ type App struct {
 
 	// Eventos is the events' core side (events.go): lists, seats, timers.
 	Eventos *eventos.Service
+
+	// Challenges is the challenges' core side (challenges.go).
+	Challenges *challenges.Service
 
 	// Courses is the courses' core side (courses.go): catalogue, progress,
 	// certificates.
@@ -185,6 +189,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
+		return nil, fmt.Errorf("challenges: %w", err)
+	}
 	// Protected media (streams, documents) are signed with a key derived
 	// from the server's signing secret, shared by every instance.
 	secret, err := content.PreviewSecret(ctx, pool)
@@ -241,6 +248,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Mailbox:       a.devMailbox(),
 
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
+		Challenges: &challenges.HTTP{Service: a.Challenges, Log: log},
 		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log},
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},

@@ -100,6 +100,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	if a.Eventos != nil && a.Eventos.Signups() != nil {
 		reg.AddArea("eventos", fn(a.Eventos.Signups().ExportUserData))
 	}
+	if a.Challenges != nil {
+		reg.AddArea("desafios", fn(a.Challenges.ExportUserData))
+	}
 	// The member's uploads: the avatar and the feed's pictures.
 	reg.AddFiles("arquivos", lgpd.FilesFunc(func(ctx context.Context, userID string) ([]lgpd.File, error) {
 		var out []lgpd.File
@@ -132,6 +135,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	}
 	if a.Tools != nil {
 		reg.AddEraser("ferramentas", er(a.Tools.DeleteUserData))
+	}
+	if a.Challenges != nil {
+		reg.AddEraser("desafios", er(a.Challenges.EraseUserData))
 	}
 	reg.AddEraser("arquivos_publicacoes", er(a.Community.EraseUploads))
 	reg.AddEraser("avatar", er(a.Profiles.EraseAvatar))

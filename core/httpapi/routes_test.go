@@ -45,6 +45,12 @@ var authorisationMatrix = map[string][]string{
 	"PUT /api/eventos/{idOrSlug}/participation":    signedIn,
 	"DELETE /api/eventos/{idOrSlug}/participation": signedIn,
 	"PUT /api/eventos/{idOrSlug}/waitlist":         signedIn,
+	"GET /api/desafios":                            signedIn,
+	"GET /api/desafios/ranking":                    signedIn,
+	"GET /api/desafios/medalhas":                   signedIn,
+	"GET /api/desafios/{idOrSlug}":                 signedIn,
+	"PUT /api/desafios/{idOrSlug}/respostas":       signedIn,
+	"POST /api/desafios/{idOrSlug}/envio":          signedIn,
 	// Courses
 	"GET /api/cursos":                                       signedIn,
 	"GET /api/cursos/filtros":                               signedIn,

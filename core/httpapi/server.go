@@ -25,6 +25,7 @@ import (
 	"github.com/vetclube/vetclube/core/connections"
 	"github.com/vetclube/vetclube/core/content"
 	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/challenges"
 	"github.com/vetclube/vetclube/core/eventos"
 	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/httpx"
@@ -91,6 +92,8 @@ type Deps struct {
 	Content ContentDeps
 	// Eventos is the events API (core/eventos); nil: not served.
 	Eventos *eventos.HTTP
+	// Challenges is the challenges API (core/challenges); nil: not served.
+	Challenges *challenges.HTTP
 	// Courses is the courses API (core/courses); nil: not served.
 	Courses *courses.HTTP
 	// Videos is the exclusive videos API (core/videos); nil: not served.
