@@ -46,6 +46,12 @@ function ChallengeView({ c }: { c: Challenge }) {
   const refusal = [save.error, submit.error].find(isPlanRefusal)
   const editable = c.phase === 'active' && (!c.me || c.me.status === 'in_progress') && !c.access
   const resultRef = useRef<HTMLHeadingElement>(null)
+  // A page first drawn from a remembered answer gets the saved answers when
+  // the fresh one arrives; choices made here meanwhile win.
+  const saved = c.me?.answers
+  useEffect(() => {
+    if (saved) setAnswers((a) => ({ ...saved, ...a }))
+  }, [saved])
 
   useEffect(() => {
     if (c.me?.status === 'submitted' && submit.isSuccess) resultRef.current?.focus()
