@@ -20,6 +20,7 @@ import (
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
 	"github.com/vetclube/vetclube/core/billing/stripefake"
+	"github.com/vetclube/vetclube/core/challenges"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
 	"github.com/vetclube/vetclube/core/connections"
@@ -84,6 +85,8 @@ type App struct {
 	// Jobs is Oportunidades' core side (jobs.go): jobs, applications,
 	// saved searches and alerts.
 	Jobs *jobs.Service
+	// Challenges is the challenges' core side (challenges.go).
+	Challenges *challenges.Service
 
 	// Courses is the courses' core side (courses.go): catalogue, progress,
 	// certificates.
@@ -209,6 +212,9 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
+	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
+		return nil, fmt.Errorf("challenges: %w", err)
+	}
 	// Protected media (streams, documents) are signed with a key derived
 	// from the server's signing secret, shared by every instance.
 	secret, err := content.PreviewSecret(ctx, pool)
@@ -273,6 +279,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		Eventos:    &eventos.HTTP{Service: a.Eventos, PublicURL: cfg.PublicURL, Log: log},
 		Courses:    &courses.HTTP{Service: a.Courses, PublicURL: cfg.PublicURL, Log: log, Frame: a.Rewards.Frame},
 		Jobs:       &jobs.HTTP{Service: a.Jobs, PublicURL: cfg.PublicURL, Log: log},
+		Challenges: &challenges.HTTP{Service: a.Challenges, Log: log},
 		Videos:     &videos.HTTP{Service: a.Videos, Log: log},
 		Community:  &community.HTTP{Service: a.Community, Authz: az, Log: log},
 		Moderation: &moderation.HTTP{Service: a.Moderation, Log: log},

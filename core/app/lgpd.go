@@ -108,6 +108,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 		reg.AddArea("oportunidades", fn(a.Jobs.ExportUserData))
 		reg.AddFiles("oportunidades", lgpd.FilesFunc(a.Jobs.ExportFiles))
 	}
+	if a.Challenges != nil {
+		reg.AddArea("desafios", fn(a.Challenges.ExportUserData))
+	}
 	// The member's uploads: the avatar and the feed's pictures.
 	reg.AddFiles("arquivos", lgpd.FilesFunc(func(ctx context.Context, userID string) ([]lgpd.File, error) {
 		var out []lgpd.File
@@ -143,6 +146,9 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	}
 	if a.Jobs != nil {
 		reg.AddEraser("oportunidades", er(a.Jobs.EraseUserData))
+	}
+	if a.Challenges != nil {
+		reg.AddEraser("desafios", er(a.Challenges.EraseUserData))
 	}
 	reg.AddEraser("arquivos_publicacoes", er(a.Community.EraseUploads))
 	reg.AddEraser("lembretes_das_ferramentas", er(a.ToolSchedule.EraseUser))

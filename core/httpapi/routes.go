@@ -220,6 +220,16 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("POST", "/api/admin/vagas/{id}/recrutadores", jb.AddRecruiter())
 		rt.handle("DELETE", "/api/admin/vagas/{id}/recrutadores/{userId}", jb.RemoveRecruiter())
 	}
+	// Challenges (core/challenges): lists, ranking, badges, the challenge
+	// page, answers saved as the member goes and the one submission.
+	if ch := d.Challenges; ch != nil && ch.Service != nil {
+		rt.handle("GET", "/api/desafios", ch.List())
+		rt.handle("GET", "/api/desafios/ranking", ch.Ranking())
+		rt.handle("GET", "/api/desafios/medalhas", ch.Badges())
+		rt.handle("GET", "/api/desafios/{idOrSlug}", ch.Get())
+		rt.handle("PUT", "/api/desafios/{idOrSlug}/respostas", ch.Save())
+		rt.handle("POST", "/api/desafios/{idOrSlug}/envio", ch.Submit())
+	}
 
 	// Courses (core/courses): the catalogue, the course and lesson pages,
 	// enrolment, favorites, progress, certificates (the public check open to

@@ -67,6 +67,12 @@ var authorisationMatrix = map[string][]string{
 	"GET /api/admin/vagas/{id}/recrutadores":             backoffice,
 	"POST /api/admin/vagas/{id}/recrutadores":            backoffice,
 	"DELETE /api/admin/vagas/{id}/recrutadores/{userId}": backoffice,
+	"GET /api/desafios":                                  signedIn,
+	"GET /api/desafios/ranking":                          signedIn,
+	"GET /api/desafios/medalhas":                         signedIn,
+	"GET /api/desafios/{idOrSlug}":                       signedIn,
+	"PUT /api/desafios/{idOrSlug}/respostas":             signedIn,
+	"POST /api/desafios/{idOrSlug}/envio":                signedIn,
 	// Courses
 	"GET /api/cursos":                                       signedIn,
 	"GET /api/cursos/filtros":                               signedIn,

@@ -19,6 +19,7 @@ import (
 	"github.com/vetclube/vetclube/core/auth"
 	"github.com/vetclube/vetclube/core/authz"
 	"github.com/vetclube/vetclube/core/billing"
+	"github.com/vetclube/vetclube/core/challenges"
 	"github.com/vetclube/vetclube/core/checkin"
 	"github.com/vetclube/vetclube/core/community"
 	"github.com/vetclube/vetclube/core/config"
@@ -98,6 +99,8 @@ type Deps struct {
 	Eventos *eventos.HTTP
 	// Jobs is Oportunidades (core/jobs); nil: not served.
 	Jobs *jobs.HTTP
+	// Challenges is the challenges API (core/challenges); nil: not served.
+	Challenges *challenges.HTTP
 	// Courses is the courses API (core/courses); nil: not served.
 	Courses *courses.HTTP
 	// Videos is the exclusive videos API (core/videos); nil: not served.

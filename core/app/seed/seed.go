@@ -102,6 +102,9 @@ func (a demo) seed(ctx context.Context, stdout io.Writer) error {
 	if err := a.seedJobs(ctx, ids, stdout); err != nil {
 		return err
 	}
+	if err := a.seedChallenges(ctx, ids, stdout); err != nil {
+		return err
+	}
 	if err := a.seedCourses(ctx, ids, stdout); err != nil {
 		return err
 	}

@@ -91,7 +91,8 @@ const guardedRoutes: RouteObject[] = [
   { path: '/cursos/:id/certificado', handle: { title: 'Certificado' }, lazy: lazyPage(() => import('@/features/cursos/pages/CertificatePage')) },
   // The #videoId fragment opens one video on the same page.
   { path: '/conteudos-exclusivos', handle: { title: 'Conteúdos Exclusivos' }, lazy: lazyPage(() => import('@/features/videos/pages/VideosPage')) },
-  soon('/desafios', 'Desafios'),
+  { path: '/desafios', handle: { title: 'Desafios' }, lazy: lazyPage(() => import('@/features/desafios/pages/ChallengesPage')) },
+  { path: '/desafios/:slug', handle: { title: 'Desafio' }, lazy: lazyPage(() => import('@/features/desafios/pages/ChallengePage')) },
   { path: '/eventos', handle: { title: 'Eventos' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventsPage')) },
   { path: '/eventos/:slug', handle: { title: 'Evento' }, lazy: lazyPage(() => import('@/features/eventos/pages/EventPage')) },
   { path: '/vetclube-ia', handle: { title: 'VetClube IA' }, lazy: lazyPage(() => import('@/features/ia/pages/IaPage')) },
