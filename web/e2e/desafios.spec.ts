@@ -74,10 +74,9 @@ for (const viewport of [
     await expect(page.getByText('Cão pequeno e idoso com sopro mitral.')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Enviar respostas' })).toHaveCount(0)
 
-    // /pontos (today's page: the balance split by kind) shows the challenge points.
+    // /pontos: the balance split by kind shows the challenge points under 'Desafios'.
     await page.goto('/pontos')
-    const split = page.locator('dl > div').filter({ has: page.getByText('Desafios', { exact: true }) })
-    await expect(split.locator('dd')).toHaveText('75')
+    await expect(page.getByRole('group', { name: 'Desafios', exact: true }).locator('dd')).toHaveText('75')
 
     // Back on the list: the card says the challenge is done; the ranking lists the member.
     await page.goto('/desafios')
