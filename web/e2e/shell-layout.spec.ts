@@ -41,7 +41,7 @@ test.describe('signed-in shell at 1280 px', () => {
     await expect(page.getByRole('button', { name: 'Notificações' })).toBeVisible()
     await expect(page.getByRole('banner').getByRole('button', { name: 'Sair' })).toBeVisible()
 
-    // A nested route activates its entry only; unbuilt features show 'Em breve' inside the layout.
+    // A nested route activates its entry only.
     await sidebar.getByRole('link', { name: 'Ferramentas' }).click()
     await expect(page).toHaveURL(/\/ferramentas$/)
     await page.goto('/ferramentas/calculadoras')
@@ -49,8 +49,8 @@ test.describe('signed-in shell at 1280 px', () => {
     await expect(sidebar.getByRole('link', { name: 'Ferramentas' })).toHaveAttribute('aria-current', 'page')
     await expect(sidebar.getByRole('link', { name: 'Início' })).not.toHaveAttribute('aria-current', 'page')
     await page.goto('/desafios')
-    await expect(page.getByRole('heading', { name: 'Desafios' })).toBeVisible()
-    await expect(page.getByText('Em breve', { exact: true })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Desafios', level: 1 })).toBeVisible()
+    await expect(sidebar.getByRole('link', { name: 'Desafios' })).toHaveAttribute('aria-current', 'page')
 
     // Ctrl+B collapses to the 3rem icon rail; the cookie keeps it for the next visit.
     expect((await aside.boundingBox())?.width).toBe(256)

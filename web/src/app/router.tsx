@@ -6,22 +6,9 @@ import { lazyPage, retryImport } from '@/lib/lazy'
 import { RootShell } from './RootShell'
 import NotFoundPage from '@/components/NotFoundPage'
 
-// The layout and the 'Em breve' page load with the first signed-in route, so
-// visitors on /landing or /login never download them.
+// The layout loads with the first signed-in route, so visitors on /landing or
+// /login never download it.
 const loadLayout = () => retryImport(() => import('./layout/AppLayout'))
-const loadComingSoon = () => retryImport(() => import('@/components/ComingSoonPage'))
-
-/** A guarded route whose feature is not built yet: 'Em breve' inside the layout. */
-function soon(path: string, title: string): RouteObject {
-  return {
-    path,
-    handle: { title },
-    lazy: async () => {
-      const { ComingSoonPage } = await loadComingSoon()
-      return { element: <ComingSoonPage title={title} /> }
-    },
-  }
-}
 
 /** A guarded /admin route managed in the backoffice: editors are sent to `url` there. */
 function inBackoffice(path: string, title: string, url: string): RouteObject {
@@ -35,7 +22,7 @@ function inBackoffice(path: string, title: string, url: string): RouteObject {
   }
 }
 
-// Feature teams: replace a `soon(...)` line with
+// A feature's page is
 //   { path: 'x', lazy: lazyPage(() => import('@/features/<feature>/pages/XPage')) }
 // (default export = the page component). Never drop or rename a path: links
 // already shared and installed shortcuts point at them.

@@ -48,7 +48,12 @@ export const ADMIN_SECTIONS: AdminSection[] = [
     href: BACKOFFICE_MEDIA_URL,
     editorialOnly: true,
   },
-  { title: 'Vagas de empregos', description: 'Oportunidades publicadas para a comunidade.' },
+  {
+    title: 'Candidaturas das vagas',
+    description: 'Candidaturas recebidas por vaga: currículo, status, nota e recrutadores.',
+    href: `${BACKOFFICE_URL}#/vagas-candidaturas`,
+    editorialOnly: true,
+  },
 ]
 
 // The backoffice's content type of each /admin/cursos area.

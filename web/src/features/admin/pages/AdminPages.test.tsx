@@ -38,14 +38,15 @@ describe('admin pages', () => {
     document.cookie = 'vc_csrf=; Path=/; Max-Age=0'
   })
 
-  it('a super admin gets the backoffice links, the areas not built yet say Em breve', async () => {
+  it('a super admin gets the backoffice links, every area is built', async () => {
     signedInAs(['user', 'super_admin'])
     renderAt(<AdminHomePage />)
     expect(await screen.findByRole('link', { name: 'Abrir backoffice' })).toHaveAttribute('href', '/backoffice/')
     const areas = screen.getByRole('list', { name: 'Áreas administrativas' })
     expect(within(areas).getByRole('link', { name: 'Gerenciar Usuários no backoffice' })).toHaveAttribute('href', '/backoffice/#/users')
     expect(within(areas).getByRole('link', { name: 'Gerenciar Biblioteca de mídia no backoffice' })).toHaveAttribute('href', '/backoffice/#/media')
-    expect(within(areas).getAllByText('Em breve')).toHaveLength(1)
+    expect(within(areas).getByRole('link', { name: 'Gerenciar Candidaturas das vagas no backoffice' })).toHaveAttribute('href', '/backoffice/#/vagas-candidaturas')
+    expect(within(areas).queryAllByText('Em breve')).toHaveLength(0)
     expect(screen.queryByText('Acesso restrito')).not.toBeInTheDocument()
   })
 
