@@ -390,18 +390,6 @@ func (s *Service) Get(ctx context.Context, idOrSlug, readerID string) (Job, erro
 	return j, nil
 }
 
-// open is the published, still open job idOrSlug.
-func (s *Service) open(ctx context.Context, idOrSlug string) (Job, error) {
-	j, err := s.Get(ctx, idOrSlug, "")
-	if err != nil {
-		return Job{}, err
-	}
-	if !j.Published || !j.ClosesAt.After(s.now()) {
-		return Job{}, core.Errorf(core.ECONFLICT, "%s", MsgClosed)
-	}
-	return j, nil
-}
-
 // Save keeps job idOrSlug among userID's saved jobs (saving twice is one).
 func (s *Service) Save(ctx context.Context, userID, idOrSlug string) (Job, error) {
 	j, err := s.Get(ctx, idOrSlug, userID)

@@ -216,7 +216,17 @@ func (m *Manager) load(ctx context.Context, path string) {
 		}
 	}
 	if !cached {
-		err2 = p.start(ctx)
+		// A start that fails for a passing reason (the machine too busy to
+		// answer the handshake in time, a crash at start) is tried again a
+		// few times before the plugin is refused for this boot; a refusal
+		// by rule (version, id, confinement) is final at once.
+		for attempt := 1; ; attempt++ {
+			if err2 = p.start(ctx); err2 == nil || attempt == 3 || !transientStartError(err2) || ctx.Err() != nil {
+				break
+			}
+			m.log.Warn("plugin did not start; trying again", "plugin", name, "attempt", attempt, "err", err2)
+			time.Sleep(time.Duration(attempt) * 500 * time.Millisecond)
+		}
 	}
 	if err := err2; err != nil {
 		var ve *versionError
@@ -322,4 +332,13 @@ func (m *Manager) Close() error {
 		delete(m.sandboxes, id)
 	}
 	return nil
+}
+
+// transientStartError tells a start failure worth another attempt from a
+// refusal by rule.
+func transientStartError(err error) bool {
+	var ve *versionError
+	var ie *idError
+	var ce *confinementError
+	return !errors.As(err, &ve) && !errors.As(err, &ie) && !errors.As(err, &ce)
 }

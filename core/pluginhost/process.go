@@ -59,6 +59,9 @@ func newPlugin(m *Manager, path, sum string) *plugin {
 	}
 }
 
+// startTimeout bounds a plugin process's handshake and its Describe answer.
+const startTimeout = 20 * time.Second
+
 // start launches the process, reads its manifest, checks it and applies its
 // schema migrations; on success the plugin is ready for calls.
 func (p *plugin) start(ctx context.Context) error {
@@ -102,8 +105,11 @@ func (p *plugin) start(ctx context.Context) error {
 		AutoMTLS:         true,
 		SecureConfig:     secure,
 		UnixSocketConfig: sockets,
-		StartTimeout:     5 * time.Second,
-		Stderr:           stderr,
+		// Generous: a busy machine (a deploy's burst, a test run) may take
+		// seconds to schedule a new process, and a plugin refused at boot
+		// stays refused until the next start.
+		StartTimeout: startTimeout,
+		Stderr:       stderr,
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Name: "go-plugin", Level: hclog.Warn, Output: &lineLogger{log: p.log, msg: "go-plugin"},
 		}),
@@ -125,7 +131,7 @@ func (p *plugin) start(ctx context.Context) error {
 	if !ok {
 		return fail(fmt.Errorf("dispense returned %T", raw))
 	}
-	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	dctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	desc, err := c.Describe(dctx, &pluginpb.DescribeRequest{HostBrokerId: c.HostBrokerID, CoreVersion: p.m.opts.CoreVersion})
 	if err != nil {

@@ -36,13 +36,13 @@ func TestSeedCreatesSignInableAccountsIdempotently(t *testing.T) {
 		t.Errorf("premium member's paid invoices: %d (%v), want 5", paid, err)
 	}
 	var users int
-	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 5+12 { // accounts + demo vets (seed_connections.go)
+	if err := srv.App.Pool.QueryRow(t.Context(), "SELECT count(*) FROM users").Scan(&users); err != nil || users != 6+12 { // accounts (the recruiter included) + demo vets (seed_connections.go)
 		t.Fatalf("%d users after seeding twice (%v)", users, err)
 	}
 	// Every printed credential signs in (the staff with the code of their
 	// printed TOTP secret); the admin is a super admin.
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
-	if len(lines) != 5+1 { // + the demo vets' line
+	if len(lines) != 6+1 { // + the demo vets' line
 		t.Fatalf("output %q", out.String())
 	}
 	credential := regexp.MustCompile(`(\S+@\S+) / (\S+)(?:\s+\(TOTP: segredo ([A-Z2-7]+)\))?$`)
