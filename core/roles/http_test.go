@@ -102,7 +102,7 @@ func TestAdminUserRolesOverHTTP(t *testing.T) {
 
 	for _, bad := range []string{"premium", "user", "root"} {
 		res := admin.Do("POST", "/api/admin/users/"+memberID+"/roles/"+bad, nil)
-		if res.Status != http.StatusUnprocessableEntity || res.ErrorMessage() != "Papel inválido. Papéis permitidos: editor, revisor, moderador, super_admin." {
+		if res.Status != http.StatusUnprocessableEntity || res.ErrorMessage() != "Papel inválido. Papéis permitidos: editor, revisor, moderador, recrutador, super_admin." {
 			t.Errorf("grant %s: %d %s", bad, res.Status, res.Body)
 		}
 	}
