@@ -11,6 +11,22 @@ for (const viewport of [
     await page.goto('/')
     // The production build registers the service worker; wait for it to take over.
     await page.waitForFunction(async () => !!(await navigator.serviceWorker.getRegistration())?.active, undefined, { timeout: 30_000 })
+    // The app keeps the calculators' offline builds in the background after
+    // the worker takes over; wait until that has settled, or it would write
+    // its cache again right after 'Limpar cache'.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const count = async () =>
+              (await caches.has('vetclube-tools-offline')) ? (await (await caches.open('vetclube-tools-offline')).keys()).length : 0
+            const before = await count()
+            await new Promise((resolve) => setTimeout(resolve, 1500))
+            return before >= 2 && before === (await count())
+          }),
+        { timeout: 45_000 },
+      )
+      .toBe(true)
     // A cache of our own, so there is something to clear whatever the precache holds.
     await page.evaluate(async () => {
       const c = await caches.open('debug-e2e')
