@@ -163,6 +163,12 @@ func startOn(t testing.TB, dbURL, dir string, opts pluginhost.Options) *harness 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.Close() })
+	// A failed test shows what the host logged (a refused plugin says why).
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("host log:\n%s", logs.String())
+		}
+	})
 	az, err := authz.New()
 	if err != nil {
 		t.Fatal(err)

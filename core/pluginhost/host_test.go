@@ -126,6 +126,21 @@ func TestCrashedPluginIsRestartedWithinFiveSeconds(t *testing.T) {
 	}
 }
 
+// GOGC=1 makes the sandbox helper, which runs with the plugin's runtime
+// settings until it execs the plugin, collect garbage almost continuously:
+// the descriptor of the checksummed binary must stay open until the execve.
+func TestPluginStartsUnderConstantGarbageCollection(t *testing.T) {
+	h := start(t, install(t, "fixture"), pluginhost.Options{PluginGOGC: "1"})
+	user := h.newUser(t)
+	waitHealthy(t, h, user, "fixture", 5*time.Second)
+	for i := 0; i < 4; i++ {
+		if res := h.call(user, "GET", "/api/tools/fixture/crash", nil); res.Status != 503 {
+			t.Fatalf("crash %d: %d %s", i, res.Status, res.Body)
+		}
+		waitHealthy(t, h, user, "fixture", 10*time.Second)
+	}
+}
+
 func TestHungPluginTimesOutAndOthersDoNotNotice(t *testing.T) {
 	h := start(t, install(t, "fixture", "fixture-premium"), pluginhost.Options{CallTimeout: 700 * time.Millisecond})
 	user := h.newUser(t, core.RolePremium)

@@ -190,5 +190,10 @@ func apply(s Spec) error {
 			return fmt.Errorf("seccomp: %w", err)
 		}
 	}
-	return syscall.Exec(exe, []string{s.Plugin}, os.Environ())
+	err = syscall.Exec(exe, []string{s.Plugin}, os.Environ())
+	// f must outlive the execve: once unreachable, its finalizer may close
+	// the descriptor on a garbage collection (the code above allocates), and
+	// the exec of /proc/self/fd/N then fails with "no such file or directory".
+	runtime.KeepAlive(f)
+	return err
 }
