@@ -212,9 +212,6 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 	if err := a.buildEvents(ctx, cfg, pool); err != nil {
 		return nil, fmt.Errorf("events: %w", err)
 	}
-	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
-		return nil, fmt.Errorf("challenges: %w", err)
-	}
 	// Protected media (streams, documents) are signed with a key derived
 	// from the server's signing secret, shared by every instance.
 	secret, err := content.PreviewSecret(ctx, pool)
@@ -225,6 +222,10 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.buildCourses(pool)
+	// Study-streak challenges count the lessons completed in courses.
+	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
+		return nil, fmt.Errorf("challenges: %w", err)
+	}
 	a.buildJobs(ctx, pool, files.private)
 	a.buildVideos(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {

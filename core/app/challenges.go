@@ -17,10 +17,12 @@ import (
 const challengeSyncEvery = time.Second
 
 // buildChallenges wires the challenges (core/challenges) after the content
-// platform: their timers run on Temporal when it is configured.
+// platform and the courses (study streaks count their lessons): their
+// timers run on Temporal when it is configured.
 func (a *App) buildChallenges(ctx context.Context, cfg config.Config, pool *pgxpool.Pool) error {
 	svc, err := challenges.New(pool, challenges.Options{
-		Subscriptions: a.Engagement.Subscriptions, Notify: a.Engagement.Notifications, Now: a.Content.Now, Log: a.Log,
+		Subscriptions: a.Engagement.Subscriptions, Notify: a.Engagement.Notifications, Lessons: a.Courses,
+		Now: a.Content.Now, Log: a.Log,
 	})
 	if err != nil {
 		return err

@@ -49,6 +49,10 @@ const EndingSoonLead = 24 * time.Hour
 // MaxQuestions is how many questions a challenge holds at most.
 const MaxQuestions = 5
 
+// KindStudy is the study-streak kind: no questions; the member completes
+// LessonsGoal course lessons between the start and the end.
+const KindStudy = "estudos"
+
 // Participation statuses.
 const (
 	StatusInProgress = "in_progress"
@@ -85,6 +89,7 @@ const (
 	MsgBadScope        = "Escolha geral ou conexões."
 	MsgBadWeek         = "Informe a semana no formato AAAA-MM-DD."
 	MsgUnknownFilter   = "Filtro desconhecido."
+	MsgGoalNotMet      = "Conclua %d aulas para completar o desafio: você concluiu %d desde o início."
 	letters            = "ABCDE"
 	challengeKeyPrefix = "challenge:"
 )
@@ -114,21 +119,26 @@ type Participation struct {
 
 // Challenge is a challenge as members see it.
 type Challenge struct {
-	ID            string         `json:"id"`
-	Slug          string         `json:"slug"`
-	Title         string         `json:"title"`
-	Summary       string         `json:"summary"`
-	Description   string         `json:"description"`
-	Kind          string         `json:"kind"`
-	Difficulty    string         `json:"difficulty"`
-	Specialty     string         `json:"specialty"`
-	Points        int            `json:"points"`
-	PremiumOnly   bool           `json:"premium_only"`
-	StartsAt      time.Time      `json:"starts_at"`
-	EndsAt        time.Time      `json:"ends_at"`
-	Phase         string         `json:"phase"`
-	QuestionCount int            `json:"question_count"`
-	Me            *Participation `json:"me"`
+	ID            string    `json:"id"`
+	Slug          string    `json:"slug"`
+	Title         string    `json:"title"`
+	Summary       string    `json:"summary"`
+	Description   string    `json:"description"`
+	Kind          string    `json:"kind"`
+	Difficulty    string    `json:"difficulty"`
+	Specialty     string    `json:"specialty"`
+	Points        int       `json:"points"`
+	PremiumOnly   bool      `json:"premium_only"`
+	StartsAt      time.Time `json:"starts_at"`
+	EndsAt        time.Time `json:"ends_at"`
+	Phase         string    `json:"phase"`
+	QuestionCount int       `json:"question_count"`
+	// LessonsGoal is a study streak's goal; LessonsDone the lessons the
+	// member completed since the start (up to the end), given once they
+	// take part.
+	LessonsGoal int            `json:"lessons_goal,omitempty"`
+	LessonsDone *int           `json:"lessons_done,omitempty"`
+	Me          *Participation `json:"me"`
 
 	// The page's own fields (Get).
 	History      string     `json:"history,omitempty"`
@@ -167,15 +177,22 @@ type Notifier interface {
 	SendMany(ctx context.Context, in notifications.Notice, userIDs []string) (notifications.Broadcast, error)
 }
 
+// Lessons counts the course lessons a member completed in a period
+// (core/courses).
+type Lessons interface {
+	CompletedLessons(ctx context.Context, userID string, from, to time.Time) (int, error)
+}
+
 // Service serves challenges.
 type Service struct {
-	pool   *pgxpool.Pool
-	subs   Subscriptions
-	notify Notifier
-	timers Timers
-	zone   *time.Location
-	now    func() time.Time
-	log    *slog.Logger
+	pool    *pgxpool.Pool
+	subs    Subscriptions
+	notify  Notifier
+	timers  Timers
+	lessons Lessons
+	zone    *time.Location
+	now     func() time.Time
+	log     *slog.Logger
 }
 
 // Options configures a Service.
@@ -183,6 +200,7 @@ type Options struct {
 	Subscriptions Subscriptions
 	Notify        Notifier // nil: no notices
 	Timers        Timers   // nil: no timers (no Temporal)
+	Lessons       Lessons  // nil: study streaks count no lessons
 	Now           func() time.Time
 	Log           *slog.Logger
 }
@@ -199,7 +217,8 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: pool, subs: opts.Subscriptions, notify: opts.Notify, timers: opts.Timers, zone: zone, now: opts.Now, log: opts.Log}, nil
+	return &Service{pool: pool, subs: opts.Subscriptions, notify: opts.Notify, timers: opts.Timers, lessons: opts.Lessons,
+		zone: zone, now: opts.Now, log: opts.Log}, nil
 }
 
 // SetTimers sets the durable timers once they exist.
@@ -210,7 +229,7 @@ func (s *Service) SetTimers(t Timers) { s.timers = t }
 func KeyOf(challengeID, userID string) string { return challengeKeyPrefix + challengeID + ":" + userID }
 
 const listColumns = `l.item_id::text, l.slug, l.title, l.summary, l.description, l.kind, l.difficulty, l.specialty, l.points,
-	l.premium_only, l.starts_at, l.ends_at, l.closed_at, l.published, l.case_fields,
+	l.premium_only, l.lessons_goal, l.starts_at, l.ends_at, l.closed_at, l.published, l.case_fields,
 	p.status, p.answers, p.correct, p.total, p.points_awarded, p.started_at, p.submitted_at`
 
 func (s *Service) scan(row pgx.Row) (Challenge, error) {
@@ -222,7 +241,7 @@ func (s *Service) scan(row pgx.Row) (Challenge, error) {
 	var submitted *time.Time
 	var raw []byte
 	err := row.Scan(&c.ID, &c.Slug, &c.Title, &c.Summary, &c.Description, &c.Kind, &c.Difficulty, &c.Specialty, &c.Points,
-		&c.PremiumOnly, &c.StartsAt, &c.EndsAt, &c.closedAt, &c.published, &raw,
+		&c.PremiumOnly, &c.LessonsGoal, &c.StartsAt, &c.EndsAt, &c.closedAt, &c.published, &raw,
 		&status, &answers, &correct, &total, &awarded, &started, &submitted)
 	if err != nil {
 		return c, err
@@ -330,7 +349,52 @@ func (s *Service) List(ctx context.Context, userID string, f Filter) ([]Challeng
 	if err != nil {
 		return nil, fmt.Errorf("list challenges: %w", err)
 	}
+	for i := range list {
+		if list[i].Me != nil {
+			if err := s.fillProgress(ctx, &list[i], userID); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return list, nil
+}
+
+// lessonsDone counts the lessons userID completed between c's start and
+// until, capped at c's end.
+func (s *Service) lessonsDone(ctx context.Context, c Challenge, userID string, until time.Time) (int, error) {
+	if s.lessons == nil {
+		return 0, nil
+	}
+	if until.After(c.EndsAt) {
+		until = c.EndsAt
+	}
+	if !until.After(c.StartsAt) {
+		return 0, nil
+	}
+	n, err := s.lessons.CompletedLessons(ctx, userID, c.StartsAt, until)
+	if err != nil {
+		return 0, fmt.Errorf("study progress: %w", err)
+	}
+	return n, nil
+}
+
+// fillProgress sets a study streak's LessonsDone for userID: the lessons
+// completed since the start, up to now or the end.
+func (s *Service) fillProgress(ctx context.Context, c *Challenge, userID string) error {
+	if c.Kind != KindStudy || userID == "" || c.Phase == PhaseUpcoming {
+		return nil
+	}
+	if c.Me != nil && c.Me.Status == StatusSubmitted {
+		done := c.Me.Correct
+		c.LessonsDone = &done
+		return nil
+	}
+	n, err := s.lessonsDone(ctx, *c, userID, s.now())
+	if err != nil {
+		return err
+	}
+	c.LessonsDone = &n
+	return nil
 }
 
 func (s *Service) load(ctx context.Context, q interface {
@@ -416,6 +480,9 @@ func (s *Service) Get(ctx context.Context, userID, idOrSlug string) (Challenge, 
 		return c, nil
 	}
 	s.fillPage(&c)
+	if err := s.fillProgress(ctx, &c, userID); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -624,6 +691,18 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 	if err != nil {
 		return Result{}, err
 	}
+	// A study streak's lessons are counted before the transaction (another
+	// package's table, read through its pool); completions only grow, so
+	// the count cannot fall while the submission commits.
+	done := 0
+	if c.Kind == KindStudy {
+		if done, err = s.lessonsDone(ctx, c, userID, s.now()); err != nil {
+			return Result{}, err
+		}
+		if done < c.LessonsGoal {
+			return Result{}, core.Errorf(core.ECONFLICT, MsgGoalNotMet, c.LessonsGoal, done)
+		}
+	}
 	var res Result
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		cur, err := s.participate(ctx, tx, c, userID, plan)
@@ -641,6 +720,9 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 			return core.Errorf(core.ECONFLICT, MsgClosed)
 		}
 		all := merge(cur.Me.Answers, answers)
+		if cur.Kind == KindStudy {
+			return s.completeStudyTx(ctx, tx, cur, userID, done, s.now())
+		}
 		qs := questionsOf(cur.fields)
 		correct := 0
 		for _, q := range qs {
@@ -681,32 +763,87 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 	return res, nil
 }
 
+// completeStudyTx completes userID's study streak c, still in progress,
+// with done lessons (at least the goal): all of c's points, credited once
+// (ledger key KeyOf), and the streak badges. It does nothing when the
+// participation was already submitted or closed.
+func (s *Service) completeStudyTx(ctx context.Context, tx pgx.Tx, c Challenge, userID string, done int, at time.Time) error {
+	tag, err := tx.Exec(ctx, `UPDATE challenge_participations SET status = 'submitted', submitted_at = $3, updated_at = $3,
+		correct = $4, total = $5, points_awarded = $6 WHERE challenge_id = $1 AND user_id = $2 AND status = 'in_progress'`,
+		c.ID, userID, at, done, c.LessonsGoal, c.Points)
+	if err != nil {
+		return fmt.Errorf("complete study streak: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return nil
+	}
+	if c.Points > 0 {
+		if _, _, err := points.AwardTx(ctx, tx, userID, c.Points, points.KindChallenge, KeyOf(c.ID, userID),
+			map[string]any{"challenge_id": c.ID, "challenge": c.Title, "lessons": done, "goal": c.LessonsGoal}); err != nil {
+			return err
+		}
+	}
+	return s.awardBadgesTx(ctx, tx, userID, at)
+}
+
 // Close closes challenge itemID at its end: drafts still unsent are closed
-// without points and the challenge stops taking answers. It returns how
-// many drafts it closed, and the later end the database holds when the
-// challenge was moved (nothing is closed then).
+// without points and the challenge stops taking answers; a study streak's
+// participants who reached the goal within the period are completed with
+// its points instead. It returns how many drafts it closed, and the later
+// end the database holds when the challenge was moved (nothing is closed
+// then).
 func (s *Service) Close(ctx context.Context, itemID string) (int, *time.Time, error) {
-	var endsAt time.Time
+	var c Challenge
 	var published bool
-	err := s.pool.QueryRow(ctx, `SELECT ends_at, published FROM challenge_listings WHERE item_id = $1`, itemID).Scan(&endsAt, &published)
+	err := s.pool.QueryRow(ctx, `SELECT item_id::text, title, kind, points, lessons_goal, starts_at, ends_at, published
+		FROM challenge_listings WHERE item_id = $1`, itemID).
+		Scan(&c.ID, &c.Title, &c.Kind, &c.Points, &c.LessonsGoal, &c.StartsAt, &c.EndsAt, &published)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, nil, nil
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("read challenge end: %w", err)
 	}
-	if endsAt.After(s.now()) {
-		return 0, &endsAt, nil
+	if c.EndsAt.After(s.now()) {
+		return 0, &c.EndsAt, nil
+	}
+	// Study streaks: who reached the goal by the end (counted before the
+	// transaction, in the courses' own reads).
+	reached := map[string]int{}
+	if c.Kind == KindStudy && published && c.LessonsGoal > 0 {
+		rows, err := s.pool.Query(ctx, `SELECT user_id::text FROM challenge_participations WHERE challenge_id = $1 AND status = 'in_progress'`, itemID)
+		if err != nil {
+			return 0, nil, fmt.Errorf("study participants: %w", err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return 0, nil, fmt.Errorf("study participants: %w", err)
+		}
+		for _, id := range ids {
+			n, err := s.lessonsDone(ctx, c, id, c.EndsAt)
+			if err != nil {
+				return 0, nil, err
+			}
+			if n >= c.LessonsGoal {
+				reached[id] = n
+			}
+		}
 	}
 	var closed int64
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Lock the listing: a submit that read the challenge as open waits
 		// here and then sees it closed.
-		if _, err := tx.Exec(ctx, `UPDATE challenge_listings SET closed_at = coalesce(closed_at, $2) WHERE item_id = $1`, itemID, s.now()); err != nil {
+		now := s.now()
+		if _, err := tx.Exec(ctx, `UPDATE challenge_listings SET closed_at = coalesce(closed_at, $2) WHERE item_id = $1`, itemID, now); err != nil {
 			return err
 		}
+		for id, n := range reached {
+			if err := s.completeStudyTx(ctx, tx, c, id, n, now); err != nil {
+				return err
+			}
+		}
 		tag, err := tx.Exec(ctx, `UPDATE challenge_participations SET status = 'closed', updated_at = $2
-			WHERE challenge_id = $1 AND status = 'in_progress'`, itemID, s.now())
+			WHERE challenge_id = $1 AND status = 'in_progress'`, itemID, now)
 		closed = tag.RowsAffected()
 		return err
 	})

@@ -3,12 +3,15 @@ package challenges_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/challenges"
+	"github.com/vetclube/vetclube/core/courses"
+	"github.com/vetclube/vetclube/core/notifications"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/plugins/sdk"
 )
@@ -359,5 +362,124 @@ func TestLGPD(t *testing.T) {
 	out, _ = e.svc.ExportUserData(ctx, m)
 	if ex := out.(challenges.Export); len(ex.Participations) != 0 || len(ex.Badges) != 0 {
 		t.Fatalf("after erase: %+v", ex)
+	}
+}
+
+// studyFields is a study streak: lessonsGoal lessons from start to end.
+func studyFields(start, end time.Time, pts, lessonsGoal int) map[string]any {
+	return map[string]any{"description": "Conclua aulas de cursos durante a semana.", "kind": challenges.KindStudy,
+		"starts_at": start.Format(time.RFC3339), "ends_at": end.Format(time.RFC3339), "points": pts,
+		"difficulty": "facil", "specialty": "clinica_geral", "premium_only": false, "lessons_goal": lessonsGoal}
+}
+
+// completeLesson records that userID completed a new lesson at at (the
+// courses' table, as core/courses writes it).
+func (e *env) completeLesson(t *testing.T, userID string, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	e.n++
+	var lesson string
+	if err := e.pool.QueryRow(ctx, `INSERT INTO content_items (type, slug, title, fields, status)
+		VALUES ('aulas', $1, 'Aula', '{}', 'publicado') RETURNING id`, fmt.Sprintf("aula-%d-%d", e.n, time.Now().UnixNano())).Scan(&lesson); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.pool.Exec(ctx, `INSERT INTO course_lesson_completions (user_id, lesson_id, how, completed_at) VALUES ($1, $2, 'marked', $3)`,
+		userID, lesson, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A study streak counts the lessons completed in its period (the courses'
+// count): completing it before the goal is refused with the count, reaching
+// it credits the points once under concurrent clicks, and the end timer
+// completes the members who reached the goal without clicking and closes
+// the others.
+func TestStudyStreak(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	svc, err := challenges.New(e.pool, challenges.Options{Notify: notifications.New(e.pool), Lessons: courses.New(e.pool, courses.Options{}), Now: e.clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := e.publish(t, "estudos-semana", studyFields(t0.Add(-time.Hour), t0.Add(48*time.Hour), 50, 3))
+	eager, quiet, short := e.user(t, "clinica_geral"), e.user(t, "clinica_geral"), e.user(t, "clinica_geral")
+	for _, m := range []string{eager, quiet, short} {
+		if _, err := svc.Save(ctx, m, "estudos-semana", map[string]string{}); err != nil {
+			t.Fatalf("join: %v", err)
+		}
+		e.completeLesson(t, m, t0.Add(-2*time.Hour)) // before the start: not counted
+	}
+	if _, err := svc.Save(ctx, eager, id, map[string]string{"1": "A"}); core.ErrorCode(err) != core.EINVALID {
+		t.Fatalf("an answer to a study streak: %v", err)
+	}
+	e.completeLesson(t, eager, t0.Add(-30*time.Minute))
+	e.completeLesson(t, eager, t0.Add(-10*time.Minute))
+	page, err := svc.Get(ctx, eager, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.LessonsGoal != 3 || page.LessonsDone == nil || *page.LessonsDone != 2 || page.QuestionCount != 0 {
+		t.Fatalf("progress: goal %d done %v questions %d", page.LessonsGoal, page.LessonsDone, page.QuestionCount)
+	}
+	if _, err := svc.Submit(ctx, eager, id, nil); core.ErrorCode(err) != core.ECONFLICT || core.ErrorMessage(err) != fmt.Sprintf(challenges.MsgGoalNotMet, 3, 2) {
+		t.Fatalf("completing before the goal: %v", err)
+	}
+	e.completeLesson(t, eager, t0.Add(-5*time.Minute))
+
+	const n = 10
+	var wg sync.WaitGroup
+	results := make([]challenges.Result, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = svc.Submit(ctx, eager, id, nil)
+		}()
+	}
+	wg.Wait()
+	fresh := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("completion %d: %v", i, errs[i])
+		}
+		if !results[i].AlreadySubmitted {
+			fresh++
+		}
+		if me := results[i].Challenge.Me; me == nil || me.Status != challenges.StatusSubmitted || me.PointsAwarded != 50 {
+			t.Fatalf("completion %d: %+v", i, me)
+		}
+	}
+	if sum, entries := e.challengePoints(t, eager); fresh != 1 || sum != 50 || entries != 1 {
+		t.Fatalf("%d completions, ledger %d VetCoins in %d entries; want 1, 50 in 1", fresh, sum, entries)
+	}
+
+	// quiet reaches the goal and never clicks; short stops at two lessons,
+	// and a third after the end does not count.
+	for _, m := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour} {
+		e.completeLesson(t, quiet, t0.Add(m))
+	}
+	e.completeLesson(t, short, t0.Add(time.Hour))
+	e.completeLesson(t, short, t0.Add(2*time.Hour))
+	e.completeLesson(t, short, t0.Add(49*time.Hour))
+	e.clock.set(t0.Add(50 * time.Hour))
+	for round := 0; round < 2; round++ {
+		closed, moved, err := svc.Close(ctx, id)
+		if err != nil || moved != nil {
+			t.Fatalf("close: %v %v", err, moved)
+		}
+		if want := map[int]int{0: 1, 1: 0}[round]; closed != want {
+			t.Fatalf("close round %d closed %d drafts, want %d", round, closed, want)
+		}
+	}
+	if sum, entries := e.challengePoints(t, quiet); sum != 50 || entries != 1 {
+		t.Fatalf("quiet: %d VetCoins in %d entries, want 50 in 1", sum, entries)
+	}
+	if sum, _ := e.challengePoints(t, short); sum != 0 {
+		t.Fatalf("short got %d VetCoins", sum)
+	}
+	list, err := svc.List(ctx, short, challenges.Filter{Phase: challenges.PhaseFinished})
+	if err != nil || len(list) != 1 || list[0].Me.Status != challenges.StatusClosed || *list[0].LessonsDone != 2 {
+		t.Fatalf("short's finished list: %v %+v", err, list)
 	}
 }

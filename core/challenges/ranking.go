@@ -309,10 +309,11 @@ func (s *Service) Announce(ctx context.Context, itemID string) (int, error) {
 // were told. Nothing is sent for a challenge whose end is not that close
 // any more (moved) or already past.
 func (s *Service) RemindEnding(ctx context.Context, itemID string) (int, error) {
-	var title, slug string
+	var title, slug, kind string
 	var endsAt time.Time
 	var published bool
-	err := s.pool.QueryRow(ctx, `SELECT title, slug, ends_at, published FROM challenge_listings WHERE item_id = $1`, itemID).Scan(&title, &slug, &endsAt, &published)
+	err := s.pool.QueryRow(ctx, `SELECT title, slug, kind, ends_at, published FROM challenge_listings WHERE item_id = $1`, itemID).
+		Scan(&title, &slug, &kind, &endsAt, &published)
 	if err != nil {
 		return 0, fmt.Errorf("read challenge: %w", err)
 	}
@@ -328,9 +329,13 @@ func (s *Service) RemindEnding(ctx context.Context, itemID string) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("challenge drafts: %w", err)
 	}
+	msg := "Envie suas respostas de \"" + title + "\" antes do encerramento."
+	if kind == KindStudy {
+		msg = "Conclua as aulas que faltam em \"" + title + "\" antes do encerramento."
+	}
 	for _, id := range ids {
 		if _, err := s.notify.Send(ctx, notifications.Notice{UserID: id, Type: "challenge", Title: "Desafio termina em 24 horas",
-			Message: "Envie suas respostas de \"" + title + "\" antes do encerramento.", Link: "/desafios/" + slug,
+			Message: msg, Link: "/desafios/" + slug,
 			IdempotencyKey: "challenge-ending:" + itemID + ":" + id}); err != nil {
 			return 0, err
 		}

@@ -372,3 +372,15 @@ func (s *Service) settleOthers(ctx context.Context, courseID, lessonID, userID s
 	}
 	return nil
 }
+
+// CompletedLessons counts the lessons userID completed (marked, watched or
+// read to the end) in [from, to): what a study-streak challenge measures.
+func (s *Service) CompletedLessons(ctx context.Context, userID string, from, to time.Time) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM course_lesson_completions
+		WHERE user_id = $1 AND completed_at >= $2 AND completed_at < $3`, userID, from, to).Scan(&n)
+	if err != nil {
+		return 0, wrap("count completed lessons", err)
+	}
+	return n, nil
+}

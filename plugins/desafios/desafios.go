@@ -18,14 +18,22 @@ const TypeID = "desafios"
 // MaxQuestions is how many questions a challenge may hold (q1…q5).
 const MaxQuestions = 5
 
-// Kinds of challenge. Only the kinds whose completion VetClube can measure
-// from a member's own answers exist: a study streak (lessons completed) and
-// a community challenge (accepted answers) need data the platform does not
-// keep per challenge period yet, so they are not offered.
+// Kinds of challenge: only kinds whose completion VetClube measures itself.
+// A clinical case and a quiz are scored from the member's answers; a study
+// streak (KindStudy) counts the course lessons the member completes between
+// the start and the end. A community challenge (accepted answers) is not
+// offered: the community has no accepted answers to count.
 var Kinds = []sdk.ContentOption{
 	{Value: "caso_clinico", Label: "Caso clínico"},
 	{Value: "quiz", Label: "Quiz semanal"},
+	{Value: KindStudy, Label: "Sequência de estudos"},
 }
+
+// KindStudy is the study-streak kind: no questions, a goal of lessons.
+const KindStudy = "estudos"
+
+// MaxLessonsGoal bounds a study streak's goal.
+const MaxLessonsGoal = 100
 
 // Difficulties of a challenge.
 var Difficulties = []sdk.ContentOption{
@@ -62,8 +70,8 @@ func questionFields() []sdk.ContentField {
 	for n := 1; n <= MaxQuestions; n++ {
 		p := fmt.Sprintf("q%d_", n)
 		out = append(out,
-			sdk.ContentField{Name: p + "text", Label: fmt.Sprintf("Pergunta %d", n), Kind: sdk.ContentLongText, Required: n == 1,
-				Max: sdk.Bound(3000), Help: "Enunciado; deixe vazia para não usar esta pergunta."},
+			sdk.ContentField{Name: p + "text", Label: fmt.Sprintf("Pergunta %d", n), Kind: sdk.ContentLongText,
+				Max: sdk.Bound(3000), Help: "Enunciado; deixe vazia para não usar esta pergunta (casos clínicos e quizzes têm ao menos uma)."},
 			sdk.ContentField{Name: p + "options", Label: fmt.Sprintf("Alternativas da pergunta %d", n), Kind: sdk.ContentLongText,
 				Max: sdk.Bound(3000), Help: "Uma alternativa por linha, de 2 a 5 (A, B, C…)."},
 			sdk.ContentField{Name: p + "correct", Label: fmt.Sprintf("Resposta esperada da pergunta %d", n), Kind: sdk.ContentSelect, Options: letters},
@@ -86,7 +94,9 @@ var ChallengeType = sdk.ContentType{
 		{Name: "ends_at", Label: "Encerramento", Kind: sdk.ContentDateTime, Required: true, Listed: true, Sortable: true,
 			Help: "Respostas não enviadas até aqui são encerradas sem pontos."},
 		{Name: "points", Label: "VetCoins", Kind: sdk.ContentNumber, Required: true, Min: sdk.Bound(1), Max: sdk.Bound(5000), Listed: true,
-			Help: "Pontos máximos; o membro recebe a fração das respostas certas."},
+			Help: "Pontos máximos; o membro recebe a fração das respostas certas (sequência de estudos: todos ao atingir a meta)."},
+		{Name: "lessons_goal", Label: "Meta de aulas", Kind: sdk.ContentNumber, Min: sdk.Bound(1), Max: sdk.Bound(MaxLessonsGoal),
+			Help: "Sequência de estudos: quantas aulas de cursos o membro conclui entre o início e o encerramento."},
 		{Name: "difficulty", Label: "Dificuldade", Kind: sdk.ContentSelect, Required: true, Options: Difficulties, Listed: true, Filterable: true},
 		{Name: "specialty", Label: "Especialidade", Kind: sdk.ContentSelect, Required: true, Options: Specialties, Listed: true, Filterable: true},
 		{Name: "premium_only", Label: "Só para Premium", Kind: sdk.ContentBoolean, Listed: true},
@@ -97,8 +107,8 @@ var ChallengeType = sdk.ContentType{
 		{Name: "image_1", Label: "Imagem 1", Kind: sdk.ContentImage, Help: "Da biblioteca de mídia (radiografia, citologia, lesão…)."},
 		{Name: "image_2", Label: "Imagem 2", Kind: sdk.ContentImage},
 		{Name: "image_3", Label: "Imagem 3", Kind: sdk.ContentImage},
-		{Name: "explanation", Label: "Discussão do caso", Kind: sdk.ContentLongText, Required: true, Min: sdk.Bound(20), Max: sdk.Bound(10000),
-			Help: "Liberada depois do envio ou do encerramento."},
+		{Name: "explanation", Label: "Discussão do caso", Kind: sdk.ContentLongText, Min: sdk.Bound(20), Max: sdk.Bound(10000),
+			Help: "Liberada depois do envio ou do encerramento (obrigatória em casos clínicos e quizzes)."},
 	}, questionFields()...),
 	List:     sdk.ContentList{DefaultSort: sdk.ContentSort{Field: "starts_at", Desc: true}, PageSize: 20},
 	Workflow: sdk.WorkflowEditorial,
@@ -109,8 +119,8 @@ func Plugin() sdk.Tool {
 	return sdk.Tool{
 		Manifest: sdk.Manifest{
 			ID: TypeID, Name: "Desafios",
-			Description: "Casos clínicos e quizzes com prazo, pontos em VetCoins, ranking semanal e medalhas.",
-			Version:     "1.0.0", MinCoreVersion: "1.0.0",
+			Description: "Casos clínicos, quizzes e sequências de estudo com prazo, pontos em VetCoins, ranking semanal e medalhas.",
+			Version:     "1.1.0", MinCoreVersion: "1.0.0",
 			Kind: sdk.KindContent, Icon: "trophy",
 			ContentTypes: []sdk.ContentType{ChallengeType},
 		},
@@ -120,16 +130,21 @@ func Plugin() sdk.Tool {
 
 // Messages editors read beside the fields.
 const (
-	MsgEndBeforeStart   = "O encerramento deve ser depois do início."
-	MsgWholePoints      = "Os VetCoins devem ser um número inteiro."
-	MsgHistoryNeeded    = "Informe o histórico do paciente do caso clínico."
-	MsgFindingsNeeded   = "Informe os achados de exame do caso clínico."
-	MsgOptionsNeeded    = "Informe de 2 a 5 alternativas, uma por linha."
-	MsgOptionRepeated   = "As alternativas devem ser diferentes entre si."
-	MsgCorrectNeeded    = "Escolha a resposta esperada."
-	MsgCorrectMissing   = "A resposta esperada não está entre as alternativas."
-	MsgQuestionGap      = "Preencha as perguntas em ordem, sem pular números."
-	MsgOrphanAnswerData = "Há alternativas ou resposta sem o enunciado da pergunta."
+	MsgEndBeforeStart    = "O encerramento deve ser depois do início."
+	MsgWholePoints       = "Os VetCoins devem ser um número inteiro."
+	MsgHistoryNeeded     = "Informe o histórico do paciente do caso clínico."
+	MsgFindingsNeeded    = "Informe os achados de exame do caso clínico."
+	MsgOptionsNeeded     = "Informe de 2 a 5 alternativas, uma por linha."
+	MsgOptionRepeated    = "As alternativas devem ser diferentes entre si."
+	MsgCorrectNeeded     = "Escolha a resposta esperada."
+	MsgCorrectMissing    = "A resposta esperada não está entre as alternativas."
+	MsgQuestionGap       = "Preencha as perguntas em ordem, sem pular números."
+	MsgOrphanAnswerData  = "Há alternativas ou resposta sem o enunciado da pergunta."
+	MsgExplanationNeeded = "Preencha o campo Discussão do caso."
+	MsgQuestionNeeded    = "Preencha o campo Pergunta 1."
+	MsgGoalNeeded        = "Informe quantas aulas o membro deve concluir (de 1 a 100)."
+	MsgGoalWhole         = "A meta de aulas deve ser um número inteiro."
+	MsgNoQuestionsStudy  = "Uma sequência de estudos não tem perguntas: deixe-as vazias."
 )
 
 // Validate is the ValidateContent hook.
@@ -143,7 +158,32 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 	if n, ok := it.Fields["points"].(float64); ok && n != math.Trunc(n) {
 		errs["points"] = MsgWholePoints
 	}
-	if str(it.Fields["kind"]) == "caso_clinico" {
+	kind := str(it.Fields["kind"])
+	if kind == KindStudy {
+		switch n, ok := it.Fields["lessons_goal"].(float64); {
+		case !ok || n < 1 || n > MaxLessonsGoal:
+			errs["lessons_goal"] = MsgGoalNeeded
+		case n != math.Trunc(n):
+			errs["lessons_goal"] = MsgGoalWhole
+		}
+		for n := 1; n <= MaxQuestions; n++ {
+			p := fmt.Sprintf("q%d_", n)
+			if strings.TrimSpace(str(it.Fields[p+"text"])) != "" || strings.TrimSpace(str(it.Fields[p+"options"])) != "" {
+				errs[p+"text"] = MsgNoQuestionsStudy
+			}
+		}
+		if len(errs) > 0 {
+			return sdk.ContentCheck{Errors: errs}, nil
+		}
+		return sdk.ContentCheck{}, nil
+	}
+	if strings.TrimSpace(str(it.Fields["explanation"])) == "" {
+		errs["explanation"] = MsgExplanationNeeded
+	}
+	if strings.TrimSpace(str(it.Fields["q1_text"])) == "" {
+		errs["q1_text"] = MsgQuestionNeeded
+	}
+	if kind == "caso_clinico" {
 		if strings.TrimSpace(str(it.Fields["history"])) == "" {
 			errs["history"] = MsgHistoryNeeded
 		}

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { expectNoSeriousA11yViolations } from './support/a11y'
 import { published } from './support/content'
-import { signInByApi, signedInUser } from './support/users'
+import { apiPost, signInByApi, signedInUser } from './support/users'
 
 // Dev seed (core/app/seed.go): the super admin may take every workflow step.
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
@@ -87,3 +87,65 @@ for (const viewport of [
     await member.close()
   })
 }
+
+test('a member joins a study streak, completes a course lesson and then the challenge (390 px)', async ({ browser }) => {
+  test.slow()
+  const stamp = Date.now().toString(36)
+  const admin = await browser.newContext()
+  await signInByApi(admin, SUPER_ADMIN)
+  const lesson = await published(admin, 'cursos-aulas', `Aula de triagem ${stamp}`, {
+    body: 'Como classificar a urgência do paciente já na recepção.',
+    duration: '08:00',
+    is_free: true,
+  })
+  const module = await published(admin, 'cursos-modulos', `Triagem ${stamp}`, { lessons: [lesson] })
+  const category = await published(admin, 'cursos-categorias', `Emergência ${stamp}`, { display_order: 60 })
+  const instructor = await published(admin, 'cursos-instrutores', 'Dra. Lia Campos', { professional_title: 'Intensivista veterinária' })
+  const course = await published(admin, 'cursos', `Triagem rápida ${stamp}`, {
+    description: 'Um curso curto sobre triagem na recepção da clínica, para o teste de ponta a ponta.',
+    category,
+    instructor,
+    level: 'Iniciante',
+    duration: '8min',
+    modules: [module],
+  })
+  const title = `Sequência de estudos e2e ${stamp}`
+  const now = Date.now()
+  await published(admin, 'desafios', title, {
+    description: 'Conclua uma aula de qualquer curso durante o desafio.',
+    kind: 'estudos',
+    lessons_goal: 1,
+    starts_at: new Date(now - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ends_at: new Date(now + 2 * 24 * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    points: 40,
+    difficulty: 'facil',
+    specialty: 'emergencias',
+  })
+  await admin.close()
+
+  const member = await browser.newContext({ viewport: { width: 390, height: 844 } })
+  await member.addInitScript(() => sessionStorage.setItem('push-prompt-dismissed', '1'))
+  await signedInUser(member, member.request)
+  const page = await member.newPage()
+  await page.goto('/desafios')
+  await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: title }) }).getByRole('link', { name: title }).click()
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+  await expect(page.getByText('Sequência de estudos').first()).toBeVisible()
+  await page.getByRole('button', { name: 'Participar' }).click()
+  await expect(page.getByRole('progressbar', { name: 'Aulas concluídas' })).toHaveAttribute('aria-valuenow', '0')
+  await expect(page.getByRole('button', { name: 'Concluir desafio' })).toBeDisabled()
+  await expect(page.getByText('Falta 1 aula.', { exact: false })).toBeVisible()
+  await expectNoSeriousA11yViolations(page, 'sequência de estudos')
+
+  // A lesson completed in the course counts.
+  expect((await apiPost(member, `/api/cursos/${course}/matricula`, {})).ok()).toBeTruthy()
+  expect((await apiPost(member, `/api/cursos/${course}/aulas/${lesson}/concluir`, {})).ok()).toBeTruthy()
+  await page.reload()
+  await expect(page.getByRole('progressbar', { name: 'Aulas concluídas' })).toHaveAttribute('aria-valuenow', '1')
+  await page.getByRole('button', { name: 'Concluir desafio' }).click()
+  await expect(page.getByRole('heading', { name: 'Desafio concluído: 1 aula' })).toBeVisible()
+  await expect(page.getByText('Você ganhou 40 VetCoins neste desafio.')).toBeVisible()
+  await page.goto('/desafios')
+  await expect(page.getByText('Concluído: 1 aula · 40 VetCoins').first()).toBeVisible()
+  await member.close()
+})

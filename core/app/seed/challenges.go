@@ -58,6 +58,12 @@ var demoChallenges = []demoChallenge{
 			"explanation":   "A DVG exige estabilização (fluidoterapia agressiva, descompressão) e cirurgia com gastropexia.",
 			"q1_text":       "Primeira conduta?", "q1_options": "Cirurgia imediata sem estabilizar\nFluidoterapia e descompressão gástrica\nAntiemético e observação", "q1_correct": "B",
 		}},
+	{key: "sequencia-estudos-semana", title: "Sequência de estudos: três aulas nesta semana",
+		summary: "Conclua três aulas de qualquer curso até o encerramento.", kind: "estudos", difficulty: "facil",
+		specialty: "clinica_geral", startDays: -1, days: 7, points: 40, fields: map[string]any{
+			"description":  "Escolha um curso em **Cursos** e conclua três aulas durante a semana. As aulas concluídas desde o início do desafio contam; quem atinge a meta até o encerramento recebe os VetCoins.",
+			"lessons_goal": 3,
+		}},
 	{key: "quiz-preventiva-vacinas", title: "Quiz semanal: vacinação de cães e gatos",
 		summary: "Protocolos essenciais segundo as diretrizes da WSAVA.", kind: "quiz", difficulty: "facil",
 		specialty: "medicina_preventiva", startDays: -14, days: 7, points: 30, fields: map[string]any{

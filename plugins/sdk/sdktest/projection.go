@@ -28,13 +28,16 @@ var (
 	typeTestPattern  = regexp.MustCompile(`(?i)\b(?:typ|type)\s*(?:NOT\s+IN|IN|<>|=)\s*\(?\s*('[^']+'(?:\s*,\s*'[^']+')*)`)
 	typeCasePattern  = regexp.MustCompile(`(?i)\bWHEN\s+'([^']+)'\s+THEN`)
 	quotedPattern    = regexp.MustCompile(`'([^']+)'`)
+	// A migration's Down section restores an older definition: it is not
+	// the one in force.
+	downPattern = regexp.MustCompile(`(?m)^--\s*\+goose\s+Down`)
 )
 
 // ProjectionReads finds the newest definition of the SQL function named
-// function in the *.sql files of dir (in file name order, so a later
-// migration's CREATE OR REPLACE wins) and returns the content type ids it
-// tests the row's type against and the field names it reads from f, the
-// item's fields (f->>'name' or f->'name').
+// function in the Up sections of the *.sql files of dir (in file name
+// order, so a later migration's CREATE OR REPLACE wins) and returns the
+// content type ids it tests the row's type against and the field names it
+// reads from f, the item's fields (f->>'name' or f->'name').
 func ProjectionReads(dir, function string) (types, fields []string, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
 	if err != nil {
@@ -49,6 +52,9 @@ func ProjectionReads(dir, function string) (types, fields []string, err error) {
 			return nil, nil, err
 		}
 		src := string(b)
+		if loc := downPattern.FindStringIndex(src); loc != nil {
+			src = src[:loc[0]]
+		}
 		for _, loc := range start.FindAllStringIndex(src, -1) {
 			rest := src[loc[1]:]
 			open := strings.Index(rest, "$$")

@@ -39,6 +39,9 @@ export interface Challenge {
   ends_at: string
   phase: Phase
   question_count: number
+  /** A study streak's goal, and the lessons completed since the start once the member joined. */
+  lessons_goal?: number
+  lessons_done?: number
   me: Participation | null
   history?: string
   exam_findings?: string
@@ -144,6 +147,15 @@ export function useSaveAnswers(slug: string) {
       qc.setQueryData<Challenge>(challengeKeys.item(slug), (c) => (c ? { ...c, me: p } : c))
       void qc.invalidateQueries({ queryKey: ['desafios', 'list'] })
     },
+  })
+}
+
+/** Joins a study streak (an empty save); the page is read again for the lessons completed so far. */
+export function useJoinChallenge(slug: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiFetch<Participation>(`/api/desafios/${encodeURIComponent(slug)}/respostas`, { method: 'PUT', body: { answers: {} } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: challengeKeys.all }),
   })
 }
 

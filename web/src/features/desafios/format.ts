@@ -21,7 +21,10 @@ export const DIFFICULTIES: { value: string; label: string }[] = [
   { value: 'dificil', label: 'Difícil' },
 ]
 
-export const KINDS: Record<string, string> = { caso_clinico: 'Caso clínico', quiz: 'Quiz semanal' }
+export const KINDS: Record<string, string> = { caso_clinico: 'Caso clínico', quiz: 'Quiz semanal', estudos: 'Sequência de estudos' }
+
+/** The study-streak kind: no questions, a goal of course lessons. */
+export const STUDY = 'estudos'
 
 export const LETTERS = ['A', 'B', 'C', 'D', 'E']
 
@@ -40,14 +43,38 @@ export function formatMoment(iso: string): string {
   return dateTime.format(new Date(iso))
 }
 
+/** "1 aula", "3 aulas". */
+export function lessons(n: number): string {
+  return n === 1 ? '1 aula' : `${n} aulas`
+}
+
+interface Progress {
+  kind: string
+  me: { status: string; answered: number; correct: number; total: number; points_awarded: number } | null
+  question_count: number
+  lessons_goal?: number
+  lessons_done?: number
+}
+
 /** The member's progress on a card. */
-export function progressLabel(c: { me: { status: string; answered: number; correct: number; total: number; points_awarded: number } | null; question_count: number }): string {
+export function progressLabel(c: Progress): string {
   if (!c.me) return 'Não iniciado'
+  const study = c.kind === STUDY
   switch (c.me.status) {
     case 'submitted':
-      return `Concluído: ${c.me.correct} de ${c.me.total} certas · ${c.me.points_awarded} VetCoins`
+      return study
+        ? `Concluído: ${lessons(c.me.correct)} · ${c.me.points_awarded} VetCoins`
+        : `Concluído: ${c.me.correct} de ${c.me.total} certas · ${c.me.points_awarded} VetCoins`
     case 'closed':
-      return 'Encerrado sem envio'
+      return study ? `Encerrado: ${c.lessons_done ?? 0} de ${lessons(c.lessons_goal ?? 0)}` : 'Encerrado sem envio'
   }
-  return `${c.me.answered} de ${c.question_count} respondidas`
+  return study ? `${c.lessons_done ?? 0} de ${lessons(c.lessons_goal ?? 0)} concluídas` : `${c.me.answered} de ${c.question_count} respondidas`
+}
+
+/** The member's progress on a card, in percent. */
+export function progressShare(c: Progress): number {
+  if (!c.me) return 0
+  if (c.me.status === 'submitted') return 100
+  if (c.kind === STUDY) return c.lessons_goal ? Math.min(100, Math.round(((c.lessons_done ?? 0) / c.lessons_goal) * 100)) : 0
+  return c.question_count > 0 ? Math.round((c.me.answered / c.question_count) * 100) : 0
 }

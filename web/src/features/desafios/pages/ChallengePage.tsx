@@ -10,8 +10,8 @@ import { Spinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api'
 import { cn } from '@/lib/cn'
 import { usePageTitle } from '@/lib/usePageTitle'
-import { useChallenge, useSaveAnswers, useSubmitAnswers, type Challenge, type Question } from '../api'
-import { KINDS, LETTERS, difficultyLabel, formatMoment, specialtyLabel } from '../format'
+import { useChallenge, useJoinChallenge, useSaveAnswers, useSubmitAnswers, type Challenge, type Question } from '../api'
+import { KINDS, LETTERS, STUDY, difficultyLabel, formatMoment, lessons, specialtyLabel } from '../format'
 
 const PREMIUM_TEXT = 'Este desafio é exclusivo para assinantes Premium.'
 
@@ -43,7 +43,9 @@ function ChallengeView({ c }: { c: Challenge }) {
   const submit = useSubmitAnswers(c.slug)
   const [answers, setAnswers] = useState<Record<string, string>>(c.me?.answers ?? {})
   const [status, setStatus] = useState('')
-  const refusal = [save.error, submit.error].find(isPlanRefusal)
+  const join = useJoinChallenge(c.slug)
+  const refusal = [save.error, submit.error, join.error].find(isPlanRefusal)
+  const study = c.kind === STUDY
   const editable = c.phase === 'active' && (!c.me || c.me.status === 'in_progress') && !c.access
   const resultRef = useRef<HTMLHeadingElement>(null)
   // A page first drawn from a remembered answer gets the saved answers when
@@ -98,7 +100,11 @@ function ChallengeView({ c }: { c: Challenge }) {
         <Markdown skipHtml>{c.description}</Markdown>
       </div>
       {c.access === 'premium_required' && <PremiumInvite message={PREMIUM_TEXT} />}
-      {c.phase === 'upcoming' && !c.access && <p className="rounded-xl bg-muted p-4">O caso e as perguntas aparecem quando o desafio começar.</p>}
+      {c.phase === 'upcoming' && !c.access && (
+        <p className="rounded-xl bg-muted p-4">
+          {study ? `Meta: concluir ${lessons(c.lessons_goal ?? 0)} de cursos entre o início e o encerramento. Você poderá participar quando o desafio começar.` : 'O caso e as perguntas aparecem quando o desafio começar.'}
+        </p>
+      )}
       {(c.history || c.exam_findings) && (
         <section aria-labelledby="case-title" className="flex flex-col gap-3">
           <h2 id="case-title" className="text-xl font-semibold">
@@ -132,15 +138,20 @@ function ChallengeView({ c }: { c: Challenge }) {
         </section>
       )}
       {refusal && <PremiumInvite title="Limite do teste gratuito" message={refusal.message} />}
+      {study && c.phase !== 'upcoming' && !c.access && c.me?.status !== 'submitted' && (
+        <StudyGoal c={c} onJoin={() => join.mutate()} joining={join.isPending} joinError={join.error && !isPlanRefusal(join.error) ? join.error : null} onComplete={() => submit.mutate({})} completing={submit.isPending} />
+      )}
       {c.me?.status === 'submitted' && (
         <Card className="flex flex-col gap-1 border-green-600 p-4">
           <h2 ref={resultRef} tabIndex={-1} className="text-lg font-semibold">
-            Resultado: {c.me.correct} de {c.me.total} certas
+            {study ? `Desafio concluído: ${lessons(c.me.correct)}` : `Resultado: ${c.me.correct} de ${c.me.total} certas`}
           </h2>
           <p>Você ganhou {c.me.points_awarded} VetCoins neste desafio.</p>
         </Card>
       )}
-      {c.me?.status === 'closed' && <p className="rounded-xl bg-muted p-4">O desafio encerrou antes do envio das suas respostas.</p>}
+      {c.me?.status === 'closed' && (
+        <p className="rounded-xl bg-muted p-4">{study ? 'O desafio encerrou antes de você atingir a meta.' : 'O desafio encerrou antes do envio das suas respostas.'}</p>
+      )}
       {questions.length > 0 && (
         <section aria-labelledby="questions-title" className="flex flex-col gap-4">
           <h2 id="questions-title" className="text-xl font-semibold">
@@ -186,6 +197,86 @@ function ChallengeView({ c }: { c: Challenge }) {
         </section>
       )}
     </article>
+  )
+}
+
+/** A study streak: join, the lessons completed since the start against the goal, and the completion. */
+function StudyGoal({
+  c,
+  onJoin,
+  joining,
+  joinError,
+  onComplete,
+  completing,
+}: {
+  c: Challenge
+  onJoin: () => void
+  joining: boolean
+  joinError: unknown
+  onComplete: () => void
+  completing: boolean
+}) {
+  const goal = c.lessons_goal ?? 0
+  const done = c.lessons_done ?? 0
+  const reached = done >= goal && goal > 0
+  const open = c.phase === 'active' && (!c.me || c.me.status === 'in_progress')
+  return (
+    <section aria-labelledby="goal-title" className="flex flex-col gap-3 rounded-2xl border border-border p-4">
+      <h2 id="goal-title" className="text-xl font-semibold">
+        Sua meta
+      </h2>
+      <p>
+        Conclua {lessons(goal)} de cursos até {formatMoment(c.ends_at)}. Contam as aulas concluídas desde o início do desafio, em {formatMoment(c.starts_at)}.
+      </p>
+      {!c.me ? (
+        open && (
+          <div className="flex flex-col items-start gap-2">
+            <Button onClick={onJoin} disabled={joining}>
+              {joining ? 'Entrando…' : 'Participar'}
+            </Button>
+            {joinError != null && (
+              <p role="alert" className="text-sm text-destructive">
+                {joinError instanceof ApiError ? joinError.message : 'Não foi possível participar. Tente novamente.'}
+              </p>
+            )}
+          </div>
+        )
+      ) : (
+        <>
+          <div
+            role="progressbar"
+            aria-label="Aulas concluídas"
+            aria-valuemin={0}
+            aria-valuemax={goal}
+            aria-valuenow={Math.min(done, goal)}
+            aria-valuetext={`${done} de ${lessons(goal)}`}
+            className="h-3 overflow-hidden rounded-full bg-muted"
+          >
+            <div className="h-full bg-primary" style={{ width: `${goal ? Math.min(100, (done / goal) * 100) : 0}%` }} />
+          </div>
+          <p className="text-sm">
+            {done} de {lessons(goal)} concluídas.
+          </p>
+          {open && (
+            <div className="flex flex-col items-start gap-2">
+              <div className="flex flex-wrap gap-2">
+                <Button onClick={onComplete} disabled={!reached || completing} aria-describedby={reached ? undefined : 'goal-hint'}>
+                  {completing ? 'Concluindo…' : 'Concluir desafio'}
+                </Button>
+                <Link to="/cursos" className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium hover:bg-muted">
+                  Ir para Cursos
+                </Link>
+              </div>
+              {!reached && (
+                <p id="goal-hint" className="text-sm text-muted-foreground">
+                  {goal - done === 1 ? 'Falta' : 'Faltam'} {lessons(goal - done)}. Quem atinge a meta até o encerramento recebe os VetCoins mesmo sem clicar em concluir.
+                </p>
+              )}
+            </div>
+          )}
+        </>
+      )}
+    </section>
   )
 }
 

@@ -8,7 +8,7 @@ import { Spinner } from '@/components/ui/Spinner'
 import { cn } from '@/lib/cn'
 import { usePageTitle } from '@/lib/usePageTitle'
 import { useBadges, useChallenges, useRanking, type Challenge, type ListPhase } from '../api'
-import { DIFFICULTIES, KINDS, SPECIALTIES, difficultyLabel, formatMoment, progressLabel, specialtyLabel } from '../format'
+import { DIFFICULTIES, KINDS, SPECIALTIES, difficultyLabel, formatMoment, progressLabel, progressShare, specialtyLabel } from '../format'
 
 const TABS: { id: ListPhase; label: string; empty: string }[] = [
   { id: 'ativos', label: 'Ativos', empty: 'Nenhum desafio ativo no momento.' },
@@ -34,7 +34,7 @@ export default function ChallengesPage() {
         <h1 className="flex items-center gap-2 text-2xl font-bold tracking-tight">
           <Trophy aria-hidden="true" className="size-7 text-primary" /> Desafios
         </h1>
-        <p className="text-muted-foreground">Casos clínicos e quizzes com prazo: responda, aprenda com a discussão e ganhe VetCoins.</p>
+        <p className="text-muted-foreground">Casos clínicos, quizzes e sequências de estudo com prazo: participe, aprenda e ganhe VetCoins.</p>
       </header>
       <div className="grid min-w-0 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex min-w-0 flex-col gap-4">
@@ -111,8 +111,7 @@ export default function ChallengesPage() {
 }
 
 function ChallengeCard({ challenge: c }: { challenge: Challenge }) {
-  const done = c.me?.status === 'submitted'
-  const share = c.me && c.question_count > 0 ? Math.round(((done ? c.question_count : c.me.answered) / c.question_count) * 100) : 0
+  const share = progressShare(c)
   return (
     <Card className="flex h-full flex-col gap-3 p-4">
       <div className="flex flex-wrap items-center gap-2">
