@@ -4,6 +4,7 @@ import { finishTwoStep } from './support/twoStep'
 // Dev seed (core/app/seed.go).
 const SUPER_ADMIN = { email: 'admin@vetclube.dev', password: 'Painel#Gestor26' }
 const DEMO = { email: 'demo@vetclube.dev', password: 'Consulta#2026' }
+const RECRUITER = { email: 'recrutadora@vetclube.dev', password: 'Vagas#Recruta26' }
 
 async function signIn(page: Page, account: { email: string; password: string }) {
   await page.goto('/backoffice/')
@@ -25,6 +26,22 @@ test('an account without editor or super_admin is refused in pt-BR and signed ou
   // The refused login's session was ended on the server, not just hidden.
   expect((await page.request.get('/api/auth/session')).status()).toBe(401)
   expect((await page.request.get('/api/admin/users')).status()).toBe(401)
+})
+
+test('a recruiter sees the applications card on the dashboard and nothing it may not read', async ({ page }) => {
+  const refused: string[] = []
+  page.on('response', (r) => {
+    if (r.url().includes('/api/') && r.status() === 403) refused.push(r.url())
+  })
+  await signIn(page, RECRUITER)
+  const jobs = page.getByRole('region', { name: 'Candidaturas das vagas' })
+  await expect(jobs).toBeVisible()
+  await expect(jobs.getByRole('link', { name: 'Abrir candidaturas' })).toBeVisible()
+  await expect(page.getByTestId('overdue-card')).toHaveCount(0)
+  await expect(page.getByText('Recrutador', { exact: false }).first()).toBeVisible()
+  expect(refused).toEqual([])
+  await jobs.getByRole('link', { name: 'Abrir candidaturas' }).click()
+  await expect(page).toHaveURL(/#\/vagas-candidaturas$/)
 })
 
 test('a super admin sees the dashboard, lists and filters users, grants and revokes editor', async ({ page, browser }) => {

@@ -2,6 +2,7 @@ import { Box, Card, CardActions, CardContent, CardHeader, Link, Stack, Typograph
 import { Link as RouterLink } from 'react-router-dom'
 import { Button, Title, useGetIdentity, useGetList, usePermissions, useTranslate } from 'react-admin'
 import { OverdueCard } from '../agenda/OverdueCard'
+import { JobsCard } from '../vagas/JobsCard'
 import { WorkQueues } from './WorkQueues'
 
 /** A count read from the users list's Content-Range total (one row fetched). */
@@ -49,6 +50,8 @@ export default function Dashboard() {
   const superAdmin = roles.includes('super_admin')
   const reviewer = superAdmin || roles.includes('revisor')
   const inWorkflow = reviewer || roles.includes('editor')
+  // Applications are followed by editors, reviewers, recruiters and super admins.
+  const followsJobs = inWorkflow || roles.includes('recrutador')
   return (
     <Box sx={{ mt: 2 }}>
       <Title title={translate('vetclube.dashboard.title')} />
@@ -71,9 +74,13 @@ export default function Dashboard() {
           </CardContent>
         </Card>
       )}
-      <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap" sx={{ mb: 2 }}>
-        <OverdueCard />
-      </Stack>
+      {(inWorkflow || followsJobs) && (
+        <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap" sx={{ mb: 2 }}>
+          {/* The agenda is the editorial workflow's: others may not read it. */}
+          {inWorkflow && <OverdueCard />}
+          {followsJobs && <JobsCard />}
+        </Stack>
+      )}
       <Card>
         <CardHeader title={translate('vetclube.dashboard.app_links')} />
         <CardContent>

@@ -364,6 +364,11 @@ const ptBRMessages: TranslationMessages = {
       open_login: 'Página de entrada',
       open_tools: 'Ferramentas',
       load_error: 'Não foi possível carregar os números.',
+      jobs_title: 'Candidaturas das vagas',
+      jobs_none: 'Nenhuma vaga atribuída a você.',
+      jobs_no_new: 'Nenhuma candidatura nova.',
+      jobs_new: '%{count} candidatura nova |||| %{count} candidaturas novas',
+      jobs_open: 'Abrir candidaturas',
     },
     content: {
       title: 'Título',
