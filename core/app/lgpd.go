@@ -85,6 +85,7 @@ func (a *App) registerLGPDAreas(reg *lgpd.Registry, pool *pgxpool.Pool, public m
 	reg.AddArea("perfil", fn(a.Profiles.ExportUserData))
 	reg.AddArea("publicacoes", fn(a.Content.Store.ExportUserData))
 	reg.AddArea("imagens_das_publicacoes", fn(a.Community.ExportUserData))
+	reg.AddArea("respostas_aceitas", fn(a.Community.ExportAcceptedAnswers))
 	reg.AddArea("comentarios_e_interacoes", fn(a.Content.Engagement.ExportUserData))
 	reg.AddArea("conexoes", fn(a.Connections.ExportUserData))
 	reg.AddArea("cursos_e_certificados", fn(a.Courses.ExportUserData))

@@ -92,6 +92,8 @@ type Post struct {
 	Comments  int64      `json:"comments_count"`
 	Liked     bool       `json:"liked"`
 	IsMine    bool       `json:"is_mine"`
+	// AcceptedCommentID is the comment the author accepted as the answer.
+	AcceptedCommentID *string `json:"accepted_comment_id"`
 }
 
 // Input is what an author writes.

@@ -128,10 +128,10 @@ const postColumns = `p.item_id::text, coalesce(p.author_id::text, ''), pr.user_i
 	coalesce(pr.first_name, ''), coalesce(pr.last_name, ''), coalesce(pr.avatar_url, ''), coalesce(pr.title, ''), coalesce(pr.verified, false),
 	coalesce(p.fields->>'content', ''), p.published_at,
 	CASE WHEN p.last_published_at > p.published_at THEN p.last_published_at END,
-	coalesce(ec.likes, 0), coalesce(ec.comments, 0), er.user_id IS NOT NULL, coalesce(m.media, '[]'::json)`
+	coalesce(ec.likes, 0), coalesce(ec.comments, 0), er.user_id IS NOT NULL, coalesce(m.media, '[]'::json), aa.comment_id::text`
 
-// postJoins add the author, the counters, the reader's like and the
-// pictures (in upload order) to content_published p.
+// postJoins add the author, the counters, the reader's like, the
+// pictures (in upload order) and the accepted answer to content_published p.
 var postJoins = ` LEFT JOIN profiles pr ON pr.user_id = p.author_id` +
 	engagement.CountersJoinSQL("ec", "p.item_id") +
 	engagement.ReactionJoinSQL("er", "p.item_id", "$1::uuid") + ` AND er.reaction = 'like'
@@ -139,7 +139,8 @@ var postJoins = ` LEFT JOIN profiles pr ON pr.user_id = p.author_id` +
 		SELECT json_agg(json_build_object('id', pm.id, 'media_type', pm.media_type, 'storage_path', pm.storage_path,
 			'thumbnail_path', pm.thumbnail_path, 'width', pm.width, 'height', pm.height, 'file_name', pm.file_name,
 			'file_size', pm.file_size, 'mime_type', pm.mime_type) ORDER BY pm.created_at, pm.id) AS media
-		FROM post_media pm WHERE pm.item_id = p.item_id) m ON true `
+		FROM post_media pm WHERE pm.item_id = p.item_id) m ON true
+	LEFT JOIN community_accepted_answers aa ON aa.post_id = p.item_id `
 
 func (q *postQuery) sql(limit int) string {
 	return `SELECT ` + postColumns + ` FROM ` + q.from + postJoins +
@@ -166,7 +167,7 @@ func (s *Service) scanPost(row pgx.Row, reader string) (Post, error) {
 	var hasProfile, verified bool
 	var media []byte
 	if err := row.Scan(&p.ID, &authorID, &hasProfile, &first, &last, &avatar, &title, &verified,
-		&p.Content, &p.CreatedAt, &p.EditedAt, &p.Likes, &p.Comments, &p.Liked, &media); err != nil {
+		&p.Content, &p.CreatedAt, &p.EditedAt, &p.Likes, &p.Comments, &p.Liked, &media, &p.AcceptedCommentID); err != nil {
 		return Post{}, err
 	}
 	if authorID != "" && hasProfile {

@@ -173,6 +173,37 @@ func (h HTTP) Like(on bool) http.Handler {
 	})
 }
 
+// AcceptBody names the comment a post's author accepts as the answer.
+type AcceptBody struct {
+	CommentID string `json:"comment_id"`
+}
+
+// AcceptAnswer serves PUT /api/community/posts/{id}/resposta-aceita
+// ({comment_id}: the post's author accepts a colleague's comment) and
+// DELETE (no accepted answer): {post_id, accepted_comment_id}.
+func (h HTTP) AcceptAnswer(on bool) http.Handler {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		p, err := principal(r)
+		if err != nil {
+			return err
+		}
+		var out AcceptedAnswer
+		if on {
+			body, err := httpx.Decode[AcceptBody](r)
+			if err != nil {
+				return err
+			}
+			out, err = h.Service.AcceptAnswer(r.Context(), p.UserID, chi.URLParam(r, "id"), body.CommentID)
+			if err != nil {
+				return err
+			}
+		} else if out, err = h.Service.ClearAnswer(r.Context(), p.UserID, chi.URLParam(r, "id")); err != nil {
+			return err
+		}
+		return httpx.Encode(w, http.StatusOK, out)
+	})
+}
+
 // Upload serves POST /api/community/uploads: multipart/form-data with one
 // picture in the field "file"; 201 with the picture, not yet attached.
 func (h HTTP) Upload() http.Handler {

@@ -32,6 +32,14 @@ func (s *Service) ExportUserData(ctx context.Context, userID string) (any, error
 		'tamanho', file_size, 'tipo', mime_type, 'enviada_em', created_at) FROM post_media WHERE uploader_id = $1 ORDER BY created_at`, userID)
 }
 
+// ExportAcceptedAnswers is the member's accepted answers: the ones they
+// gave (accepted by a post's author) and the ones they accepted.
+func (s *Service) ExportAcceptedAnswers(ctx context.Context, userID string) (any, error) {
+	return lgpd.Rows(ctx, s.pool, `SELECT json_build_object('publicacao', post_id, 'comentario', comment_id,
+		'papel', CASE WHEN answerer_id = $1 THEN 'resposta_dada' ELSE 'resposta_escolhida' END, 'aceita_em', accepted_at)
+		FROM community_accepted_answers WHERE answerer_id = $1 OR accepted_by = $1 ORDER BY accepted_at`, userID)
+}
+
 // EraseUploads removes userID's feed pictures: files first, then rows, so a
 // retry after a failure finds the rest.
 func (s *Service) EraseUploads(ctx context.Context, userID string) (int64, error) {

@@ -71,6 +71,10 @@ type Comment struct {
 	authorID string
 }
 
+// AuthorID is the id of the comment's author ("" once the account is gone),
+// whether or not they have a profile to show.
+func (c Comment) AuthorID() string { return c.authorID }
+
 // CommentReactions are a comment's counts and the reader's reaction.
 type CommentReactions struct {
 	Likes      int64 `json:"likes"`

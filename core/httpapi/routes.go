@@ -269,8 +269,9 @@ func addRoutes(rt *router, d Deps) {
 	}
 
 	// Community posts (core/community): the feed, a post, pictures and
-	// likes, as the signed-in member; edit and delete are the author's (or,
-	// for delete, a moderator's), decided in the handlers.
+	// likes, as the signed-in member; edit, delete and the accepted answer
+	// are the author's (or, for delete, a moderator's), decided in the
+	// handlers.
 	if cm := d.Community; cm != nil && cm.Service != nil {
 		rt.handle("GET", "/api/community/feed", cm.Feed())
 		rt.handle("POST", "/api/community/uploads", cm.Upload())
@@ -280,6 +281,8 @@ func addRoutes(rt *router, d Deps) {
 		rt.handle("DELETE", "/api/community/posts/{id}", cm.Delete())
 		rt.handle("PUT", "/api/community/posts/{id}/like", cm.Like(true))
 		rt.handle("DELETE", "/api/community/posts/{id}/like", cm.Like(false))
+		rt.handle("PUT", "/api/community/posts/{id}/resposta-aceita", cm.AcceptAnswer(true))
+		rt.handle("DELETE", "/api/community/posts/{id}/resposta-aceita", cm.AcceptAnswer(false))
 	}
 
 	// Media library (core/media): resumable tus uploads and the library's
