@@ -222,14 +222,15 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, err
 	}
 	a.buildCourses(pool)
-	// Study-streak challenges count the lessons completed in courses.
-	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
-		return nil, fmt.Errorf("challenges: %w", err)
-	}
 	a.buildJobs(ctx, pool, files.private)
 	a.buildVideos(pool)
 	if err := a.buildCommunity(ctx, pool, uploads); err != nil {
 		return nil, fmt.Errorf("community: %w", err)
+	}
+	// Measured challenges count lessons completed in courses and answers
+	// accepted in the community.
+	if err := a.buildChallenges(ctx, cfg, pool); err != nil {
+		return nil, fmt.Errorf("challenges: %w", err)
 	}
 	a.buildModeration(pool)
 	if err := a.buildMedia(ctx, cfg, pool, files.public, files.private); err != nil {

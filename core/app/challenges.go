@@ -17,11 +17,12 @@ import (
 const challengeSyncEvery = time.Second
 
 // buildChallenges wires the challenges (core/challenges) after the content
-// platform and the courses (study streaks count their lessons): their
-// timers run on Temporal when it is configured.
+// platform, the courses and the community (measured challenges count their
+// lessons and accepted answers): their timers run on Temporal when it is
+// configured.
 func (a *App) buildChallenges(ctx context.Context, cfg config.Config, pool *pgxpool.Pool) error {
 	svc, err := challenges.New(pool, challenges.Options{
-		Subscriptions: a.Engagement.Subscriptions, Notify: a.Engagement.Notifications, Lessons: a.Courses,
+		Subscriptions: a.Engagement.Subscriptions, Notify: a.Engagement.Notifications, Lessons: a.Courses, Answers: a.Community,
 		Now: a.Content.Now, Log: a.Log,
 	})
 	if err != nil {

@@ -49,9 +49,17 @@ const EndingSoonLead = 24 * time.Hour
 // MaxQuestions is how many questions a challenge holds at most.
 const MaxQuestions = 5
 
-// KindStudy is the study-streak kind: no questions; the member completes
-// LessonsGoal course lessons between the start and the end.
-const KindStudy = "estudos"
+// The measured kinds have no questions: VetClube counts what the member
+// did between the start and the end against the challenge's Goal. A study
+// streak counts course lessons completed; a community challenge counts the
+// member's comments accepted as a post's answer.
+const (
+	KindStudy     = "estudos"
+	KindCommunity = "comunidade"
+)
+
+// measured reports whether kind is counted rather than answered.
+func measured(kind string) bool { return kind == KindStudy || kind == KindCommunity }
 
 // Participation statuses.
 const (
@@ -90,6 +98,7 @@ const (
 	MsgBadWeek         = "Informe a semana no formato AAAA-MM-DD."
 	MsgUnknownFilter   = "Filtro desconhecido."
 	MsgGoalNotMet      = "Conclua %d aulas para completar o desafio: você concluiu %d desde o início."
+	MsgAnswersNotMet   = "Tenha %d respostas aceitas na comunidade para completar o desafio: você tem %d desde o início."
 	letters            = "ABCDE"
 	challengeKeyPrefix = "challenge:"
 )
@@ -133,12 +142,12 @@ type Challenge struct {
 	EndsAt        time.Time `json:"ends_at"`
 	Phase         string    `json:"phase"`
 	QuestionCount int       `json:"question_count"`
-	// LessonsGoal is a study streak's goal; LessonsDone the lessons the
-	// member completed since the start (up to the end), given once they
-	// take part.
-	LessonsGoal int            `json:"lessons_goal,omitempty"`
-	LessonsDone *int           `json:"lessons_done,omitempty"`
-	Me          *Participation `json:"me"`
+	// Goal is a measured kind's goal (lessons, accepted answers); Done
+	// what the member did since the start (up to the end): on the page,
+	// and in lists once they take part.
+	Goal int            `json:"goal,omitempty"`
+	Done *int           `json:"done,omitempty"`
+	Me   *Participation `json:"me"`
 
 	// The page's own fields (Get).
 	History      string     `json:"history,omitempty"`
@@ -183,6 +192,12 @@ type Lessons interface {
 	CompletedLessons(ctx context.Context, userID string, from, to time.Time) (int, error)
 }
 
+// Answers counts a member's comments accepted as a post's answer in a
+// period (core/community).
+type Answers interface {
+	AcceptedAnswers(ctx context.Context, userID string, from, to time.Time) (int, error)
+}
+
 // Service serves challenges.
 type Service struct {
 	pool    *pgxpool.Pool
@@ -190,6 +205,7 @@ type Service struct {
 	notify  Notifier
 	timers  Timers
 	lessons Lessons
+	answers Answers
 	zone    *time.Location
 	now     func() time.Time
 	log     *slog.Logger
@@ -201,6 +217,7 @@ type Options struct {
 	Notify        Notifier // nil: no notices
 	Timers        Timers   // nil: no timers (no Temporal)
 	Lessons       Lessons  // nil: study streaks count no lessons
+	Answers       Answers  // nil: community challenges count no answers
 	Now           func() time.Time
 	Log           *slog.Logger
 }
@@ -217,7 +234,7 @@ func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: pool, subs: opts.Subscriptions, notify: opts.Notify, timers: opts.Timers, lessons: opts.Lessons,
+	return &Service{pool: pool, subs: opts.Subscriptions, notify: opts.Notify, timers: opts.Timers, lessons: opts.Lessons, answers: opts.Answers,
 		zone: zone, now: opts.Now, log: opts.Log}, nil
 }
 
@@ -229,7 +246,7 @@ func (s *Service) SetTimers(t Timers) { s.timers = t }
 func KeyOf(challengeID, userID string) string { return challengeKeyPrefix + challengeID + ":" + userID }
 
 const listColumns = `l.item_id::text, l.slug, l.title, l.summary, l.description, l.kind, l.difficulty, l.specialty, l.points,
-	l.premium_only, l.lessons_goal, l.starts_at, l.ends_at, l.closed_at, l.published, l.case_fields,
+	l.premium_only, l.goal, l.starts_at, l.ends_at, l.closed_at, l.published, l.case_fields,
 	p.status, p.answers, p.correct, p.total, p.points_awarded, p.started_at, p.submitted_at`
 
 func (s *Service) scan(row pgx.Row) (Challenge, error) {
@@ -241,7 +258,7 @@ func (s *Service) scan(row pgx.Row) (Challenge, error) {
 	var submitted *time.Time
 	var raw []byte
 	err := row.Scan(&c.ID, &c.Slug, &c.Title, &c.Summary, &c.Description, &c.Kind, &c.Difficulty, &c.Specialty, &c.Points,
-		&c.PremiumOnly, &c.LessonsGoal, &c.StartsAt, &c.EndsAt, &c.closedAt, &c.published, &raw,
+		&c.PremiumOnly, &c.Goal, &c.StartsAt, &c.EndsAt, &c.closedAt, &c.published, &raw,
 		&status, &answers, &correct, &total, &awarded, &started, &submitted)
 	if err != nil {
 		return c, err
@@ -359,41 +376,46 @@ func (s *Service) List(ctx context.Context, userID string, f Filter) ([]Challeng
 	return list, nil
 }
 
-// lessonsDone counts the lessons userID completed between c's start and
-// until, capped at c's end.
-func (s *Service) lessonsDone(ctx context.Context, c Challenge, userID string, until time.Time) (int, error) {
-	if s.lessons == nil {
-		return 0, nil
-	}
+// progress counts what userID did for measured challenge c between its
+// start and until, capped at its end: lessons completed, or answers
+// accepted.
+func (s *Service) progress(ctx context.Context, c Challenge, userID string, until time.Time) (int, error) {
 	if until.After(c.EndsAt) {
 		until = c.EndsAt
 	}
 	if !until.After(c.StartsAt) {
 		return 0, nil
 	}
-	n, err := s.lessons.CompletedLessons(ctx, userID, c.StartsAt, until)
+	var n int
+	var err error
+	switch {
+	case c.Kind == KindStudy && s.lessons != nil:
+		n, err = s.lessons.CompletedLessons(ctx, userID, c.StartsAt, until)
+	case c.Kind == KindCommunity && s.answers != nil:
+		n, err = s.answers.AcceptedAnswers(ctx, userID, c.StartsAt, until)
+	}
 	if err != nil {
-		return 0, fmt.Errorf("study progress: %w", err)
+		return 0, fmt.Errorf("challenge progress: %w", err)
 	}
 	return n, nil
 }
 
-// fillProgress sets a study streak's LessonsDone for userID: the lessons
-// completed since the start, up to now or the end.
+// fillProgress sets a measured challenge's Done for userID: what they did
+// since the start, up to now or the end.
 func (s *Service) fillProgress(ctx context.Context, c *Challenge, userID string) error {
-	if c.Kind != KindStudy || userID == "" || c.Phase == PhaseUpcoming {
+	if !measured(c.Kind) || userID == "" || c.Phase == PhaseUpcoming {
 		return nil
 	}
 	if c.Me != nil && c.Me.Status == StatusSubmitted {
 		done := c.Me.Correct
-		c.LessonsDone = &done
+		c.Done = &done
 		return nil
 	}
-	n, err := s.lessonsDone(ctx, *c, userID, s.now())
+	n, err := s.progress(ctx, *c, userID, s.now())
 	if err != nil {
 		return err
 	}
-	c.LessonsDone = &n
+	c.Done = &n
 	return nil
 }
 
@@ -679,6 +701,9 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 	}
 	if c.Me != nil && c.Me.Status == StatusSubmitted {
 		s.fillPage(&c)
+		if err := s.fillProgress(ctx, &c, userID); err != nil {
+			return Result{}, err
+		}
 		return Result{Challenge: c, AlreadySubmitted: true}, nil
 	}
 	if err := open(c); err != nil {
@@ -691,16 +716,19 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 	if err != nil {
 		return Result{}, err
 	}
-	// A study streak's lessons are counted before the transaction (another
-	// package's table, read through its pool); completions only grow, so
-	// the count cannot fall while the submission commits.
+	// A measured challenge's progress is counted before the transaction
+	// (another package's reads, through its pool).
 	done := 0
-	if c.Kind == KindStudy {
-		if done, err = s.lessonsDone(ctx, c, userID, s.now()); err != nil {
+	if measured(c.Kind) {
+		if done, err = s.progress(ctx, c, userID, s.now()); err != nil {
 			return Result{}, err
 		}
-		if done < c.LessonsGoal {
-			return Result{}, core.Errorf(core.ECONFLICT, MsgGoalNotMet, c.LessonsGoal, done)
+		if done < c.Goal {
+			msg := MsgGoalNotMet
+			if c.Kind == KindCommunity {
+				msg = MsgAnswersNotMet
+			}
+			return Result{}, core.Errorf(core.ECONFLICT, msg, c.Goal, done)
 		}
 	}
 	var res Result
@@ -720,8 +748,8 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 			return core.Errorf(core.ECONFLICT, MsgClosed)
 		}
 		all := merge(cur.Me.Answers, answers)
-		if cur.Kind == KindStudy {
-			return s.completeStudyTx(ctx, tx, cur, userID, done, s.now())
+		if measured(cur.Kind) {
+			return s.completeMeasuredTx(ctx, tx, cur, userID, done, s.now())
 		}
 		qs := questionsOf(cur.fields)
 		correct := 0
@@ -760,26 +788,29 @@ func (s *Service) Submit(ctx context.Context, userID, idOrSlug string, answers m
 		return Result{}, err
 	}
 	s.fillPage(&res.Challenge)
+	if err := s.fillProgress(ctx, &res.Challenge, userID); err != nil {
+		return Result{}, err
+	}
 	return res, nil
 }
 
-// completeStudyTx completes userID's study streak c, still in progress,
-// with done lessons (at least the goal): all of c's points, credited once
+// completeMeasuredTx completes userID's measured challenge c, still in
+// progress, with done (at least the goal): all of c's points, credited once
 // (ledger key KeyOf), and the streak badges. It does nothing when the
 // participation was already submitted or closed.
-func (s *Service) completeStudyTx(ctx context.Context, tx pgx.Tx, c Challenge, userID string, done int, at time.Time) error {
+func (s *Service) completeMeasuredTx(ctx context.Context, tx pgx.Tx, c Challenge, userID string, done int, at time.Time) error {
 	tag, err := tx.Exec(ctx, `UPDATE challenge_participations SET status = 'submitted', submitted_at = $3, updated_at = $3,
 		correct = $4, total = $5, points_awarded = $6 WHERE challenge_id = $1 AND user_id = $2 AND status = 'in_progress'`,
-		c.ID, userID, at, done, c.LessonsGoal, c.Points)
+		c.ID, userID, at, done, c.Goal, c.Points)
 	if err != nil {
-		return fmt.Errorf("complete study streak: %w", err)
+		return fmt.Errorf("complete challenge: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
 		return nil
 	}
 	if c.Points > 0 {
 		if _, _, err := points.AwardTx(ctx, tx, userID, c.Points, points.KindChallenge, KeyOf(c.ID, userID),
-			map[string]any{"challenge_id": c.ID, "challenge": c.Title, "lessons": done, "goal": c.LessonsGoal}); err != nil {
+			map[string]any{"challenge_id": c.ID, "challenge": c.Title, "done": done, "goal": c.Goal}); err != nil {
 			return err
 		}
 	}
@@ -787,17 +818,17 @@ func (s *Service) completeStudyTx(ctx context.Context, tx pgx.Tx, c Challenge, u
 }
 
 // Close closes challenge itemID at its end: drafts still unsent are closed
-// without points and the challenge stops taking answers; a study streak's
-// participants who reached the goal within the period are completed with
-// its points instead. It returns how many drafts it closed, and the later
+// without points and the challenge stops taking answers; a measured
+// challenge's participants who reached the goal within the period are
+// completed with its points instead. It returns how many drafts it closed, and the later
 // end the database holds when the challenge was moved (nothing is closed
 // then).
 func (s *Service) Close(ctx context.Context, itemID string) (int, *time.Time, error) {
 	var c Challenge
 	var published bool
-	err := s.pool.QueryRow(ctx, `SELECT item_id::text, title, kind, points, lessons_goal, starts_at, ends_at, published
+	err := s.pool.QueryRow(ctx, `SELECT item_id::text, title, kind, points, goal, starts_at, ends_at, published
 		FROM challenge_listings WHERE item_id = $1`, itemID).
-		Scan(&c.ID, &c.Title, &c.Kind, &c.Points, &c.LessonsGoal, &c.StartsAt, &c.EndsAt, &published)
+		Scan(&c.ID, &c.Title, &c.Kind, &c.Points, &c.Goal, &c.StartsAt, &c.EndsAt, &published)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, nil, nil
 	}
@@ -807,24 +838,24 @@ func (s *Service) Close(ctx context.Context, itemID string) (int, *time.Time, er
 	if c.EndsAt.After(s.now()) {
 		return 0, &c.EndsAt, nil
 	}
-	// Study streaks: who reached the goal by the end (counted before the
-	// transaction, in the courses' own reads).
+	// Measured challenges: who reached the goal by the end (counted before
+	// the transaction, in the other packages' own reads).
 	reached := map[string]int{}
-	if c.Kind == KindStudy && published && c.LessonsGoal > 0 {
+	if measured(c.Kind) && published && c.Goal > 0 {
 		rows, err := s.pool.Query(ctx, `SELECT user_id::text FROM challenge_participations WHERE challenge_id = $1 AND status = 'in_progress'`, itemID)
 		if err != nil {
-			return 0, nil, fmt.Errorf("study participants: %w", err)
+			return 0, nil, fmt.Errorf("challenge participants: %w", err)
 		}
 		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		if err != nil {
-			return 0, nil, fmt.Errorf("study participants: %w", err)
+			return 0, nil, fmt.Errorf("challenge participants: %w", err)
 		}
 		for _, id := range ids {
-			n, err := s.lessonsDone(ctx, c, id, c.EndsAt)
+			n, err := s.progress(ctx, c, id, c.EndsAt)
 			if err != nil {
 				return 0, nil, err
 			}
-			if n >= c.LessonsGoal {
+			if n >= c.Goal {
 				reached[id] = n
 			}
 		}
@@ -838,7 +869,7 @@ func (s *Service) Close(ctx context.Context, itemID string) (int, *time.Time, er
 			return err
 		}
 		for id, n := range reached {
-			if err := s.completeStudyTx(ctx, tx, c, id, n, now); err != nil {
+			if err := s.completeMeasuredTx(ctx, tx, c, id, n, now); err != nil {
 				return err
 			}
 		}

@@ -418,8 +418,8 @@ func TestStudyStreak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page.LessonsGoal != 3 || page.LessonsDone == nil || *page.LessonsDone != 2 || page.QuestionCount != 0 {
-		t.Fatalf("progress: goal %d done %v questions %d", page.LessonsGoal, page.LessonsDone, page.QuestionCount)
+	if page.Goal != 3 || page.Done == nil || *page.Done != 2 || page.QuestionCount != 0 {
+		t.Fatalf("progress: goal %d done %v questions %d", page.Goal, page.Done, page.QuestionCount)
 	}
 	if _, err := svc.Submit(ctx, eager, id, nil); core.ErrorCode(err) != core.ECONFLICT || core.ErrorMessage(err) != fmt.Sprintf(challenges.MsgGoalNotMet, 3, 2) {
 		t.Fatalf("completing before the goal: %v", err)
@@ -479,7 +479,46 @@ func TestStudyStreak(t *testing.T) {
 		t.Fatalf("short got %d VetCoins", sum)
 	}
 	list, err := svc.List(ctx, short, challenges.Filter{Phase: challenges.PhaseFinished})
-	if err != nil || len(list) != 1 || list[0].Me.Status != challenges.StatusClosed || *list[0].LessonsDone != 2 {
+	if err != nil || len(list) != 1 || list[0].Me.Status != challenges.StatusClosed || *list[0].Done != 2 {
 		t.Fatalf("short's finished list: %v %+v", err, list)
+	}
+}
+
+// answersOf is a fixed count of accepted answers per member (what
+// core/community counts; its own test covers the counting).
+type answersOf map[string]int
+
+func (a answersOf) AcceptedAnswers(_ context.Context, userID string, _, _ time.Time) (int, error) {
+	return a[userID], nil
+}
+
+// A community challenge counts the member's accepted answers against its
+// goal: refused with the count below it, all its points once at it.
+func TestCommunityChallenge(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	helper, newcomer := e.user(t, "clinica_geral"), e.user(t, "clinica_geral")
+	answers := answersOf{helper: 2, newcomer: 1}
+	svc, err := challenges.New(e.pool, challenges.Options{Answers: answers, Now: e.clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := studyFields(t0.Add(-time.Hour), t0.Add(48*time.Hour), 60, 0)
+	f["kind"], f["answers_goal"] = challenges.KindCommunity, 2
+	delete(f, "lessons_goal")
+	id := e.publish(t, "ajude-colegas", f)
+	page, err := svc.Get(ctx, helper, id)
+	if err != nil || page.Goal != 2 || page.Done == nil || *page.Done != 2 {
+		t.Fatalf("the page before joining: %v goal %d done %v", err, page.Goal, page.Done)
+	}
+	if _, err := svc.Submit(ctx, newcomer, id, nil); core.ErrorMessage(err) != fmt.Sprintf(challenges.MsgAnswersNotMet, 2, 1) {
+		t.Fatalf("below the goal: %v", err)
+	}
+	res, err := svc.Submit(ctx, helper, id, nil)
+	if err != nil || res.Challenge.Me.PointsAwarded != 60 || *res.Challenge.Done != 2 {
+		t.Fatalf("at the goal: %v %+v", err, res.Challenge.Me)
+	}
+	if sum, entries := e.challengePoints(t, helper); sum != 60 || entries != 1 {
+		t.Fatalf("ledger %d in %d", sum, entries)
 	}
 }

@@ -330,8 +330,11 @@ func (s *Service) RemindEnding(ctx context.Context, itemID string) (int, error) 
 		return 0, fmt.Errorf("challenge drafts: %w", err)
 	}
 	msg := "Envie suas respostas de \"" + title + "\" antes do encerramento."
-	if kind == KindStudy {
+	switch kind {
+	case KindStudy:
 		msg = "Conclua as aulas que faltam em \"" + title + "\" antes do encerramento."
+	case KindCommunity:
+		msg = "Ajude mais colegas na comunidade para completar \"" + title + "\" antes do encerramento."
 	}
 	for _, id := range ids {
 		if _, err := s.notify.Send(ctx, notifications.Notice{UserID: id, Type: "challenge", Title: "Desafio termina em 24 horas",

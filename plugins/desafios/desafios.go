@@ -21,19 +21,26 @@ const MaxQuestions = 5
 // Kinds of challenge: only kinds whose completion VetClube measures itself.
 // A clinical case and a quiz are scored from the member's answers; a study
 // streak (KindStudy) counts the course lessons the member completes between
-// the start and the end. A community challenge (accepted answers) is not
-// offered: the community has no accepted answers to count.
+// the start and the end; a community challenge (KindCommunity) counts the
+// member's comments that posts' authors accept as the answer in that period.
 var Kinds = []sdk.ContentOption{
 	{Value: "caso_clinico", Label: "Caso clínico"},
 	{Value: "quiz", Label: "Quiz semanal"},
 	{Value: KindStudy, Label: "Sequência de estudos"},
+	{Value: KindCommunity, Label: "Comunidade"},
 }
 
-// KindStudy is the study-streak kind: no questions, a goal of lessons.
-const KindStudy = "estudos"
+// The measured kinds: no questions, a goal.
+const (
+	KindStudy     = "estudos"
+	KindCommunity = "comunidade"
+)
 
-// MaxLessonsGoal bounds a study streak's goal.
-const MaxLessonsGoal = 100
+// MaxGoal bounds a measured challenge's goal.
+const MaxGoal = 100
+
+// goalField is the field holding each measured kind's goal.
+var goalField = map[string]string{KindStudy: "lessons_goal", KindCommunity: "answers_goal"}
 
 // Difficulties of a challenge.
 var Difficulties = []sdk.ContentOption{
@@ -94,9 +101,11 @@ var ChallengeType = sdk.ContentType{
 		{Name: "ends_at", Label: "Encerramento", Kind: sdk.ContentDateTime, Required: true, Listed: true, Sortable: true,
 			Help: "Respostas não enviadas até aqui são encerradas sem pontos."},
 		{Name: "points", Label: "VetCoins", Kind: sdk.ContentNumber, Required: true, Min: sdk.Bound(1), Max: sdk.Bound(5000), Listed: true,
-			Help: "Pontos máximos; o membro recebe a fração das respostas certas (sequência de estudos: todos ao atingir a meta)."},
-		{Name: "lessons_goal", Label: "Meta de aulas", Kind: sdk.ContentNumber, Min: sdk.Bound(1), Max: sdk.Bound(MaxLessonsGoal),
+			Help: "Pontos máximos; o membro recebe a fração das respostas certas (sequência de estudos e comunidade: todos ao atingir a meta)."},
+		{Name: "lessons_goal", Label: "Meta de aulas", Kind: sdk.ContentNumber, Min: sdk.Bound(1), Max: sdk.Bound(MaxGoal),
 			Help: "Sequência de estudos: quantas aulas de cursos o membro conclui entre o início e o encerramento."},
+		{Name: "answers_goal", Label: "Meta de respostas aceitas", Kind: sdk.ContentNumber, Min: sdk.Bound(1), Max: sdk.Bound(MaxGoal),
+			Help: "Comunidade: quantos comentários do membro os autores das publicações aceitam como resposta no período."},
 		{Name: "difficulty", Label: "Dificuldade", Kind: sdk.ContentSelect, Required: true, Options: Difficulties, Listed: true, Filterable: true},
 		{Name: "specialty", Label: "Especialidade", Kind: sdk.ContentSelect, Required: true, Options: Specialties, Listed: true, Filterable: true},
 		{Name: "premium_only", Label: "Só para Premium", Kind: sdk.ContentBoolean, Listed: true},
@@ -119,7 +128,7 @@ func Plugin() sdk.Tool {
 	return sdk.Tool{
 		Manifest: sdk.Manifest{
 			ID: TypeID, Name: "Desafios",
-			Description: "Casos clínicos, quizzes e sequências de estudo com prazo, pontos em VetCoins, ranking semanal e medalhas.",
+			Description: "Casos clínicos, quizzes, sequências de estudo e ajuda na comunidade com prazo, pontos em VetCoins, ranking semanal e medalhas.",
 			Version:     "1.1.0", MinCoreVersion: "1.0.0",
 			Kind: sdk.KindContent, Icon: "trophy",
 			ContentTypes: []sdk.ContentType{ChallengeType},
@@ -142,9 +151,10 @@ const (
 	MsgOrphanAnswerData  = "Há alternativas ou resposta sem o enunciado da pergunta."
 	MsgExplanationNeeded = "Preencha o campo Discussão do caso."
 	MsgQuestionNeeded    = "Preencha o campo Pergunta 1."
-	MsgGoalNeeded        = "Informe quantas aulas o membro deve concluir (de 1 a 100)."
-	MsgGoalWhole         = "A meta de aulas deve ser um número inteiro."
-	MsgNoQuestionsStudy  = "Uma sequência de estudos não tem perguntas: deixe-as vazias."
+	MsgLessonsGoal       = "Informe quantas aulas o membro deve concluir (de 1 a 100)."
+	MsgAnswersGoal       = "Informe quantas respostas aceitas o membro deve ter (de 1 a 100)."
+	MsgGoalWhole         = "A meta deve ser um número inteiro."
+	MsgNoQuestions       = "Este tipo de desafio não tem perguntas: deixe-as vazias."
 )
 
 // Validate is the ValidateContent hook.
@@ -159,17 +169,21 @@ func Validate(_ context.Context, _ *sdk.Host, it sdk.ContentItem) (sdk.ContentCh
 		errs["points"] = MsgWholePoints
 	}
 	kind := str(it.Fields["kind"])
-	if kind == KindStudy {
-		switch n, ok := it.Fields["lessons_goal"].(float64); {
-		case !ok || n < 1 || n > MaxLessonsGoal:
-			errs["lessons_goal"] = MsgGoalNeeded
+	if field, measured := goalField[kind]; measured {
+		msg := MsgLessonsGoal
+		if kind == KindCommunity {
+			msg = MsgAnswersGoal
+		}
+		switch n, ok := it.Fields[field].(float64); {
+		case !ok || n < 1 || n > MaxGoal:
+			errs[field] = msg
 		case n != math.Trunc(n):
-			errs["lessons_goal"] = MsgGoalWhole
+			errs[field] = MsgGoalWhole
 		}
 		for n := 1; n <= MaxQuestions; n++ {
 			p := fmt.Sprintf("q%d_", n)
 			if strings.TrimSpace(str(it.Fields[p+"text"])) != "" || strings.TrimSpace(str(it.Fields[p+"options"])) != "" {
-				errs[p+"text"] = MsgNoQuestionsStudy
+				errs[p+"text"] = MsgNoQuestions
 			}
 		}
 		if len(errs) > 0 {

@@ -65,11 +65,13 @@ func TestValidate(t *testing.T) {
 		{"options without a question", map[string]any{"q2_options": "Sim\nNão"}, "q2_text", MsgOrphanAnswerData},
 		{"case without discussion", map[string]any{"explanation": ""}, "explanation", MsgExplanationNeeded},
 		{"quiz without questions", map[string]any{"kind": "quiz", "q1_text": "", "q1_options": "", "q1_correct": ""}, "q1_text", MsgQuestionNeeded},
-		{"study streak without goal", study(nil), "lessons_goal", MsgGoalNeeded},
-		{"study streak with goal 0", study(map[string]any{"lessons_goal": 0.0}), "lessons_goal", MsgGoalNeeded},
-		{"study streak with goal 101", study(map[string]any{"lessons_goal": 101.0}), "lessons_goal", MsgGoalNeeded},
+		{"study streak without goal", study(nil), "lessons_goal", MsgLessonsGoal},
+		{"study streak with goal 0", study(map[string]any{"lessons_goal": 0.0}), "lessons_goal", MsgLessonsGoal},
+		{"study streak with goal 101", study(map[string]any{"lessons_goal": 101.0}), "lessons_goal", MsgLessonsGoal},
 		{"study streak with half a lesson", study(map[string]any{"lessons_goal": 2.5}), "lessons_goal", MsgGoalWhole},
-		{"study streak with questions", study(map[string]any{"lessons_goal": 3.0, "q1_text": "Pergunta?"}), "q1_text", MsgNoQuestionsStudy},
+		{"study streak with questions", study(map[string]any{"lessons_goal": 3.0, "q1_text": "Pergunta?"}), "q1_text", MsgNoQuestions},
+		{"community with the lessons' goal only", study(map[string]any{"kind": KindCommunity, "lessons_goal": 3.0}), "answers_goal", MsgAnswersGoal},
+		{"community with options", study(map[string]any{"kind": KindCommunity, "answers_goal": 2.0, "q2_options": "A\nB"}), "q2_text", MsgNoQuestions},
 	}
 	for _, tc := range cases {
 		if c := check(tc.change); c.Errors[tc.field] != tc.msg {
@@ -79,6 +81,9 @@ func TestValidate(t *testing.T) {
 	// A study streak needs a goal and nothing of a case or a quiz.
 	if c := check(study(map[string]any{"lessons_goal": 5.0})); c.Errors != nil {
 		t.Fatalf("a study streak refused: %v", c.Errors)
+	}
+	if c := check(study(map[string]any{"kind": KindCommunity, "answers_goal": 2.0})); c.Errors != nil {
+		t.Fatalf("a community challenge refused: %v", c.Errors)
 	}
 	// A quiz needs no case.
 	if c := check(map[string]any{"kind": "quiz", "history": "", "exam_findings": ""}); c.Errors != nil {

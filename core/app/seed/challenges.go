@@ -64,6 +64,12 @@ var demoChallenges = []demoChallenge{
 			"description":  "Escolha um curso em **Cursos** e conclua três aulas durante a semana. As aulas concluídas desde o início do desafio contam; quem atinge a meta até o encerramento recebe os VetCoins.",
 			"lessons_goal": 3,
 		}},
+	{key: "ajude-colegas-comunidade", title: "Comunidade: ajude dois colegas nesta semana",
+		summary: "Responda dúvidas de colegas; conta quando o autor marca o seu comentário como a resposta.", kind: "comunidade",
+		difficulty: "medio", specialty: "clinica_geral", startDays: -1, days: 7, points: 50, fields: map[string]any{
+			"description":  "Abra a **Comunidade**, ajude colegas com dúvidas clínicas e de gestão. Quando o autor da publicação marcar o seu comentário como a resposta, ele conta para a meta.",
+			"answers_goal": 2,
+		}},
 	{key: "quiz-preventiva-vacinas", title: "Quiz semanal: vacinação de cães e gatos",
 		summary: "Protocolos essenciais segundo as diretrizes da WSAVA.", kind: "quiz", difficulty: "facil",
 		specialty: "medicina_preventiva", startDays: -14, days: 7, points: 30, fields: map[string]any{

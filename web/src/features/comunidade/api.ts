@@ -39,6 +39,8 @@ export interface Post {
   comments_count: number
   liked: boolean
   is_mine: boolean
+  /** The comment the author accepted as the post's answer. */
+  accepted_comment_id?: string | null
 }
 
 export interface FeedPage {
@@ -255,6 +257,24 @@ export function usePostLike(postId: string) {
       }
       toast.error(failureMessage(err, messages.postLikeFailed))
     },
+  })
+}
+
+/** The post's author accepts a colleague's comment as the answer (commentId null: none). */
+export function useAcceptAnswer(postId: string) {
+  const qc = useQueryClient()
+  return useMutation({
+    scope: { id: `accept-answer-${postId}` },
+    mutationFn: (commentId: string | null) =>
+      apiFetch<{ post_id: string; accepted_comment_id: string | null }>(`/api/community/posts/${enc(postId)}/resposta-aceita`, {
+        method: commentId ? 'PUT' : 'DELETE',
+        body: commentId ? { comment_id: commentId } : undefined,
+      }),
+    onSuccess: (r) => {
+      patchPost(qc, postId, (p) => ({ ...p, accepted_comment_id: r.accepted_comment_id }))
+      toast.success(r.accepted_comment_id ? messages.answerAccepted : messages.answerCleared)
+    },
+    onError: (err) => toast.error(failureMessage(err, messages.acceptAnswerFailed)),
   })
 }
 

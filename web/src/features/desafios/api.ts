@@ -39,9 +39,9 @@ export interface Challenge {
   ends_at: string
   phase: Phase
   question_count: number
-  /** A study streak's goal, and the lessons completed since the start once the member joined. */
-  lessons_goal?: number
-  lessons_done?: number
+  /** A measured challenge's goal, and what the member did since the start (lessons completed, answers accepted). */
+  goal?: number
+  done?: number
   me: Participation | null
   history?: string
   exam_findings?: string
@@ -150,7 +150,7 @@ export function useSaveAnswers(slug: string) {
   })
 }
 
-/** Joins a study streak (an empty save); the page is read again for the lessons completed so far. */
+/** Joins a measured challenge (an empty save); the page is read again for the progress so far. */
 export function useJoinChallenge(slug: string) {
   const qc = useQueryClient()
   return useMutation({

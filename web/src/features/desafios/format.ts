@@ -21,10 +21,20 @@ export const DIFFICULTIES: { value: string; label: string }[] = [
   { value: 'dificil', label: 'Difícil' },
 ]
 
-export const KINDS: Record<string, string> = { caso_clinico: 'Caso clínico', quiz: 'Quiz semanal', estudos: 'Sequência de estudos' }
+export const KINDS: Record<string, string> = {
+  caso_clinico: 'Caso clínico',
+  quiz: 'Quiz semanal',
+  estudos: 'Sequência de estudos',
+  comunidade: 'Comunidade',
+}
 
-/** The study-streak kind: no questions, a goal of course lessons. */
+/** The measured kinds: no questions; VetClube counts lessons completed or answers accepted against a goal. */
 export const STUDY = 'estudos'
+export const COMMUNITY = 'comunidade'
+
+export function isMeasured(kind: string): boolean {
+  return kind === STUDY || kind === COMMUNITY
+}
 
 export const LETTERS = ['A', 'B', 'C', 'D', 'E']
 
@@ -48,33 +58,39 @@ export function lessons(n: number): string {
   return n === 1 ? '1 aula' : `${n} aulas`
 }
 
+/** A measured kind's count: "1 aula", "2 respostas aceitas". */
+export function units(kind: string, n: number): string {
+  if (kind === COMMUNITY) return n === 1 ? '1 resposta aceita' : `${n} respostas aceitas`
+  return lessons(n)
+}
+
 interface Progress {
   kind: string
   me: { status: string; answered: number; correct: number; total: number; points_awarded: number } | null
   question_count: number
-  lessons_goal?: number
-  lessons_done?: number
+  goal?: number
+  done?: number
 }
 
 /** The member's progress on a card. */
 export function progressLabel(c: Progress): string {
   if (!c.me) return 'Não iniciado'
-  const study = c.kind === STUDY
+  const measured = isMeasured(c.kind)
   switch (c.me.status) {
     case 'submitted':
-      return study
-        ? `Concluído: ${lessons(c.me.correct)} · ${c.me.points_awarded} VetCoins`
+      return measured
+        ? `Concluído: ${units(c.kind, c.me.correct)} · ${c.me.points_awarded} VetCoins`
         : `Concluído: ${c.me.correct} de ${c.me.total} certas · ${c.me.points_awarded} VetCoins`
     case 'closed':
-      return study ? `Encerrado: ${c.lessons_done ?? 0} de ${lessons(c.lessons_goal ?? 0)}` : 'Encerrado sem envio'
+      return measured ? `Encerrado: ${c.done ?? 0} de ${units(c.kind, c.goal ?? 0)}` : 'Encerrado sem envio'
   }
-  return study ? `${c.lessons_done ?? 0} de ${lessons(c.lessons_goal ?? 0)} concluídas` : `${c.me.answered} de ${c.question_count} respondidas`
+  return measured ? `${c.done ?? 0} de ${units(c.kind, c.goal ?? 0)}` : `${c.me.answered} de ${c.question_count} respondidas`
 }
 
 /** The member's progress on a card, in percent. */
 export function progressShare(c: Progress): number {
   if (!c.me) return 0
   if (c.me.status === 'submitted') return 100
-  if (c.kind === STUDY) return c.lessons_goal ? Math.min(100, Math.round(((c.lessons_done ?? 0) / c.lessons_goal) * 100)) : 0
+  if (isMeasured(c.kind)) return c.goal ? Math.min(100, Math.round(((c.done ?? 0) / c.goal) * 100)) : 0
   return c.question_count > 0 ? Math.round((c.me.answered / c.question_count) * 100) : 0
 }

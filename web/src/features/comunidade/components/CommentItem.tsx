@@ -1,15 +1,21 @@
 import { useId, useState } from 'react'
-import { ThumbsDown, ThumbsUp } from 'lucide-react'
+import { CheckCircle2, ThumbsDown, ThumbsUp } from 'lucide-react'
 import { Button } from '@/components/ui/Button'
 import { toast } from '@/components/ui/toast'
 import { cn } from '@/lib/cn'
 import { useAuth } from '@/lib/session/AuthProvider'
-import { failureMessage, nextReaction, useCommentReaction, useDeleteComment, useUpdateComment, type Comment } from '../api'
+import { failureMessage, nextReaction, useAcceptAnswer, useCommentReaction, useDeleteComment, useUpdateComment, type Comment } from '../api'
 import { messages } from '../messages'
 import { AuthorAvatar, AuthorName, TimeAndEdited, authorName } from './Author'
 import { CommentComposer, isSendKey } from './CommentComposer'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ReportDialog } from './ReportDialog'
+
+/** The post's accepted answer, and whether the reader (its author) may choose it. */
+export interface Answer {
+  acceptedId: string | null
+  canAccept: boolean
+}
 
 const actionClass = 'rounded px-1.5 py-0.5 text-xs font-medium text-muted-foreground hover:bg-muted hover:text-foreground'
 
@@ -17,9 +23,11 @@ const actionClass = 'rounded px-1.5 py-0.5 text-xs font-medium text-muted-foregr
  * One comment: author ('Usuário VetClube' when gone), time and 'editado', the
  * text (plain text: React escapes it), like and dislike (mutually exclusive),
  * 'Responder' on top-level comments only, the author's Editar / Excluir and
- * everyone else's Denunciar; then its replies, oldest first.
+ * everyone else's Denunciar; the accepted answer's mark, and for the post's
+ * author 'Marcar como resposta' on colleagues' comments; then its replies,
+ * oldest first.
  */
-export function CommentItem({ comment, postId, isReply = false }: { comment: Comment; postId: string; isReply?: boolean }) {
+export function CommentItem({ comment, postId, answer, isReply = false }: { comment: Comment; postId: string; answer?: Answer; isReply?: boolean }) {
   const { user } = useAuth()
   const reaction = useCommentReaction(postId, comment.id)
   const update = useUpdateComment(postId)
@@ -31,6 +39,9 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
   const [dialog, setDialog] = useState<'delete' | 'report' | null>(null)
   const editId = useId()
   const name = authorName(comment.author)
+  const accept = useAcceptAnswer(postId)
+  const accepted = !!answer && answer.acceptedId === comment.id
+  const mayAccept = !!answer?.canAccept && !comment.is_mine && !!comment.author
 
   const react = (pressed: 'like' | 'dislike') => {
     if (!user) return void toast.error(pressed === 'like' ? messages.loginToLike : messages.loginToDislike)
@@ -71,6 +82,12 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
         <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
           <AuthorName author={comment.author} />
           <TimeAndEdited createdAt={comment.created_at} edited={comment.is_edited} />
+          {accepted && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800 dark:bg-green-950 dark:text-green-200">
+              <CheckCircle2 aria-hidden="true" className="h-3.5 w-3.5" />
+              Resposta aceita
+            </span>
+          )}
         </div>
 
         {editing ? (
@@ -161,6 +178,17 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
               </button>
             </>
           )}
+          {mayAccept && (
+            <button
+              type="button"
+              className={actionClass}
+              aria-pressed={accepted}
+              disabled={accept.isPending}
+              onClick={() => accept.mutate(accepted ? null : comment.id)}
+            >
+              {accepted ? 'Desmarcar resposta' : 'Marcar como resposta'}
+            </button>
+          )}
           {!comment.is_mine && (
             <button type="button" className={actionClass} onClick={() => setDialog('report')}>
               Denunciar
@@ -185,7 +213,7 @@ export function CommentItem({ comment, postId, isReply = false }: { comment: Com
           <ul aria-label={`Respostas a ${name}`} className="mt-1 flex flex-col gap-3 border-l-2 border-border pl-3">
             {comment.replies.map((r) => (
               <li key={r.id}>
-                <CommentItem comment={r} postId={postId} isReply />
+                <CommentItem comment={r} postId={postId} answer={answer} isReply />
               </li>
             ))}
           </ul>

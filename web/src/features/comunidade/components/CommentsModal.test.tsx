@@ -75,6 +75,38 @@ describe('CommentsModal', () => {
     expect(within(replies[0]!).queryByRole('button', { name: 'Responder' })).toBeNull()
   })
 
+  it("lets the post's author mark a colleague's comment as the accepted answer, and only them", async () => {
+    const api = fakeCommunityApi({
+      posts: [post('p1', { author: ME, is_mine: true, comments_count: 2 })],
+      comments: {
+        p1: [
+          comment('mine', { author: ME, is_mine: true, created_at: ago(2) }),
+          comment('help', { author: author('h', 'Helena'), created_at: ago(5) }),
+        ],
+      },
+    })
+    renderModal()
+    await screen.findByRole('list', { name: 'Lista de comentários' })
+    expect(within(commentArticle('Dra. Lia Prado')).queryByRole('button', { name: 'Marcar como resposta' })).toBeNull()
+    await userEvent.click(within(commentArticle('Helena Souza')).getByRole('button', { name: 'Marcar como resposta' }))
+    await waitFor(() => expect(within(commentArticle('Helena Souza')).getByText('Resposta aceita')).toBeTruthy())
+    expect(writes(api, 'PUT', /\/resposta-aceita$/).map((c) => c.body)).toEqual([{ comment_id: 'help' }])
+    await userEvent.click(within(commentArticle('Helena Souza')).getByRole('button', { name: 'Desmarcar resposta' }))
+    await waitFor(() => expect(within(commentArticle('Helena Souza')).queryByText('Resposta aceita')).toBeNull())
+    expect(writes(api, 'DELETE', /\/resposta-aceita$/)).toHaveLength(1)
+  })
+
+  it("shows the accepted answer to readers without letting them change it", async () => {
+    fakeCommunityApi({
+      posts: [post('p1', { accepted_comment_id: 'help', comments_count: 1 })],
+      comments: { p1: [comment('help', { author: author('h', 'Helena') })] },
+    })
+    renderModal()
+    await screen.findByRole('list', { name: 'Lista de comentários' })
+    expect(within(commentArticle('Helena Souza')).getByText('Resposta aceita')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /Marcar como resposta|Desmarcar resposta/ })).toBeNull()
+  })
+
   it('replies to a top-level comment with parent_id, appended after the older replies', async () => {
     const api = fakeCommunityApi({
       posts: [post('p1', { comments_count: 2 })],

@@ -8,11 +8,12 @@ import { useComments, usePost } from '../api'
 import { messages } from '../messages'
 import { AuthorAvatar, AuthorName, TimeAndEdited, authorName } from './Author'
 import { CommentComposer } from './CommentComposer'
-import { CommentItem } from './CommentItem'
+import { CommentItem, type Answer } from './CommentItem'
 import { MediaCarousel } from './MediaCarousel'
 import { SafeMarkdown } from './SafeMarkdown'
 
-function CommentsList({ postId }: { postId: string }) {
+/** The thread; the post's author may mark one colleague's comment as the accepted answer. */
+function CommentsList({ postId, answer }: { postId: string; answer: Answer }) {
   const comments = useComments(postId)
   if (comments.isPending) {
     return (
@@ -40,7 +41,7 @@ function CommentsList({ postId }: { postId: string }) {
     <ul aria-label="Lista de comentários" className="flex flex-col gap-4">
       {comments.data.items.map((c) => (
         <li key={c.id}>
-          <CommentItem comment={c} postId={postId} />
+          <CommentItem comment={c} postId={postId} answer={answer} />
         </li>
       ))}
     </ul>
@@ -112,7 +113,7 @@ export function CommentsModal({ postId, initialMediaIndex, onClose }: { postId: 
                   </div>
                   {post.data.content && <SafeMarkdown source={post.data.content} className="text-sm" />}
                 </div>
-                <CommentsList postId={postId} />
+                <CommentsList postId={postId} answer={{ acceptedId: post.data?.accepted_comment_id ?? null, canAccept: !!post.data?.is_mine }} />
               </>
             )}
           </div>

@@ -180,6 +180,12 @@ export function fakeCommunityApi(
       target.liked = liked
       return { status: 200, body: { likes: target.likes, liked } }
     }
+    m = p.match(/^\/api\/community\/posts\/([^/]+)\/resposta-aceita$/)
+    if (m) {
+      const target = state.posts.find((x) => x.id === m![1])!
+      target.accepted_comment_id = method === 'PUT' ? (body as { comment_id: string }).comment_id : null
+      return { status: 200, body: { post_id: target.id, accepted_comment_id: target.accepted_comment_id } }
+    }
     m = p.match(/^\/api\/community\/posts\/([^/]+)\/comments$/)
     if (m && method === 'GET') return { status: 200, body: { items: state.comments[m[1]!] ?? [] } }
     if (m && method === 'POST') {

@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/api'
 import { cn } from '@/lib/cn'
 import { usePageTitle } from '@/lib/usePageTitle'
 import { useChallenge, useJoinChallenge, useSaveAnswers, useSubmitAnswers, type Challenge, type Question } from '../api'
-import { KINDS, LETTERS, STUDY, difficultyLabel, formatMoment, lessons, specialtyLabel } from '../format'
+import { COMMUNITY, KINDS, LETTERS, difficultyLabel, formatMoment, isMeasured, lessons, specialtyLabel, units } from '../format'
 
 const PREMIUM_TEXT = 'Este desafio é exclusivo para assinantes Premium.'
 
@@ -45,7 +45,7 @@ function ChallengeView({ c }: { c: Challenge }) {
   const [status, setStatus] = useState('')
   const join = useJoinChallenge(c.slug)
   const refusal = [save.error, submit.error, join.error].find(isPlanRefusal)
-  const study = c.kind === STUDY
+  const measured = isMeasured(c.kind)
   const editable = c.phase === 'active' && (!c.me || c.me.status === 'in_progress') && !c.access
   const resultRef = useRef<HTMLHeadingElement>(null)
   // A page first drawn from a remembered answer gets the saved answers when
@@ -102,7 +102,7 @@ function ChallengeView({ c }: { c: Challenge }) {
       {c.access === 'premium_required' && <PremiumInvite message={PREMIUM_TEXT} />}
       {c.phase === 'upcoming' && !c.access && (
         <p className="rounded-xl bg-muted p-4">
-          {study ? `Meta: concluir ${lessons(c.lessons_goal ?? 0)} de cursos entre o início e o encerramento. Você poderá participar quando o desafio começar.` : 'O caso e as perguntas aparecem quando o desafio começar.'}
+          {measured ? `${goalSentence(c)} Você poderá participar quando o desafio começar.` : 'O caso e as perguntas aparecem quando o desafio começar.'}
         </p>
       )}
       {(c.history || c.exam_findings) && (
@@ -138,19 +138,19 @@ function ChallengeView({ c }: { c: Challenge }) {
         </section>
       )}
       {refusal && <PremiumInvite title="Limite do teste gratuito" message={refusal.message} />}
-      {study && c.phase !== 'upcoming' && !c.access && c.me?.status !== 'submitted' && (
+      {measured && c.phase !== 'upcoming' && !c.access && c.me?.status !== 'submitted' && (
         <StudyGoal c={c} onJoin={() => join.mutate()} joining={join.isPending} joinError={join.error && !isPlanRefusal(join.error) ? join.error : null} onComplete={() => submit.mutate({})} completing={submit.isPending} />
       )}
       {c.me?.status === 'submitted' && (
         <Card className="flex flex-col gap-1 border-green-600 p-4">
           <h2 ref={resultRef} tabIndex={-1} className="text-lg font-semibold">
-            {study ? `Desafio concluído: ${lessons(c.me.correct)}` : `Resultado: ${c.me.correct} de ${c.me.total} certas`}
+            {measured ? `Desafio concluído: ${units(c.kind, c.me.correct)}` : `Resultado: ${c.me.correct} de ${c.me.total} certas`}
           </h2>
           <p>Você ganhou {c.me.points_awarded} VetCoins neste desafio.</p>
         </Card>
       )}
       {c.me?.status === 'closed' && (
-        <p className="rounded-xl bg-muted p-4">{study ? 'O desafio encerrou antes de você atingir a meta.' : 'O desafio encerrou antes do envio das suas respostas.'}</p>
+        <p className="rounded-xl bg-muted p-4">{measured ? 'O desafio encerrou antes de você atingir a meta.' : 'O desafio encerrou antes do envio das suas respostas.'}</p>
       )}
       {questions.length > 0 && (
         <section aria-labelledby="questions-title" className="flex flex-col gap-4">
@@ -200,7 +200,7 @@ function ChallengeView({ c }: { c: Challenge }) {
   )
 }
 
-/** A study streak: join, the lessons completed since the start against the goal, and the completion. */
+/** A measured challenge (study streak, community): join, what the member did since the start against the goal, and the completion. */
 function StudyGoal({
   c,
   onJoin,
@@ -216,8 +216,9 @@ function StudyGoal({
   onComplete: () => void
   completing: boolean
 }) {
-  const goal = c.lessons_goal ?? 0
-  const done = c.lessons_done ?? 0
+  const goal = c.goal ?? 0
+  const done = c.done ?? 0
+  const community = c.kind === COMMUNITY
   const reached = done >= goal && goal > 0
   const open = c.phase === 'active' && (!c.me || c.me.status === 'in_progress')
   return (
@@ -226,7 +227,7 @@ function StudyGoal({
         Sua meta
       </h2>
       <p>
-        Conclua {lessons(goal)} de cursos até {formatMoment(c.ends_at)}. Contam as aulas concluídas desde o início do desafio, em {formatMoment(c.starts_at)}.
+        {goalSentence(c)} Contam {community ? 'as respostas aceitas' : 'as aulas concluídas'} desde o início do desafio, em {formatMoment(c.starts_at)}.
       </p>
       {!c.me ? (
         open && (
@@ -245,17 +246,17 @@ function StudyGoal({
         <>
           <div
             role="progressbar"
-            aria-label="Aulas concluídas"
+            aria-label={community ? 'Respostas aceitas' : 'Aulas concluídas'}
             aria-valuemin={0}
             aria-valuemax={goal}
             aria-valuenow={Math.min(done, goal)}
-            aria-valuetext={`${done} de ${lessons(goal)}`}
+            aria-valuetext={`${done} de ${units(c.kind, goal)}`}
             className="h-3 overflow-hidden rounded-full bg-muted"
           >
             <div className="h-full bg-primary" style={{ width: `${goal ? Math.min(100, (done / goal) * 100) : 0}%` }} />
           </div>
           <p className="text-sm">
-            {done} de {lessons(goal)} concluídas.
+            {done} de {units(c.kind, goal)}.
           </p>
           {open && (
             <div className="flex flex-col items-start gap-2">
@@ -263,13 +264,16 @@ function StudyGoal({
                 <Button onClick={onComplete} disabled={!reached || completing} aria-describedby={reached ? undefined : 'goal-hint'}>
                   {completing ? 'Concluindo…' : 'Concluir desafio'}
                 </Button>
-                <Link to="/cursos" className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium hover:bg-muted">
-                  Ir para Cursos
+                <Link
+                  to={community ? '/community' : '/cursos'}
+                  className="inline-flex h-10 items-center rounded-lg border border-border px-4 text-sm font-medium hover:bg-muted"
+                >
+                  {community ? 'Ir para a Comunidade' : 'Ir para Cursos'}
                 </Link>
               </div>
               {!reached && (
                 <p id="goal-hint" className="text-sm text-muted-foreground">
-                  {goal - done === 1 ? 'Falta' : 'Faltam'} {lessons(goal - done)}. Quem atinge a meta até o encerramento recebe os VetCoins mesmo sem clicar em concluir.
+                  {goal - done === 1 ? 'Falta' : 'Faltam'} {units(c.kind, goal - done)}. Quem atinge a meta até o encerramento recebe os VetCoins mesmo sem clicar em concluir.
                 </p>
               )}
             </div>
@@ -278,6 +282,14 @@ function StudyGoal({
       )}
     </section>
   )
+}
+
+/** What a measured challenge asks, until its end. */
+function goalSentence(c: Challenge): string {
+  const goal = c.goal ?? 0
+  return c.kind === COMMUNITY
+    ? `Ajude colegas na comunidade: tenha ${units(c.kind, goal)} até ${formatMoment(c.ends_at)} (o autor da publicação marca o seu comentário como a resposta).`
+    : `Conclua ${lessons(goal)} de cursos até ${formatMoment(c.ends_at)}.`
 }
 
 function QuestionBlock({
