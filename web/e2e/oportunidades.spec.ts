@@ -104,22 +104,29 @@ for (const { viewport, uf } of [
       await page.goto('/oportunidades')
       await expect(page.getByRole('region', { name: 'Vagas salvas' }).getByRole('link', { name: new RegExp(title) })).toBeVisible()
 
-      // The recruiter (assigned to this job) sees the application with the CV and moves it to 'entrevista'.
-      const recruiter = await browser.newContext()
+      // The recruiter (assigned to this job) sees the application with the CV in the backoffice and moves it to 'entrevista'.
+      const recruiter = await browser.newContext({ viewport: { width: 1280, height: 900 } })
       await signInByApi(recruiter, RECRUITER)
       const list = await recruiter.request.get(`/api/admin/vagas/${jobId}/candidaturas`)
       expect(list.status(), await list.text()).toBe(200)
       const { applications } = await list.json()
       expect(applications).toHaveLength(1)
-      expect(applications[0].message).toBe('Tenho 4 anos de clínica de pequenos animais.')
       const cv = await recruiter.request.get(`/api/vagas/candidaturas/${applications[0].id}/curriculo`)
       expect(cv.status()).toBe(200)
       expect((await cv.body()).subarray(0, 5).toString()).toBe('%PDF-')
-      const moved = await recruiter.request.put(`/api/admin/vagas/candidaturas/${applications[0].id}`, {
-        data: { status: 'entrevista', note: 'Entrevista na quinta-feira às 14h.' },
-        headers: await csrf(recruiter),
-      })
-      expect(moved.status(), await moved.text()).toBe(200)
+      const bo = await recruiter.newPage()
+      await bo.goto('/backoffice/#/vagas-candidaturas')
+      await bo.getByRole('list', { name: 'Vagas' }).getByRole('button', { name: new RegExp(title) }).click()
+      const application = bo.getByTestId('job-application')
+      await expect(application).toHaveCount(1)
+      await expect(application).toContainText('Tenho 4 anos de clínica de pequenos animais.')
+      await expect(application.getByRole('link', { name: /Currículo/ })).toBeVisible()
+      await application.getByRole('combobox').click()
+      await bo.getByRole('option', { name: 'Entrevista' }).click()
+      await application.getByLabel('Observação para o candidato').fill('Entrevista na quinta-feira às 14h.')
+      await application.getByRole('button', { name: 'Salvar status' }).click()
+      await expect(application.getByText('Entrevista', { exact: true }).first()).toBeVisible()
+      await expect(application).toContainText('Entrevista na quinta-feira às 14h.')
       await recruiter.close()
 
       // The member is told (the bell) and sees the new status on 'Minhas candidaturas'.
