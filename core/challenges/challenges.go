@@ -3,7 +3,9 @@
 // (challenge_listings, typed from each published snapshot by a trigger),
 // the active, upcoming and finished lists, a challenge's page, the members'
 // participations (answers saved as they go, submitted once, scored here,
-// VetCoins credited exactly once through core/points), the trial limit
+// VetCoins credited exactly once through core/points; measured kinds — a
+// study streak counting course lessons, a community challenge counting
+// accepted answers — completed against their goal), the trial limit
 // "challenges", the weekly ranking (everyone or the member's connections),
 // streak badges, the notices (a new challenge in the member's specialty, a
 // draft about to close, the week's ranking) and the hand-over of every
