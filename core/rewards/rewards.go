@@ -362,6 +362,9 @@ func (s *Service) Redeem(ctx context.Context, userID, rewardID, idempotencyKey s
 	return d, created, nil
 }
 
+// grantKey names a course grant by the redemption that made it.
+func grantKey(redemptionID string) string { return "reward:" + redemptionID }
+
 // deliverTx delivers what lives in the database, inside the redemption's
 // transaction, and returns the code the member sees.
 func (s *Service) deliverTx(ctx context.Context, tx pgx.Tx, r Reward, redemptionID, userID string) (string, error) {
@@ -376,7 +379,7 @@ func (s *Service) deliverTx(ctx context.Context, tx pgx.Tx, r Reward, redemption
 		}
 		return code, err
 	case KindCourse:
-		if err := courses.GrantTx(ctx, tx, r.Config.CourseID, userID); err != nil {
+		if err := courses.GrantTx(ctx, tx, r.Config.CourseID, userID, grantKey(redemptionID)); err != nil {
 			return "", err
 		}
 		return "", nil
@@ -470,6 +473,14 @@ func (s *Service) refund(ctx context.Context, id, actorID, reason string) (Redem
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM reward_certificate_frames WHERE redemption_id = $1`, d.ID); err != nil {
 			return err
+		}
+		// A course the reward opened closes again (the member's own access,
+		// by plan or trial, stays). A voucher code already shown cannot be
+		// taken back: it stays with this redemption, never handed to another.
+		if d.Kind == KindCourse && userID != "" {
+			if err := courses.RevokeGrantTx(ctx, tx, userID, grantKey(d.ID)); err != nil {
+				return err
+			}
 		}
 		var actor *string
 		if actorID != "" {

@@ -509,3 +509,63 @@ func TestErase(t *testing.T) {
 		t.Fatalf("member's traces left: %d %v", left, err)
 	}
 }
+
+// A course reward opens the course; refunding it closes it again, but a
+// course the member had opened themselves stays open after the refund.
+func TestCourseRewardRefundClosesWhatItOpened(t *testing.T) {
+	e := newEnv(t, rewards.Options{})
+	course := func(slug string) string {
+		t.Helper()
+		var id string
+		if err := e.pool.QueryRow(e.ctx, `INSERT INTO content_items (type, slug, title, fields, status) VALUES ('cursos', $1, $1, '{}', 'publicado') RETURNING id`,
+			slug).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pool.Exec(e.ctx, `INSERT INTO course_listings (item_id, slug, title, sort_title, published_at, revision) VALUES ($1, $2, $2, $2, now(), 1)`,
+			id, slug); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	open := func(courseID, userID string) (counted bool, grant *string) {
+		t.Helper()
+		if err := e.pool.QueryRow(e.ctx, `SELECT counted_in_limit, granted_by FROM course_enrolments WHERE course_id = $1 AND user_id = $2`,
+			courseID, userID).Scan(&counted, &grant); err != nil {
+			t.Fatal(err)
+		}
+		return counted, grant
+	}
+	c := course(fmt.Sprintf("curso-recompensa-%d", rand.Int64()))
+	r := e.reward(t, rewards.Input{Title: "Curso de ECG", Kind: rewards.KindCourse, Cost: 100, Config: rewards.Config{CourseID: c},
+		Instructions: "O curso fica liberado na sua conta."})
+	newcomer, owner := e.user(t, 100), e.user(t, 100)
+	// owner had opened the course with their own trial slot.
+	if _, err := e.pool.Exec(e.ctx, `INSERT INTO course_enrolments (course_id, user_id, counted_in_limit) VALUES ($1, $2, true)`, c, owner); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, m := range []string{newcomer, owner} {
+		d, _, err := e.svc.Redeem(e.ctx, m, r.ID, fmt.Sprintf("course-key-%d", i))
+		if err != nil || d.Status != rewards.StatusDelivered {
+			t.Fatalf("redeem: %+v %v", d, err)
+		}
+		ids = append(ids, d.ID)
+	}
+	if counted, grant := open(c, newcomer); !counted || grant == nil {
+		t.Fatalf("newcomer's course not opened by the reward: %v %v", counted, grant)
+	}
+	if counted, grant := open(c, owner); !counted || grant != nil {
+		t.Fatalf("owner's own access marked as the reward's: %v %v", counted, grant)
+	}
+	for _, id := range ids {
+		if _, err := e.svc.Refund(e.ctx, e.staff, id, "Curso indisponível para o membro"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if counted, _ := open(c, newcomer); counted {
+		t.Fatal("the refunded reward's course is still open")
+	}
+	if counted, _ := open(c, owner); !counted {
+		t.Fatal("the refund closed a course the member had opened themselves")
+	}
+}
