@@ -201,7 +201,7 @@ func (f *floor) feed(w http.ResponseWriter, r *http.Request, userID string) erro
 		var hasProfile, verified bool
 		var media []byte
 		if err := rows.Scan(&p.ID, &authorID, &hasProfile, &first, &last, &avatar, &title, &verified,
-			&p.Content, &p.CreatedAt, &p.EditedAt, &p.Likes, &p.Comments, &p.Liked, &media); err != nil {
+			&p.Content, &p.CreatedAt, &p.EditedAt, &p.Likes, &p.Comments, &p.Liked, &media, &p.AcceptedCommentID); err != nil {
 			rows.Close()
 			return err
 		}
