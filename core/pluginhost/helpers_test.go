@@ -158,6 +158,9 @@ func startOn(t testing.TB, dbURL, dir string, opts pluginhost.Options) *harness 
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts.Dir = dir
+	if opts.Sandbox.Memory == 0 {
+		opts.Sandbox.Memory = raceMemory
+	}
 	m := pluginhost.New(opts, pool, points.New(pool), log)
 	if err := m.Start(context.Background()); err != nil {
 		t.Fatal(err)

@@ -19,7 +19,9 @@ package confine
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -82,6 +84,14 @@ func (s Spec) Args() ([]string, error) {
 }
 
 func helperMain(arg string) int {
+	// The helper lives only until it execs the plugin, and allocates
+	// little. With the collector off, no collection runs once the memory
+	// limit is set (a collection may need fresh memory the limit refuses)
+	// and no finalizer closes the descriptor about to be executed. The
+	// plugin's own GOGC and GOMEMLIMIT (its environment) apply after the
+	// exec.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(math.MaxInt64)
 	var s Spec
 	if err := json.Unmarshal([]byte(arg), &s); err != nil {
 		fmt.Fprintln(os.Stderr, "plugin sandbox: bad spec:", err)
