@@ -39,8 +39,9 @@ const JobApplicationsPage = lazy(() => import('./vagas/JobApplicationsPage'))
 // Who sees the applications of the jobs they manage (core/jobs decides which).
 const JOB_ROLES = ['editor', 'revisor', 'recrutador', 'super_admin']
 
-// Who writes content (and so uploads and picks media): not moderators.
-const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
+// Who writes content (reads its types, uploads and picks media): not
+// moderators, not recruiters (the content API refuses them).
+const CONTENT_ROLES = ['editor', 'revisor', 'super_admin']
 
 /**
  * The resources: one per content type the plugins declare (GET
@@ -50,10 +51,10 @@ const MEDIA_ROLES = ['editor', 'revisor', 'super_admin']
  * library (#/media) for those who write content.
  */
 async function resources(permissions: string[] | undefined) {
-  const types = mayEnterBackoffice(permissions) ? await fetchContentTypes().catch(() => []) : []
+  const types = permissions?.some((role) => CONTENT_ROLES.includes(role)) ? await fetchContentTypes().catch(() => []) : []
   return [
     ...contentResources(types),
-    ...(permissions?.some((role) => MEDIA_ROLES.includes(role))
+    ...(permissions?.some((role) => CONTENT_ROLES.includes(role))
       ? [<Resource key="media" name="media" list={MediaLibrary} icon={PermMediaIcon} options={{ label: 'Biblioteca de mídia' }} recordRepresentation="original_name" />]
       : []),
     <Resource key="audit" name="audit" list={<AuditList types={types} />} icon={HistoryIcon} />,
