@@ -9,7 +9,6 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/notifications"
-	"github.com/vetclube/vetclube/core/profiles"
 )
 
 // Accepted answers: a post's author marks one colleague's comment (or
@@ -110,10 +109,7 @@ func (s *Service) notifyAccepted(ctx context.Context, actor, answerer, post, com
 	if s.o.Notify == nil {
 		return
 	}
-	name := profiles.FallbackName
-	if s.o.Profiles != nil {
-		name = s.o.Profiles.DisplayName(ctx, actor)
-	}
+	name := s.displayName(ctx, actor)
 	_, err := s.o.Notify.Send(ctx, notifications.Notice{
 		UserID: answerer, Type: "comment", Title: "Resposta aceita",
 		Message:       name + " marcou seu comentário como a resposta da publicação",

@@ -498,6 +498,14 @@ func (s *Service) SetLike(ctx context.Context, userID, postID string, on bool) (
 	return LikeState{Likes: c.Likes, Liked: on}, nil
 }
 
+// displayName is how a notice names userID.
+func (s *Service) displayName(ctx context.Context, userID string) string {
+	if s.o.Profiles == nil {
+		return profiles.FallbackName
+	}
+	return s.o.Profiles.DisplayName(ctx, userID)
+}
+
 // notifyLike tells author that actor liked post. It runs after the like
 // committed: a failure is logged, and liking again (after an unlike)
 // tries again; the key keeps it to one notification per member and post.
@@ -505,10 +513,7 @@ func (s *Service) notifyLike(ctx context.Context, actor, author, post string) {
 	if s.o.Notify == nil {
 		return
 	}
-	name := profiles.FallbackName
-	if s.o.Profiles != nil {
-		name = s.o.Profiles.DisplayName(ctx, actor)
-	}
+	name := s.displayName(ctx, actor)
 	_, err := s.o.Notify.Send(ctx, notifications.Notice{
 		UserID: author, Type: "like", Title: "Nova curtida", Message: name + " curtiu seu post",
 		RelatedUserID: actor, RelatedPostID: post, Link: PostLink(post),
