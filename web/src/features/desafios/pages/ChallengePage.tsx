@@ -139,7 +139,14 @@ function ChallengeView({ c }: { c: Challenge }) {
       )}
       {refusal && <PremiumInvite title="Limite do teste gratuito" message={refusal.message} />}
       {measured && c.phase !== 'upcoming' && !c.access && c.me?.status !== 'submitted' && (
-        <StudyGoal c={c} onJoin={() => join.mutate()} joining={join.isPending} joinError={join.error && !isPlanRefusal(join.error) ? join.error : null} onComplete={() => submit.mutate({})} completing={submit.isPending} />
+        <GoalPanel
+          c={c}
+          onJoin={() => join.mutate()}
+          joining={join.isPending}
+          error={[join.error, submit.error].find((e) => e && !isPlanRefusal(e)) ?? null}
+          onComplete={() => submit.mutate({})}
+          completing={submit.isPending}
+        />
       )}
       {c.me?.status === 'submitted' && (
         <Card className="flex flex-col gap-1 border-green-600 p-4">
@@ -201,18 +208,18 @@ function ChallengeView({ c }: { c: Challenge }) {
 }
 
 /** A measured challenge (study streak, community): join, what the member did since the start against the goal, and the completion. */
-function StudyGoal({
+function GoalPanel({
   c,
   onJoin,
   joining,
-  joinError,
+  error,
   onComplete,
   completing,
 }: {
   c: Challenge
   onJoin: () => void
   joining: boolean
-  joinError: unknown
+  error: unknown
   onComplete: () => void
   completing: boolean
 }) {
@@ -235,11 +242,6 @@ function StudyGoal({
             <Button onClick={onJoin} disabled={joining}>
               {joining ? 'Entrando…' : 'Participar'}
             </Button>
-            {joinError != null && (
-              <p role="alert" className="text-sm text-destructive">
-                {joinError instanceof ApiError ? joinError.message : 'Não foi possível participar. Tente novamente.'}
-              </p>
-            )}
           </div>
         )
       ) : (
@@ -279,6 +281,11 @@ function StudyGoal({
             </div>
           )}
         </>
+      )}
+      {error != null && (
+        <p role="alert" className="text-sm text-destructive">
+          {error instanceof ApiError ? error.message : 'Não foi possível concluir a ação. Tente novamente.'}
+        </p>
       )}
     </section>
   )
