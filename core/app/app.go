@@ -233,7 +233,7 @@ func Build(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, log *slog
 		return nil, fmt.Errorf("challenges: %w", err)
 	}
 	a.buildModeration(pool)
-	if err := a.buildMedia(ctx, cfg, pool, files.public, files.private); err != nil {
+	if err := a.buildMedia(ctx, cfg, pool, files); err != nil {
 		return nil, fmt.Errorf("media: %w", err)
 	}
 	a.Content.Uploads = content.NewUploads(uploads, contentLibrary{a.Media})

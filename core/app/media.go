@@ -19,17 +19,19 @@ import (
 )
 
 // buildMedia wires the media library (core/media) after the content
-// platform: uploads land in DataDir/media-incoming, images and posters go
+// platform: uploads land in DataDir/media-incoming (with S3, in the private
+// bucket under tus/), images and posters go
 // to the public store, video originals to the private one (never served)
 // with the streams and documents (served by signed address, media.Streams);
 // see newStores. Videos are processed on Temporal
 // when it is configured; without it an uploaded video ends in erro with a
 // message saying so.
-func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, uploads, originals media.Storage) error {
+func (a *App) buildMedia(ctx context.Context, cfg config.Config, pool *pgxpool.Pool, files stores) error {
 	svc, err := media.New(pool, media.Options{
-		Public:      uploads,
-		Private:     originals,
+		Public:      files.public,
+		Private:     files.private,
 		IncomingDir: filepath.Join(cfg.DataDir, "media-incoming"),
+		Incoming:    files.incoming,
 		Streams:     a.Streams,
 		Log:         a.Log,
 		UsedIn: func(ctx context.Context, assetIDs []string) (map[string][]media.Use, error) {

@@ -23,6 +23,9 @@ type stores struct {
 	// streamsOrigin is where the private store's presigned addresses
 	// point (S3), "" on disk.
 	streamsOrigin string
+	// incoming keeps the media library's uploads in progress: nil keeps
+	// them on disk; with S3, in the private bucket.
+	incoming media.Incoming
 }
 
 // handler serves /uploads/: the disk, and with S3 a redirect to the
@@ -65,5 +68,20 @@ func newStores(ctx context.Context, cfg config.Config) (stores, error) {
 	if err != nil {
 		return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
 	}
-	return stores{disk: disk, public: public, private: private, streamsOrigin: origin}, nil
+	region := cfg.S3Region
+	if region == "" {
+		if region, err = private.Region(ctx); err != nil {
+			return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
+		}
+	}
+	// Resumable uploads live beside the video originals, under tus/, so
+	// any instance resumes an upload begun on another; the directory only
+	// buffers parts and holds a complete upload while it is checked.
+	incoming, err := media.NewS3Incoming(media.S3IncomingOptions{Endpoint: cfg.S3Endpoint, UseSSL: cfg.S3UseSSL, Region: region,
+		Bucket: cfg.S3PrivateBucket, Prefix: "tus/", AccessKeyID: cfg.S3AccessKeyID, SecretAccessKey: cfg.S3SecretAccessKey,
+		Dir: filepath.Join(cfg.DataDir, "media-incoming")})
+	if err != nil {
+		return stores{}, fmt.Errorf("S3_PRIVATE_BUCKET: %w", err)
+	}
+	return stores{disk: disk, public: public, private: private, streamsOrigin: origin, incoming: incoming}, nil
 }

@@ -228,7 +228,7 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	}
 	// The row is gone first: a file left behind by a failure below is
 	// unreachable garbage, never a broken asset.
-	s.removeIncoming(a.UploadID)
+	s.removeIncoming(ctx, a.UploadID)
 	for _, st := range []Storage{s.public, s.private} {
 		if err := st.DeletePrefix(ctx, "media/"+id); err != nil {
 			s.log.WarnContext(ctx, "media: delete files", "asset", id, "err", err)

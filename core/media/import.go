@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/google/uuid"
 )
@@ -26,12 +25,13 @@ func (s *Service) Import(ctx context.Context, path, filename, uploadedBy string)
 		return "", err
 	}
 	uploadID := randomToken(16)
-	if err := os.MkdirAll(s.incoming, 0o755); err != nil {
-		return "", fmt.Errorf("media: incoming directory: %w", err)
+	// The copy lands where finish fetches a finished tus upload, so it
+	// treats both alike.
+	dst, err := s.in.Stage(uploadID)
+	if err != nil {
+		return "", err
 	}
-	// The copy lands where a finished tus upload would, so finish treats
-	// both alike.
-	if err := copyImportFile(path, filepath.Join(s.incoming, uploadID)); err != nil {
+	if err := copyImportFile(path, dst); err != nil {
 		return "", fmt.Errorf("media: import %s: %w", path, err)
 	}
 	var by *string
@@ -42,7 +42,7 @@ func (s *Service) Import(ctx context.Context, path, filename, uploadedBy string)
 	hls := "media/" + id + "/" + randomToken(12) + "/hls"
 	if _, err := s.pool.Exec(ctx, `INSERT INTO media_assets (id, kind, upload_id, original_name, mime_type, size_bytes, hls_prefix, uploaded_by)
 		VALUES ($1, $2, $3, $4, '', $5, $6, $7)`, id, kind, uploadID, filename, fi.Size(), hls, by); err != nil {
-		s.removeIncoming(uploadID)
+		s.removeIncoming(ctx, uploadID)
 		return "", fmt.Errorf("media: import: create asset: %w", err)
 	}
 	if _, err := s.finish(ctx, uploadID); err != nil {

@@ -93,8 +93,10 @@ type Options struct {
 	// Streams signs the addresses of protected files the library shows
 	// staff (nil: none shown).
 	Streams *Streams
-	// IncomingDir holds the tus uploads in progress.
+	// IncomingDir holds the tus uploads in progress, unless Incoming is
+	// set (uploads kept in S3).
 	IncomingDir string
+	Incoming    Incoming
 	// Processing starts video processing; nil until SetProcessing.
 	Processing Processing
 	// UsedIn finds the content items using an asset (nil: none).
@@ -104,27 +106,35 @@ type Options struct {
 
 // Service is the media library.
 type Service struct {
-	pool     *pgxpool.Pool
-	public   Storage
-	private  Storage
-	incoming string
-	proc     Processing
-	usedIn   UsedIn
-	log      *slog.Logger
-	locker   *PGLocker
-	streams  *Streams
+	pool    *pgxpool.Pool
+	public  Storage
+	private Storage
+	in      Incoming
+	proc    Processing
+	usedIn  UsedIn
+	log     *slog.Logger
+	locker  *PGLocker
+	streams *Streams
 }
 
 // New returns the media library on pool.
 func New(pool *pgxpool.Pool, opts Options) (*Service, error) {
-	if opts.Public == nil || opts.Private == nil || opts.IncomingDir == "" {
+	if opts.Public == nil || opts.Private == nil || opts.IncomingDir == "" && opts.Incoming == nil {
 		return nil, errors.New("media: public and private storage and an incoming directory are required")
+	}
+	in := opts.Incoming
+	if in == nil {
+		disk, err := NewDiskIncoming(opts.IncomingDir)
+		if err != nil {
+			return nil, err
+		}
+		in = disk
 	}
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{pool: pool, public: opts.Public, private: opts.Private, incoming: opts.IncomingDir,
+	return &Service{pool: pool, public: opts.Public, private: opts.Private, in: in,
 		proc: opts.Processing, usedIn: opts.UsedIn, log: log, streams: opts.Streams}, nil
 }
 

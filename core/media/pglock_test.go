@@ -200,7 +200,7 @@ func TestSweepAndChunksMeetThroughTheDatabase(t *testing.T) {
 // reason in pt-BR, before tusd sees it.
 func TestPatchDuringSweepIsAnsweredLocked(t *testing.T) {
 	pool := pgtest.New(t)
-	s := &Service{pool: pool, incoming: t.TempDir(), log: slog.New(slog.DiscardHandler)}
+	s := &Service{pool: pool, in: &DiskIncoming{dir: t.TempDir()}, log: slog.New(slog.DiscardHandler)}
 	h, err := s.UploadHandler()
 	if err != nil {
 		t.Fatal(err)

@@ -3,12 +3,16 @@ package media_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 
@@ -184,5 +188,120 @@ func TestStreamsOnS3(t *testing.T) {
 	// The pages may fetch the presigned addresses.
 	if csp := visitor.Do("GET", "/healthz", nil).Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src 'self' "+fake.URL) {
 		t.Errorf("CSP without the private bucket's origin: %s", csp)
+	}
+}
+
+// With S3 configured, uploads in progress live in the private bucket under
+// tus/ (tusd's S3 store), so an upload begun on one instance resumes and
+// finishes on another that shares nothing with the first but the database
+// and the bucket: a first PATCH of more than one S3 part on instance A, the
+// offset read and the rest sent on instance B. The finished file is stored
+// as the original and nothing is left under tus/ or in either instance's
+// incoming directory. The sweep removes an abandoned upload's objects too.
+func TestResumableUploadsOnS3(t *testing.T) {
+	ctx := context.Background()
+	fake := s3fake.Start(t, "publico", "privado")
+	a := apptest.Start(t, fake.Env("publico", "privado"))
+	b := apptest.StartOn(t, a.DBURL, fake.Env("publico", "privado"))
+	for _, srv := range []*apptest.Server{a, b} {
+		srv.App.Media.SetProcessing(&recordingProcessing{})
+	}
+	staff, _ := a.SignedIn(t, "editora@vetclube.test", core.RoleEditor)
+	e := &env{t: t, srv: a, svc: a.App.Media, staff: staff, ctx: ctx}
+	onB := &env{t: t, srv: b, svc: b.App.Media, staff: staff.ForServer(b), ctx: ctx}
+	s3 := fake.Client(t)
+	tusObjects := func() []string {
+		var keys []string
+		for obj := range s3.ListObjects(ctx, "privado", minio.ListObjectsOptions{Prefix: "tus/", Recursive: true}) {
+			if obj.Err != nil {
+				t.Fatal(obj.Err)
+			}
+			keys = append(keys, obj.Key)
+		}
+		return keys
+	}
+
+	// A video of 6.5 MiB: one 5 MiB part and a remainder kept as .part.
+	video := append(sampleVideo(t), bytes.Repeat([]byte{0}, 6<<20+512<<10)...)
+	res := e.create("aula-longa.mp4", "video/mp4", int64(len(video)))
+	if res.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.Status, res.Body)
+	}
+	id, loc := res.Header.Get(media.AssetIDHeader), res.Header.Get("Location")
+	token := loc[strings.LastIndex(loc, "/")+1:]
+	if strings.Contains(token, "+") || !strings.HasPrefix(loc, a.URL+media.UploadsPath) {
+		t.Fatalf("upload address %q names more than the upload's token", loc)
+	}
+	first := 5<<20 + 300<<10
+	if r := e.patch(loc, 0, video[:first]); r.Status != http.StatusNoContent {
+		t.Fatalf("first chunk on A: %d %s", r.Status, r.Body)
+	}
+	if keys := tusObjects(); !slices.Contains(keys, "tus/"+token+".info") {
+		t.Fatalf("objects under tus/ after the first chunk: %v", keys)
+	}
+	if n := fake.Parts("/privado/tus/" + token); n != 1 {
+		t.Errorf("%d S3 parts sent for the first chunk, want 1", n)
+	}
+	locB := strings.Replace(loc, a.URL, b.URL, 1)
+	head := onB.head(locB)
+	if head.Status != http.StatusOK || head.Header.Get("Upload-Offset") != strconv.Itoa(first) {
+		t.Fatalf("offset read on B: %d %q, want %d", head.Status, head.Header.Get("Upload-Offset"), first)
+	}
+	done := onB.patch(locB, int64(first), video[first:])
+	if done.Status != http.StatusNoContent || done.Header.Get(media.AssetStateHeader) != string(media.StateProcessing) {
+		t.Fatalf("rest on B: %d %q %s", done.Status, done.Header.Get(media.AssetStateHeader), done.Body)
+	}
+	orig := "media/" + id + "/original.mp4"
+	obj, err := s3.GetObject(ctx, "privado", orig, minio.GetObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := io.ReadAll(obj)
+	if err != nil || !bytes.Equal(stored, video) {
+		t.Fatalf("stored original: %d bytes (%v), want the %d uploaded", len(stored), err, len(video))
+	}
+	if keys := tusObjects(); len(keys) != 0 {
+		t.Errorf("left under tus/ after the upload finished: %v", keys)
+	}
+	for _, srv := range []*apptest.Server{a, b} {
+		entries, _ := os.ReadDir(filepath.Join(srv.Env["DATA_DIR"], "media-incoming"))
+		for _, en := range entries {
+			t.Errorf("left in %s's incoming directory: %s", srv.URL, en.Name())
+		}
+	}
+	// Another staff member meets no upload at the same address.
+	other, _ := b.SignedIn(t, "outra@vetclube.test", core.RoleEditor)
+	if r := (&env{t: t, srv: b, staff: other}).head(locB); r.Status != http.StatusNotFound {
+		t.Errorf("someone else's HEAD: %d", r.Status)
+	}
+
+	// An upload abandoned half way (on A) and an orphan whose asset is
+	// gone are swept (from B): their objects and multipart uploads go.
+	res = e.create("esquecida.mp4", "video/mp4", int64(len(video)))
+	abandoned, aloc := res.Header.Get(media.AssetIDHeader), res.Header.Get("Location")
+	if r := e.patch(aloc, 0, video[:first]); r.Status != http.StatusNoContent {
+		t.Fatalf("abandoned upload's chunk: %d %s", r.Status, r.Body)
+	}
+	res = e.create("orfa.pdf", "application/pdf", 2048)
+	orphan := res.Header.Get(media.AssetIDHeader)
+	if _, err := a.App.Pool.Exec(ctx, `DELETE FROM media_assets WHERE id = $1`, orphan); err != nil {
+		t.Fatal(err)
+	}
+	if len(tusObjects()) < 2 {
+		t.Fatalf("objects of the two uploads: %v", tusObjects())
+	}
+	time.Sleep(1100 * time.Millisecond) // S3 dates have whole seconds
+	removed, err := b.App.Media.SweepAbandoned(ctx, time.Second)
+	if err != nil || removed != 1 {
+		t.Fatalf("sweep: %d removed, %v", removed, err)
+	}
+	if keys := tusObjects(); len(keys) != 0 {
+		t.Errorf("left under tus/ after the sweep: %v", keys)
+	}
+	if r := staff.Do("GET", "/api/admin/media/"+abandoned, nil); r.Status != http.StatusNotFound {
+		t.Errorf("abandoned asset after the sweep: %d", r.Status)
+	}
+	for u := range s3.ListIncompleteUploads(ctx, "privado", "tus/", true) {
+		t.Errorf("multipart upload left: %s %v", u.Key, u.Err)
 	}
 }

@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -77,12 +73,15 @@ func (s *Service) sweepUpload(ctx context.Context, id, uploadID string, cutoff t
 		return false, err // !ok: a tus request runs on it right now, on some instance
 	}
 	defer hold.release()
-	bin := filepath.Join(s.incoming, uploadID)
-	if latest, ok := newestMTime(bin, bin+".info"); ok && latest.After(cutoff) {
+	latest, ok, err := s.in.Touched(ctx, uploadID)
+	if err != nil {
+		return false, fmt.Errorf("media: sweep %s: %w", id, err)
+	}
+	if ok && latest.After(cutoff) {
 		return false, nil // chunks still arrive: a slow upload, not an abandoned one
 	}
 	complete := false
-	if up, err := s.files().GetUpload(ctx, uploadID); err == nil {
+	if up, err := s.in.Upload(ctx, uploadID); err == nil {
 		info, err := up.GetInfo(ctx)
 		complete = err == nil && !info.SizeIsDeferred && info.Offset == info.Size
 	} else {
@@ -109,7 +108,7 @@ func (s *Service) sweepUpload(ctx context.Context, id, uploadID string, cutoff t
 	if tag.RowsAffected() == 0 {
 		return false, nil
 	}
-	s.removeIncoming(uploadID)
+	s.removeIncoming(ctx, uploadID)
 	for _, st := range []Storage{s.public, s.private} {
 		if err := st.DeletePrefix(ctx, "media/"+id); err != nil {
 			s.log.WarnContext(ctx, "media: sweep files", "asset", id, "err", err)
@@ -119,21 +118,12 @@ func (s *Service) sweepUpload(ctx context.Context, id, uploadID string, cutoff t
 	return true, nil
 }
 
-// sweepOrphanFiles removes incoming files older than cutoff whose upload
+// sweepOrphanFiles removes incoming uploads idle since cutoff whose upload
 // has no asset in enviando (a row deleted while tus still held its files).
 func (s *Service) sweepOrphanFiles(ctx context.Context, cutoff time.Time) error {
-	entries, err := os.ReadDir(s.incoming)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	ids, err := s.in.Idle(ctx, cutoff)
 	if err != nil {
 		return fmt.Errorf("media: sweep incoming: %w", err)
-	}
-	var ids []string
-	for _, e := range entries {
-		if e.Type().IsRegular() {
-			ids = append(ids, strings.TrimSuffix(e.Name(), ".info"))
-		}
 	}
 	if len(ids) == 0 {
 		return nil
@@ -150,33 +140,10 @@ func (s *Service) sweepOrphanFiles(ctx context.Context, cutoff time.Time) error 
 	for _, id := range live {
 		keep[id] = true
 	}
-	for _, e := range entries {
-		id := strings.TrimSuffix(e.Name(), ".info")
-		if !e.Type().IsRegular() || keep[id] {
-			continue
-		}
-		p := filepath.Join(s.incoming, e.Name())
-		if latest, ok := newestMTime(p); ok && latest.Before(cutoff) {
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				s.log.WarnContext(ctx, "media: sweep incoming file", "path", p, "err", err)
-			}
+	for _, id := range ids {
+		if !keep[id] {
+			s.removeIncoming(ctx, id)
 		}
 	}
 	return nil
-}
-
-// newestMTime is the latest modification time among the paths that exist.
-func newestMTime(paths ...string) (time.Time, bool) {
-	var latest time.Time
-	found := false
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		if !found || st.ModTime().After(latest) {
-			latest, found = st.ModTime(), true
-		}
-	}
-	return latest, found
 }

@@ -13,13 +13,11 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/tus/tusd/v2/pkg/filestore"
 	tusd "github.com/tus/tusd/v2/pkg/handler"
 	expslog "golang.org/x/exp/slog"
 
@@ -44,11 +42,8 @@ const (
 // incoming directory; the asset row is created with the upload and moves on
 // when its last byte arrives (finish).
 func (s *Service) UploadHandler() (http.Handler, error) {
-	if err := os.MkdirAll(s.incoming, 0o755); err != nil {
-		return nil, fmt.Errorf("media: incoming directory: %w", err)
-	}
 	composer := tusd.NewStoreComposer()
-	s.files().UseIn(composer)
+	s.in.UseIn(composer)
 	// Every instance honours one lock per upload (PostgreSQL advisory
 	// locks), so an upload begun on one instance resumes on another.
 	if s.locker == nil {
@@ -144,8 +139,6 @@ func (s *Service) AssetOfUpload(ctx context.Context, uploadID string) (Asset, er
 	}
 	return s.Get(ctx, id)
 }
-
-func (s *Service) files() filestore.FileStore { return filestore.New(s.incoming) }
 
 // refusal is a tus error carrying the pt-BR message staff read; jsonErrors
 // answers it in the API's error shape.
@@ -243,11 +236,10 @@ func (s *Service) finish(ctx context.Context, uploadID string) (Asset, error) {
 	if kind != KindImage {
 		store = s.private
 	}
-	bin := filepath.Join(s.incoming, uploadID)
-	format, key, err := s.storeOriginal(ctx, id, kind, bin, store)
+	format, key, err := s.storeOriginal(ctx, id, kind, uploadID, store)
 	var reason *badBytes
 	if errors.As(err, &reason) {
-		s.removeIncoming(uploadID)
+		s.removeIncoming(ctx, uploadID)
 		if _, err := s.pool.Exec(ctx, `UPDATE media_assets SET state = 'erro', error = $2, updated_at = now()
 			WHERE id = $1 AND state = 'enviando'`, id, reason.msg); err != nil {
 			return Asset{}, fmt.Errorf("media: refuse %s: %w", id, err)
@@ -257,7 +249,7 @@ func (s *Service) finish(ctx context.Context, uploadID string) (Asset, error) {
 	if err != nil {
 		return Asset{}, err
 	}
-	s.removeIncoming(uploadID)
+	s.removeIncoming(ctx, uploadID)
 
 	next := StateReady
 	var width, height int
@@ -288,9 +280,16 @@ type badBytes struct{ msg string }
 
 func (b *badBytes) Error() string { return b.msg }
 
-// storeOriginal checks the upload's first bytes and moves it into store.
-func (s *Service) storeOriginal(ctx context.Context, id string, kind Kind, bin string, store Storage) (Format, string, error) {
-	f, err := os.Open(bin)
+// storeOriginal checks the upload's first bytes and copies it into store.
+func (s *Service) storeOriginal(ctx context.Context, id string, kind Kind, uploadID string, store Storage) (Format, string, error) {
+	bin, err := s.in.Fetch(ctx, uploadID)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Format{}, "", err
+	}
+	var f *os.File
+	if err == nil {
+		f, err = os.Open(bin)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// Moved already by a finish that crashed before its update.
 		for _, ext := range []string{"mp4", "mov", "webm", "mkv", "jpg", "png", "webp", "gif", "pdf"} {
@@ -403,12 +402,10 @@ func imageSize(store Storage, key string) (int, int) {
 	return cfg.Width, cfg.Height
 }
 
-// removeIncoming deletes an upload's temporary file and its tus record.
-func (s *Service) removeIncoming(uploadID string) {
-	for _, p := range []string{filepath.Join(s.incoming, uploadID), filepath.Join(s.incoming, uploadID+".info")} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("media: remove incoming file", "path", p, "err", err)
-		}
+// removeIncoming deletes an upload's bytes and its tus record.
+func (s *Service) removeIncoming(ctx context.Context, uploadID string) {
+	if err := s.in.Remove(context.WithoutCancel(ctx), uploadID); err != nil {
+		s.log.WarnContext(ctx, "media: remove incoming upload", "upload", uploadID, "err", err)
 	}
 }
 
@@ -453,7 +450,6 @@ func (s *Service) Resume(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("media: resume: %w", err)
 	}
-	files := s.files()
 	for _, p := range list {
 		if p.state == StateProcessing {
 			s.start(ctx, p.id, p.attempt)
@@ -461,7 +457,7 @@ func (s *Service) Resume(ctx context.Context) error {
 		}
 		// An upload gone from the incoming folder may have been moved
 		// already: finish looks for it in storage.
-		if up, err := files.GetUpload(ctx, p.upload); err == nil {
+		if up, err := s.in.Upload(ctx, p.upload); err == nil {
 			info, err := up.GetInfo(ctx)
 			if err != nil || info.SizeIsDeferred || info.Offset != info.Size {
 				continue // still uploading: the client resumes it

@@ -318,6 +318,16 @@ func (s *S3) Origin(ctx context.Context) (string, error) {
 	return u.Scheme + "://" + u.Host, nil
 }
 
+// Region is the bucket's region as the server reports it ("" from servers
+// without regions), for clients that must sign for one.
+func (s *S3) Region(ctx context.Context) (string, error) {
+	r, err := s.client.GetBucketLocation(ctx, s.bucket)
+	if err != nil {
+		return "", fmt.Errorf("storage: region of %s: %w", s.bucket, err)
+	}
+	return r, nil
+}
+
 // Read returns key's content, or ErrNotFound, for small files read whole
 // (playlists).
 func (s *S3) Read(ctx context.Context, key string, limit int64) ([]byte, error) {
