@@ -87,6 +87,15 @@ func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 		return ok && slices.Contains(p.Roles, core.RolePremium)
 	})
 
+	// An email change (confirmed on A): B's principal carries the new one.
+	if _, err := a.App.Pool.Exec(ctx, `UPDATE users SET email = 'leitora.nova@example.com' WHERE id = $1`, userID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, time.Second, "new email on the other instance", func() bool {
+		p, ok := principalOnB(access)
+		return ok && p.Email == "leitora.nova@example.com"
+	})
+
 	// Refresh rotation on A: the old access token stops working on B.
 	_, rotated, err := a.App.Auth.Refresh(ctx, refresh)
 	if err != nil {
@@ -137,4 +146,38 @@ func TestPrincipalChangesReachEveryInstanceWithinASecond(t *testing.T) {
 	eventually(t, time.Second, "role revocation on the other instance", func() bool {
 		return status(b, access, "/api/admin/content/types") == http.StatusForbidden
 	})
+}
+
+// A trial ends by the clock, with no write anywhere: a cached principal is
+// not kept past the trial's end, so the "trial" role goes at that moment
+// rather than when the cache's backstop expires.
+func TestCachedPrincipalEndsWithTheTrial(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	ctx := context.Background()
+	_, userID := srv.SignedIn(t, "experimenta@example.com")
+	tok, err := srv.App.Auth.StartVerifiedSession(ctx, userID, "trial-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends time.Time
+	if err := srv.App.Pool.QueryRow(ctx, `INSERT INTO subscribers (user_id, subscription_status, trial_ends_at)
+		VALUES ($1, 'trial', now() + interval '1500 milliseconds')
+		ON CONFLICT (user_id) DO UPDATE SET subscription_status = 'trial', trial_ends_at = EXCLUDED.trial_ends_at
+		RETURNING trial_ends_at`, userID).Scan(&ends); err != nil {
+		t.Fatal(err)
+	}
+	roles := func() []string {
+		p, ok, err := srv.App.Auth.PrincipalForAccessToken(ctx, tok.Access)
+		if err != nil || !ok {
+			t.Fatalf("principal: %v %v", ok, err)
+		}
+		return p.Roles
+	}
+	if r := roles(); !slices.Contains(r, core.RoleTrial) {
+		t.Fatalf("during the trial: %v", r)
+	}
+	time.Sleep(time.Until(ends) + 50*time.Millisecond)
+	if r := roles(); slices.Contains(r, core.RoleTrial) {
+		t.Fatalf("after the trial's end, with the principal cached before it: %v", r)
+	}
 }

@@ -415,8 +415,8 @@ func TestAccessTokenExpiresIntoVisitor(t *testing.T) {
 
 func TestRoleSources(t *testing.T) {
 	f := newFixture(t, func(o *auth.Options) {
-		o.RoleSources = []auth.RoleSource{func(_ context.Context, userID string) ([]string, error) {
-			return []string{core.RoleTrial}, nil
+		o.RoleSources = []auth.RoleSource{func(_ context.Context, userID string) ([]string, time.Time, error) {
+			return []string{core.RoleTrial}, time.Time{}, nil
 		}}
 	})
 	ctx := context.Background()
@@ -424,11 +424,11 @@ func TestRoleSources(t *testing.T) {
 	if err != nil || !created {
 		t.Fatal(err)
 	}
-	f.svc.AddRoleSource(func(_ context.Context, userID string) ([]string, error) {
+	f.svc.AddRoleSource(func(_ context.Context, userID string) ([]string, time.Time, error) {
 		if userID != id {
-			return nil, errors.New("wrong user")
+			return nil, time.Time{}, errors.New("wrong user")
 		}
-		return []string{core.RolePremium, core.RoleTrial}, nil
+		return []string{core.RolePremium, core.RoleTrial}, time.Time{}, nil
 	})
 	tok, err := f.svc.StartSession(ctx, id, "ua")
 	if err != nil {
@@ -442,7 +442,9 @@ func TestRoleSources(t *testing.T) {
 		t.Errorf("roles %v", p.Roles)
 	}
 	// A failing source costs only its own roles.
-	f.svc.AddRoleSource(func(context.Context, string) ([]string, error) { return nil, errors.New("subscriptions down") })
+	f.svc.AddRoleSource(func(context.Context, string) ([]string, time.Time, error) {
+		return nil, time.Time{}, errors.New("subscriptions down")
+	})
 	p, ok, err = f.svc.PrincipalForAccessToken(ctx, tok.Access)
 	if !ok || err != nil || !slices.Equal(p.Roles, []string{"user", "editor", "premium", "trial"}) {
 		t.Errorf("with a failing source: %v %v %v", p.Roles, ok, err)

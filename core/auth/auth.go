@@ -24,8 +24,10 @@ import (
 )
 
 // RoleSource adds roles to a signed-in user beyond "user" and user_roles
-// (subscriptions add "trial" and "premium").
-type RoleSource func(ctx context.Context, userID string) ([]string, error)
+// (subscriptions add "trial" and "premium"). until is when its answer
+// changes with no write to the database (a trial's end), zero when only a
+// write changes it: a cached principal is not kept past it.
+type RoleSource func(ctx context.Context, userID string) (roles []string, until time.Time, err error)
 
 // EmailConfirmedHook runs once an account's email is confirmed (by the link,
 // a password reset or Google). It runs after the confirmation is committed;
@@ -229,25 +231,35 @@ func (s *Service) RunEmailConfirmedHooks(ctx context.Context, userID string) {
 	s.InvalidatePrincipalsOf(userID)
 }
 
-// rolesOf returns the effective roles: "user", user_roles rows, then role sources.
-func (s *Service) rolesOf(ctx context.Context, userID string, stored []string) ([]string, error) {
-	roles := append([]string{core.RoleUser}, stored...)
+// rolesOf returns the effective roles: "user", user_roles rows, then role
+// sources; until is the earliest moment a source's answer changes by
+// itself (zero: none does).
+func (s *Service) rolesOf(ctx context.Context, userID string, stored []string) (roles []string, until time.Time, err error) {
+	roles = append([]string{core.RoleUser}, stored...)
 	s.hooksMu.RLock()
 	sources := slices.Clone(s.roleSources)
 	s.hooksMu.RUnlock()
 	for _, src := range sources {
-		more, err := src(ctx, userID)
+		more, changes, err := src(ctx, userID)
 		if err != nil {
 			// A failing source (subscriptions down) costs only its roles,
-			// never the user's access to everything else.
+			// never the user's access to everything else, and only
+			// briefly: the answer without them is not kept long.
 			s.log.WarnContext(ctx, "role source failed; its roles are left out", "user_id", userID, "err", err)
-			continue
+			changes = s.now().Add(failedSourceRetry)
+		}
+		if !changes.IsZero() && (until.IsZero() || changes.Before(until)) {
+			until = changes
 		}
 		roles = append(roles, more...)
 	}
 	slices.Sort(roles[1:])
-	return slices.Compact(roles), nil
+	return slices.Compact(roles), until, nil
 }
+
+// failedSourceRetry is how long a principal resolved while a role source
+// failed is cached before the source is asked again.
+const failedSourceRetry = 5 * time.Second
 
 // secureCookies is false only for plain-http local development.
 func secureCookies(publicURL string) bool {

@@ -14,7 +14,8 @@ import (
 
 // Resolving a principal costs the session lookup and the role sources on
 // every request. The cache keeps a resolved principal in memory, keyed by the
-// access token's hash, for PrincipalTTL (never past the token's expiry). It
+// access token's hash, for PrincipalTTL (never past the token's expiry nor
+// a moment its roles change by themselves, such as a trial's end). It
 // is trusted only while this instance listens to vc_principal (migration
 // 00060): every instance drops the entries a NOTIFY names within
 // milliseconds, so logout, revocation, refresh-token reuse, role and
@@ -23,8 +24,13 @@ import (
 // (notifications may have been missed).
 
 // PrincipalTTL bounds how long a cached principal is used without a database
-// round trip; invalidations usually end it much sooner.
-const PrincipalTTL = 30 * time.Second
+// round trip. It is a backstop, not what keeps a principal right: every
+// change of what a principal holds (roles, subscription, session, two-step
+// state, email) notifies vc_principal from a trigger, and what changes by
+// the clock alone (a trial's or a paid period's end, the token's or the
+// session's expiry) caps the entry's life. A short backstop would only make
+// each member's first request after it pay the lookup again.
+const PrincipalTTL = 10 * time.Minute
 
 // maxCachedPrincipals bounds the memory: past it the cache starts over.
 const maxCachedPrincipals = 200_000

@@ -154,7 +154,8 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 	if err != nil {
 		return core.Visitor, false, fmt.Errorf("resolve access token: %w", err)
 	}
-	if p.Roles, err = s.rolesOf(ctx, p.UserID, stored); err != nil {
+	var rolesUntil time.Time
+	if p.Roles, rolesUntil, err = s.rolesOf(ctx, p.UserID, stored); err != nil {
 		return core.Visitor, false, err
 	}
 	p.Roles, p.TwoStepPending = holdBackStepUpRoles(p.Roles, p.TwoStep)
@@ -168,7 +169,11 @@ func (s *Service) PrincipalForAccessToken(ctx context.Context, token string) (co
 		s.cache.beforePut(p)
 	}
 	info.csrf = s.csrfToken(p.SessionID)
-	s.cache.put(hash, p, info, minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge)), gen)
+	until := minTime(now.Add(PrincipalTTL), tokenExpires, sessionExpires, started.Add(s.opts.MaxSessionAge))
+	if !rolesUntil.IsZero() {
+		until = minTime(until, rolesUntil)
+	}
+	s.cache.put(hash, p, info, until, gen)
 	return p, true, nil
 }
 
@@ -333,7 +338,7 @@ func (s *Service) SessionUser(ctx context.Context, userID string) (SessionUser, 
 	if err != nil {
 		return u, fmt.Errorf("load session user: %w", err)
 	}
-	u.Roles, err = s.rolesOf(ctx, userID, stored)
+	u.Roles, _, err = s.rolesOf(ctx, userID, stored)
 	return u, err
 }
 

@@ -150,7 +150,7 @@ func TestApplyBillingActiveIsPremiumAtOnceAndOlderStatesAreIgnored(t *testing.T)
 		v.CurrentPeriodEnd == nil || !v.CurrentPeriodEnd.Equal(periodEnd) || v.PaymentFailed || v.GraceUntil != nil || v.PremiumUntil != nil {
 		t.Fatalf("after active: %+v", v)
 	}
-	if roles, _ := e.svc.Roles(e.ctx, u); len(roles) != 1 || roles[0] != core.RolePremium {
+	if roles, _, _ := e.svc.Roles(e.ctx, u); len(roles) != 1 || roles[0] != core.RolePremium {
 		t.Fatalf("roles %v", roles)
 	}
 	if e.events(u) != before+1 {
@@ -240,7 +240,7 @@ func TestApplyBillingPastDueKeepsPremiumUntilGraceEnd(t *testing.T) {
 	if got := e.kinds(u); fmt.Sprint(got) != "[premium grace grace_ended]" {
 		t.Fatalf("timeline %v", got)
 	}
-	if roles, _ := e.svc.Roles(e.ctx, u); len(roles) != 0 {
+	if roles, _, _ := e.svc.Roles(e.ctx, u); len(roles) != 0 {
 		t.Fatalf("roles after downgrade %v", roles)
 	}
 }
@@ -317,7 +317,7 @@ func TestApplyBillingCancellations(t *testing.T) {
 	if v := e.view(c); v.IsPremium || str(v.Status) != "canceled" || v.TrialExpired || v.TrialActive {
 		t.Fatalf("canceled: %+v", v)
 	}
-	if roles, _ := e.svc.Roles(e.ctx, c); len(roles) != 0 {
+	if roles, _, _ := e.svc.Roles(e.ctx, c); len(roles) != 0 {
 		t.Fatalf("canceled roles %v", roles)
 	}
 

@@ -39,9 +39,9 @@ func TestTrialStartsOnConfirmationOverHTTP(t *testing.T) {
 	if !v.TrialActive || v.TrialExpired || v.DaysLeft != 7 || v.Status == nil || *v.Status != "trial" {
 		t.Fatalf("after confirmation: %+v", v)
 	}
-	roles, err := srv.App.Engagement.Subscriptions.Roles(context.Background(), userID)
-	if err != nil || !slices.Contains(roles, core.RoleTrial) {
-		t.Fatalf("roles %v err %v", roles, err)
+	roles, until, err := srv.App.Engagement.Subscriptions.Roles(context.Background(), userID)
+	if err != nil || !slices.Contains(roles, core.RoleTrial) || v.TrialEndsAt == nil || !until.Equal(*v.TrialEndsAt) {
+		t.Fatalf("roles %v until %s (trial ends %v) err %v", roles, until, v.TrialEndsAt, err)
 	}
 	var session struct {
 		User struct {

@@ -353,19 +353,24 @@ func (s *Service) MarkReminded(ctx context.Context, userID string) error {
 }
 
 // Roles is the auth RoleSource: "premium" for premium subscribers, "trial"
-// during an active trial.
-func (s *Service) Roles(ctx context.Context, userID string) ([]string, error) {
+// during an active trial; until is when that role ends by the clock alone
+// (the trial's end, a grace or cancelled period's end), zero when only a
+// write ends it.
+func (s *Service) Roles(ctx context.Context, userID string) (roles []string, until time.Time, err error) {
 	v, err := s.View(ctx, userID)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	switch {
 	case v.IsPremium:
-		return []string{core.RolePremium}, nil
+		if v.PremiumUntil != nil {
+			until = *v.PremiumUntil
+		}
+		return []string{core.RolePremium}, until, nil
 	case v.TrialActive:
-		return []string{core.RoleTrial}, nil
+		return []string{core.RoleTrial}, *v.TrialEndsAt, nil
 	}
-	return nil, nil
+	return nil, time.Time{}, nil
 }
 
 // RolesOf is Roles for many accounts at once (the backoffice's user list):

@@ -74,7 +74,7 @@ func TestTrialRolesAndLimits(t *testing.T) {
 	if !v.TrialActive || v.DaysLeft != 7 {
 		t.Fatalf("after start: %+v", v)
 	}
-	if roles, _ := svc.Roles(ctx, user); len(roles) != 1 || roles[0] != core.RoleTrial {
+	if roles, _, _ := svc.Roles(ctx, user); len(roles) != 1 || roles[0] != core.RoleTrial {
 		t.Fatalf("roles %v, want trial", roles)
 	}
 	// Ten concurrent uses against a limit of 3: exactly three are counted.
@@ -104,7 +104,7 @@ func TestTrialRolesAndLimits(t *testing.T) {
 	if !c.Allowed || c.Status != subscriptions.LimitPremium {
 		t.Fatalf("premium check %+v", c)
 	}
-	if roles, _ := svc.Roles(ctx, user); len(roles) != 1 || roles[0] != core.RolePremium {
+	if roles, _, _ := svc.Roles(ctx, user); len(roles) != 1 || roles[0] != core.RolePremium {
 		t.Fatalf("roles %v, want premium", roles)
 	}
 	if expired, err := svc.ExpireTrial(ctx, user); err != nil || expired {
@@ -145,7 +145,7 @@ func TestRolesOfManyAccounts(t *testing.T) {
 		t.Fatalf("RolesOf = %v, want %v (expired %s and plain %s absent)", got, want, expired, plain)
 	}
 	for _, id := range ids {
-		one, _ := svc.Roles(ctx, id)
+		one, _, _ := svc.Roles(ctx, id)
 		if (len(one) == 1 && one[0] != got[id]) || (len(one) == 0 && got[id] != "") {
 			t.Errorf("Roles(%s) = %v but RolesOf says %q", id, one, got[id])
 		}
