@@ -198,7 +198,10 @@ func Run(t testing.TB, cfg Config) Report {
 	// A write row runs against production's workflow engine: the check-in's
 	// durable work goes through its outbox, relayed to an embedded Temporal
 	// server, as in production (without one it is credited inline).
-	if tt, ok := t.(*testing.T); ok && slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write }) {
+	// BENCH_API_NO_TEMPORAL=1 measures the inline mode instead, to show what
+	// the outbox, its relay and the workflow starts cost on this machine.
+	if tt, ok := t.(*testing.T); ok && os.Getenv("BENCH_API_NO_TEMPORAL") != "1" &&
+		slices.ContainsFunc(endpoints, func(ep Endpoint) bool { return ep.Write }) {
 		env["TEMPORAL_ADDRESS"] = apptest.TemporalDev(tt).Addr
 	}
 	var realSrv *apptest.Server
@@ -301,6 +304,9 @@ func Run(t testing.TB, cfg Config) Report {
 		}
 		rows[i].ShapeDiff, rows[i].Answers = shapeDiff(t, ep, sides, readers[0], spare)
 	}
+	// BENCH_API_COLD_CHECKIN=1 measures check-ins whose session no earlier
+	// request resolved (each pays the session lookup and its roles).
+	coldCheckins := os.Getenv("BENCH_API_COLD_CHECKIN") == "1"
 	// Warm-up: connections, caches and buffer pools, on reads only (check-ins would use up fresh users).
 	for _, s := range sides {
 		for _, ep := range endpoints {
@@ -318,6 +324,14 @@ func Run(t testing.TB, cfg Config) Report {
 			for _, s := range order {
 				var next func() (*http.Request, bool)
 				if ep.Write {
+					if s.name == "real" && !coldCheckins {
+						// A member taps "Check-in" on the card the app
+						// has just loaded: each user's card is read first,
+						// so the session is resolved as it would be. The
+						// floor authenticates from a map and needs none.
+						card := Endpoint{Method: "GET", Path: "/api/checkin"}
+						load(ctx, s.hc, cfg.Concurrency, time.Minute, http.StatusOK, writeNext(card, s.url, checkins[s.name][r]))
+					}
 					next = writeNext(ep, s.url, checkins[s.name][r])
 				} else {
 					next = readNext(ep, s.url, readers)
