@@ -70,9 +70,9 @@ type Config struct {
 	// plugin: "prontuario-vet=30m,noticias=0".
 	PluginIdleTimeout  time.Duration
 	PluginIdleTimeouts map[string]time.Duration
-	// PluginGOGC and PluginGoMemLimit are PLUGIN_GOGC (50) and
+	// PluginGOGC and PluginGoMemLimit are PLUGIN_GOGC (100) and
 	// PLUGIN_GOMEMLIMIT (half of PLUGIN_MEMORY_MB): the Go runtime settings
-	// of plugin processes, for a small idle footprint.
+	// of plugin processes; the soft limit keeps them under the hard one.
 	PluginGOGC, PluginGoMemLimit string
 
 	TrialDuration time.Duration // TRIAL_DAYS, or TRIAL_DURATION when set
@@ -275,7 +275,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.PluginIdleTimeouts, err = parseIdleTimeouts(get("PLUGIN_IDLE_TIMEOUTS", "")); err != nil {
 		return c, err
 	}
-	c.PluginGOGC = get("PLUGIN_GOGC", "50")
+	c.PluginGOGC = get("PLUGIN_GOGC", "100")
 	if n, err := strconv.Atoi(c.PluginGOGC); (err != nil || n <= 0) && c.PluginGOGC != "off" {
 		return c, fmt.Errorf("PLUGIN_GOGC must be a positive integer or off, got %q", c.PluginGOGC)
 	}

@@ -38,11 +38,13 @@ const (
 )
 
 // DefaultGOGC and DefaultGoMemLimit are the Go runtime settings a plugin
-// process gets when Options leave them empty: a tighter heap growth and a
-// soft memory limit keep an idle plugin's resident memory small, well under
-// the confinement's hard limit.
+// process gets when Options leave them empty. The soft memory limit keeps a
+// plugin well under the confinement's hard limit. Heap growth stays at Go's
+// default: a tighter one (GOGC=50) made no measurable difference to idle
+// plugins' resident memory, whose heaps are small, but cost about a tenth of
+// a plugin call's throughput in collections under load.
 const (
-	DefaultGOGC       = "50"
+	DefaultGOGC       = "100"
 	DefaultGoMemLimit = "64MiB"
 )
 
