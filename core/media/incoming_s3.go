@@ -266,8 +266,8 @@ func (in *S3Incoming) Touched(ctx context.Context, token string) (time.Time, boo
 	return latest, found, nil
 }
 
-// Idle lists the uploads whose objects under the prefix all changed last
-// before cutoff. Parts of a multipart upload are not objects yet: an
+// Idle lists the uploads whose objects under the prefix, and local copy,
+// all changed last before cutoff. Parts of a multipart upload are not objects yet: an
 // upload still receiving them keeps an enviando asset, which the sweep
 // checks before removing anything.
 func (in *S3Incoming) Idle(ctx context.Context, cutoff time.Time) ([]string, error) {
@@ -287,6 +287,21 @@ func (in *S3Incoming) Idle(ctx context.Context, cutoff time.Time) ([]string, err
 			if t, ok := newest[id]; !ok || o.LastModified.After(t) {
 				newest[id] = *o.LastModified
 			}
+		}
+	}
+	// Local copies a stopped finish left behind count as well (tusd's own
+	// part buffers, "tusd-…", are not uploads).
+	entries, err := os.ReadDir(in.dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("media: incoming directory: %w", err)
+	}
+	for _, e := range entries {
+		fi, err := e.Info()
+		if err != nil || !fi.Mode().IsRegular() || strings.HasPrefix(e.Name(), "tusd-") || !validUploadID(e.Name()) {
+			continue
+		}
+		if t, ok := newest[e.Name()]; !ok || fi.ModTime().After(t) {
+			newest[e.Name()] = fi.ModTime()
 		}
 	}
 	var idle []string

@@ -290,6 +290,18 @@ func TestResumableUploadsOnS3(t *testing.T) {
 	if len(tusObjects()) < 2 {
 		t.Fatalf("objects of the two uploads: %v", tusObjects())
 	}
+	// A local copy a stopped finish left on B, and a buffer of tusd's own.
+	incomingB := filepath.Join(b.Env["DATA_DIR"], "media-incoming")
+	leftover, buffer := filepath.Join(incomingB, "0123abcd"), filepath.Join(incomingB, "tusd-s3-tmp-1")
+	for _, f := range []string{leftover, buffer} {
+		if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Minute)
+		if err := os.Chtimes(f, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
 	time.Sleep(1100 * time.Millisecond) // S3 dates have whole seconds
 	removed, err := b.App.Media.SweepAbandoned(ctx, time.Second)
 	if err != nil || removed != 1 {
@@ -297,6 +309,12 @@ func TestResumableUploadsOnS3(t *testing.T) {
 	}
 	if keys := tusObjects(); len(keys) != 0 {
 		t.Errorf("left under tus/ after the sweep: %v", keys)
+	}
+	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+		t.Errorf("a finished upload's local copy with no asset outlived the sweep: %v", err)
+	}
+	if _, err := os.Stat(buffer); err != nil {
+		t.Errorf("the sweep took tusd's own buffer: %v", err)
 	}
 	if r := staff.Do("GET", "/api/admin/media/"+abandoned, nil); r.Status != http.StatusNotFound {
 		t.Errorf("abandoned asset after the sweep: %d", r.Status)
