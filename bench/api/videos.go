@@ -69,7 +69,7 @@ func seedVideos(t testing.TB, ctx context.Context, pool *pgxpool.Pool, n int, re
 			ARRAY['tag' || v.g % 10, 'clinica'], 'youtube', 'https://www.youtube.com/watch?v=aqz-KE-bpKQ',
 			setweight(to_tsvector('vetclube_pt', v.title), 'A'), v.published_at, 1
 		FROM (SELECT id, slug, title, published_at, substring(slug FROM 7)::int AS g FROM content_items WHERE type = 'videos') v`, nil},
-		{`UPDATE engagement_counters c SET views = 10 + (v.g * 7919) % 5000, likes = (v.g * 104729) % 300
+		{`UPDATE engagement_counters c SET views = 10 + (v.g::bigint * 7919) % 5000, likes = (v.g::bigint * 104729) % 300
 		FROM (SELECT id, substring(slug FROM 7)::int AS g FROM content_items WHERE type = 'videos') v WHERE c.item_id = v.id`, nil},
 		{`INSERT INTO subscribers (user_id, subscription_status, subscription_tier)
 		SELECT u, 'active', 'premium' FROM unnest($1::uuid[]) u ON CONFLICT (user_id) DO NOTHING`, []any{ids}},
