@@ -9,6 +9,7 @@ import (
 
 	"github.com/vetclube/vetclube/core"
 	"github.com/vetclube/vetclube/core/notifications"
+	"github.com/vetclube/vetclube/core/postgres"
 )
 
 // Accepted answers: a post's author marks one colleague's comment (or
@@ -68,6 +69,13 @@ func (s *Service) AcceptAnswer(ctx context.Context, userID, postID, commentID st
 			accepted_at = EXCLUDED.accepted_at
 		WHERE community_accepted_answers.comment_id <> EXCLUDED.comment_id`,
 		postID, commentID, answerer, userID, s.o.Now())
+	if postgres.IsUniqueViolation(err, "community_accepted_answers_comment_id_key") {
+		// A concurrent acceptance of the same comment inserted first: ON
+		// CONFLICT arbitrates on the post only, so the comment's own
+		// uniqueness answers instead. A comment belongs to one post, so
+		// the row it met is this very acceptance: already done.
+		return AcceptedAnswer{PostID: postID, CommentID: &commentID}, nil
+	}
 	if err != nil {
 		return AcceptedAnswer{}, fmt.Errorf("accept answer: %w", err)
 	}
