@@ -330,7 +330,9 @@ func Run(t testing.TB, cfg Config) Report {
 						// so the session is resolved as it would be. The
 						// floor authenticates from a map and needs none.
 						card := Endpoint{Method: "GET", Path: "/api/checkin"}
-						load(ctx, s.hc, cfg.Concurrency, time.Minute, http.StatusOK, writeNext(card, s.url, checkins[s.name][r]))
+						if w := load(ctx, s.hc, cfg.Concurrency, time.Minute, http.StatusOK, writeNext(card, s.url, checkins[s.name][r])); w.Errors > 0 {
+							t.Fatalf("bench-api: %d check-in card reads failed before round %d", w.Errors, r+1)
+						}
 					}
 					next = writeNext(ep, s.url, checkins[s.name][r])
 				} else {

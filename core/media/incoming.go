@@ -122,6 +122,9 @@ func (d *DiskIncoming) Idle(_ context.Context, cutoff time.Time) ([]string, erro
 			continue // removed meanwhile
 		}
 		id := strings.TrimSuffix(e.Name(), ".info")
+		if !validUploadID(id) {
+			continue // not tusd's: Remove would refuse its name
+		}
 		if t, ok := newest[id]; !ok || fi.ModTime().After(t) {
 			newest[id] = fi.ModTime()
 		}
