@@ -66,33 +66,12 @@ func (a *Activities) NotifyStreakBonus(ctx context.Context, in StreakBonusInput)
 	return err
 }
 
-// reminderHour is the local hour of the streak reminder.
-const reminderHour = 20
-
-// PlanStreakReminder decides when to remind next: today at 20:00 local time
-// if the user has a running streak and has not checked in yet, otherwise
-// tomorrow at 20:00; inactive when there is no running streak.
+// PlanStreakReminder belongs to the retired per-user reminder loop
+// (StreakReminder): it now always answers inactive, so loops still running
+// end after their pending reminder, and StreakReminderSweep reminds
+// instead.
 func (a *Activities) PlanStreakReminder(ctx context.Context, userID string) (ReminderPlan, error) {
-	if a.Checkin == nil {
-		return ReminderPlan{}, errMissingDependency
-	}
-	st, err := a.Checkin.Get(ctx, userID)
-	if err != nil {
-		return ReminderPlan{}, err
-	}
-	if st.SequenceCount == 0 || st.Broken {
-		return ReminderPlan{}, nil
-	}
-	loc, err := time.LoadLocation(st.TimeZone)
-	if err != nil {
-		return ReminderPlan{}, temporal.NewNonRetryableApplicationError("unknown time zone", "BadInput", err)
-	}
-	now := a.now().In(loc)
-	at := time.Date(now.Year(), now.Month(), now.Day(), reminderHour, 0, 0, 0, loc)
-	if st.CheckedInToday || !now.Before(at) {
-		at = time.Date(now.Year(), now.Month(), now.Day()+1, reminderHour, 0, 0, 0, loc)
-	}
-	return ReminderPlan{Active: true, At: at, Day: at.Format(time.DateOnly)}, nil
+	return ReminderPlan{}, nil
 }
 
 // StreakReminderTitle is the reminder's title; its message names the streak.
@@ -122,6 +101,42 @@ func (a *Activities) SendStreakReminder(ctx context.Context, userID, day string)
 	_, _, err = a.Notifications.Create(ctx, userID, "checkin", StreakReminderTitle, StreakReminderMessage(st.SequenceCount),
 		"notify:streak-reminder:"+userID+":"+day)
 	return err
+}
+
+// streakReminderBatch is how many due reminders one activity handles.
+const streakReminderBatch = 500
+
+// ReminderSweepResult is one sweep's outcome.
+type ReminderSweepResult struct {
+	Handled int // reminders taken off the list (sent, or dropped as stale)
+	Sent    int
+	// Next is the earliest reminder not yet due (zero: none).
+	Next time.Time
+}
+
+// SendDueStreakReminders sends the streak reminders due at now (the
+// workflow's clock) and clears them. A reminder's notification key is its
+// user and day, so a retried or overlapping sweep sends nothing twice.
+func (a *Activities) SendDueStreakReminders(ctx context.Context, now time.Time) (ReminderSweepResult, error) {
+	if a.Checkin == nil || a.Notifications == nil {
+		return ReminderSweepResult{}, errMissingDependency
+	}
+	due, next, err := a.Checkin.DueReminders(ctx, now, streakReminderBatch)
+	if err != nil {
+		return ReminderSweepResult{}, err
+	}
+	res := ReminderSweepResult{Handled: len(due), Next: next}
+	for _, d := range due {
+		if !d.Send(now) {
+			continue
+		}
+		if _, _, err := a.Notifications.Create(ctx, d.UserID, "checkin", StreakReminderTitle, StreakReminderMessage(d.Sequence),
+			"notify:streak-reminder:"+d.UserID+":"+d.Day); err != nil {
+			return res, err
+		}
+		res.Sent++
+	}
+	return res, a.Checkin.ClearReminders(ctx, due)
 }
 
 // Trial notification texts.

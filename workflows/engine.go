@@ -34,6 +34,9 @@ func Dial(ctx context.Context, address, namespace string, log *slog.Logger) (cli
 func NewWorker(c client.Client, acts *Activities) worker.Worker {
 	w := worker.New(c, TaskQueue, worker.Options{})
 	w.RegisterWorkflow(StreakBonus)
+	w.RegisterWorkflow(StreakReminderSweep)
+	// StreakReminder is the retired per-user loop, kept so loops running
+	// from before the sweep end cleanly.
 	w.RegisterWorkflow(StreakReminder)
 	// Trial is the former trial clock, kept so clocks already running finish.
 	w.RegisterWorkflow(Trial)
@@ -76,14 +79,16 @@ func (e Engine) StartStreakBonus(ctx context.Context, _ points.Querier, userID s
 	return started(err)
 }
 
-// EnsureStreakReminder starts the user's reminder loop unless it runs already.
-func (e Engine) EnsureStreakReminder(ctx context.Context, userID string) error {
-	_, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       StreakReminderID(userID),
+// EnsureStreakReminderSweep starts the deployment's reminder sweep unless it
+// runs already (every worker start calls it; one that ended or failed starts
+// again).
+func EnsureStreakReminderSweep(ctx context.Context, c client.Client, in ReminderSweepInput) error {
+	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       StreakReminderSweepID,
 		TaskQueue:                TaskQueue,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-	}, StreakReminder, StreakReminderInput{UserID: userID})
+	}, StreakReminderSweep, in)
 	return started(err)
 }
 

@@ -19,8 +19,8 @@ const TaskQueue = "vetclube"
 // SignalPremium tells a trial clock that the user became premium.
 const SignalPremium = "premium"
 
-// Workflow ids: one bonus per user and completed streak, one reminder and one
-// trial clock per user.
+// Workflow ids: one bonus per user and completed streak, one trial clock per
+// user (and, retired, one reminder loop per user).
 func StreakBonusID(userID, streakDate string) string {
 	return "checkin-bonus/" + userID + "/" + streakDate
 }
@@ -72,9 +72,69 @@ type ReminderPlan struct {
 	Day    string    // that local day
 }
 
-// StreakReminder sends "Não perca sua sequência de N dias!" at 20:00 local
-// time on each day a user with a running streak has not checked in yet. It
-// ends when the streak stops (it is started again by the next check-in).
+// StreakReminderSweepID is the one reminder sweep of the deployment.
+const StreakReminderSweepID = "streak-reminder-sweep"
+
+// ReminderSweepInput configures the reminder sweep.
+type ReminderSweepInput struct {
+	// Every is the longest wait between sweeps (default five minutes); the
+	// sweep also wakes at the next pending reminder's moment.
+	Every time.Duration
+	// Rounds before continuing as new (default 240).
+	Rounds int
+}
+
+// StreakReminderSweep sends "Não perca sua sequência de N dias!" at 20:00
+// local time to members whose streak runs and who have not checked in that
+// day, for the whole deployment: each round sends what is due, then sleeps
+// until the next pending moment or Every, whichever comes first. It never
+// ends (continues as new). One workflow instead of one per running streak:
+// a check-in only stores its reminder's moment.
+func StreakReminderSweep(ctx workflow.Context, in ReminderSweepInput) error {
+	every := in.Every
+	if every <= 0 {
+		every = 5 * time.Minute
+	}
+	rounds := in.Rounds
+	if rounds <= 0 {
+		rounds = 240
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 5 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
+			MaximumAttempts:    5,
+		},
+	})
+	var a *Activities
+	for range rounds {
+		var res ReminderSweepResult
+		err := workflow.ExecuteActivity(actx, a.SendDueStreakReminders, workflow.Now(ctx)).Get(actx, &res)
+		wait := every
+		switch {
+		case err != nil:
+			// The next round tries again; the reminders are still listed.
+			workflow.GetLogger(ctx).Warn("send streak reminders", "err", err)
+		case res.Handled == streakReminderBatch:
+			wait = time.Second // more are due: go on at once
+		case !res.Next.IsZero():
+			if d := res.Next.Sub(workflow.Now(ctx)); d < wait {
+				wait = max(d, time.Second)
+			}
+		}
+		if err := workflow.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+	return workflow.NewContinueAsNewError(ctx, StreakReminderSweep, in)
+}
+
+// StreakReminder is the retired per-user reminder loop, still registered so
+// loops started before StreakReminderSweep finish: its plan activity now
+// answers inactive, so each ends after its pending reminder (sent with the
+// sweep's notification key, hence never twice).
 func StreakReminder(ctx workflow.Context, in StreakReminderInput) error {
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,

@@ -138,6 +138,69 @@ func TestStreakReminderEndsWhenNoStreakRuns(t *testing.T) {
 	}
 }
 
+// The reminder sweep runs its real activity against PostgreSQL: each
+// member is reminded once, at 20:00 local time on the day after a check-in
+// they have not followed, with the streak's length; a reminder whose day is
+// over is dropped; a check-in the next day moves the reminder a day on.
+func TestStreakReminderSweepRemindsOnTimeOnce(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.New(t)
+	var now atomic.Pointer[time.Time]
+	checkInAt := func(user string, at time.Time) {
+		t.Helper()
+		now.Store(&at)
+		if _, err := svc(pool, &now).CheckIn(ctx, user, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	late, moved, stale := newUser(t, pool), newUser(t, pool), newUser(t, pool)
+	checkInAt(late, t0)                     // reminded March 11, 20:00 in São Paulo (23:00 UTC)
+	checkInAt(moved, t0)                    // checks in again on March 11 ...
+	checkInAt(moved, t0.Add(27*time.Hour))  // ... so is reminded on March 12
+	checkInAt(stale, t0.Add(-48*time.Hour)) // due March 9: its day is over before the sweep runs
+	acts := &workflows.Activities{Checkin: svc(pool, &now), Notifications: notifications.New(pool)}
+
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.SetStartTime(t0)
+	env.RegisterActivity(acts)
+	var sentAt []time.Time
+	env.OnActivity(acts.SendDueStreakReminders, mock.Anything, mock.Anything).Return(
+		func(ctx context.Context, at time.Time) (workflows.ReminderSweepResult, error) {
+			res, err := acts.SendDueStreakReminders(ctx, at)
+			for range res.Sent {
+				sentAt = append(sentAt, at.UTC())
+			}
+			return res, err
+		})
+	env.ExecuteWorkflow(workflows.StreakReminderSweep, workflows.ReminderSweepInput{Every: 6 * time.Hour, Rounds: 12})
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("sweep ended with %v, want continue-as-new", err)
+	}
+	want := []time.Time{time.Date(2026, 3, 11, 23, 0, 0, 0, time.UTC), time.Date(2026, 3, 12, 23, 0, 0, 0, time.UTC)}
+	if len(sentAt) != 2 || !sentAt[0].Equal(want[0]) || !sentAt[1].Equal(want[1]) {
+		t.Fatalf("reminders sent at %v, want %v", sentAt, want)
+	}
+	for user, message := range map[string]string{late: "Não perca sua sequência de 1 dia!", moved: "Não perca sua sequência de 2 dias!", stale: ""} {
+		list, err := notifications.New(pool).List(ctx, user, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if message == "" && len(list) != 0 || message != "" && (len(list) != 1 || list[0].Title != workflows.StreakReminderTitle || list[0].Message != message) {
+			t.Fatalf("user %s notifications %+v, want %q", user, list, message)
+		}
+	}
+	// Everything due was cleared: a later sweep finds nothing to send.
+	if res, err := acts.SendDueStreakReminders(ctx, time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC)); err != nil || res.Handled != 0 {
+		t.Fatalf("later sweep %+v %v", res, err)
+	}
+}
+
+func svc(pool *pgxpool.Pool, now *atomic.Pointer[time.Time]) *checkin.Service {
+	return checkin.New(pool, checkin.Options{Workflows: &recordingWorkflows{}, Now: func() time.Time { return *now.Load() }})
+}
+
 // recordingWorkflows stands in for Temporal in the check-in service, so the
 // test drives the bonus workflow itself.
 type recordingWorkflows struct{ streaks []checkin.Date }
@@ -146,7 +209,6 @@ func (r *recordingWorkflows) StartStreakBonus(_ context.Context, _ points.Querie
 	r.streaks = append(r.streaks, d)
 	return nil
 }
-func (r *recordingWorkflows) EnsureStreakReminder(context.Context, string) error { return nil }
 
 func newUser(t *testing.T, pool *pgxpool.Pool) string {
 	t.Helper()

@@ -96,6 +96,12 @@ func (a *App) buildEngagement(ctx context.Context, cfg config.Config, pool *pgxp
 			return fmt.Errorf("start workflow worker: %w", err)
 		}
 		a.onClose(func() error { w.Stop(); return nil })
+		sweepCtx, cancelSweep := context.WithTimeout(ctx, 30*time.Second)
+		err := workflows.EnsureStreakReminderSweep(sweepCtx, e.Temporal, workflows.ReminderSweepInput{})
+		cancelSweep()
+		if err != nil {
+			return fmt.Errorf("start streak reminder sweep: %w", err)
+		}
 		// Every pending entitlement moment gets its workflow at start; an
 		// overdue one (its notice lost) is woken every minute after.
 		entCtx, stopEnt := context.WithCancel(context.WithoutCancel(ctx))

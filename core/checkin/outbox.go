@@ -13,42 +13,33 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// The check-in outbox: the durable work a check-in triggers (the reminder
-// loop of a new streak, the bonus of a completed one) is written as rows of
-// checkin_outbox inside the check-in's own transaction, so the request never
-// waits for the workflow engine and a committed check-in never loses its
-// work. A Relay delivers the rows after the commit.
+// The check-in outbox: the durable work a check-in triggers (the bonus of a
+// completed streak) is written as a row of checkin_outbox inside the
+// check-in's own transaction, so the request never waits for the workflow
+// engine and a committed check-in never loses its work. A Relay delivers
+// the rows after the commit.
 //
 // Delivery is at least once from the table's point of view (a relay may die
 // after the engine accepted a start and before it deleted the row) and
 // exactly once from the engine's: every start carries a workflow id that
-// the engine deduplicates (one bonus workflow per user and streak date, one
-// reminder loop per user).
+// the engine deduplicates (one bonus workflow per user and streak date).
 
 // OutboxChannel is the NOTIFY channel a committed check-in signals its
 // outbox rows on; relays LISTEN on it and also poll.
 const OutboxChannel = "checkin_outbox"
 
-// Outbox row kinds.
+// Outbox row kinds. OutboxReminder rows were written while each streak ran
+// a reminder loop of its own; the reminder sweep (reminders.go) replaced
+// them, and rows left from before are acknowledged without work.
 const (
 	OutboxReminder = "streak_reminder"
 	OutboxBonus    = "streak_bonus"
 )
 
-// queueOutbox adds the rows of a check-in's durable work to its transaction's
-// batch: no extra round trip.
-func queueOutbox(b *pgx.Batch, userID string, reminder bool, bonus *Date) {
-	switch {
-	case reminder && bonus != nil:
-		b.Queue(`INSERT INTO checkin_outbox (kind, user_id, streak_date) VALUES ($1, $2, NULL), ($3, $2, $4)`,
-			OutboxReminder, userID, OutboxBonus, bonus.String())
-	case reminder:
-		b.Queue(`INSERT INTO checkin_outbox (kind, user_id) VALUES ($1, $2)`, OutboxReminder, userID)
-	case bonus != nil:
-		b.Queue(`INSERT INTO checkin_outbox (kind, user_id, streak_date) VALUES ($1, $2, $3)`, OutboxBonus, userID, bonus.String())
-	default:
-		return
-	}
+// queueBonus adds the outbox row of a completed streak's bonus to the
+// check-in's batch: no extra round trip.
+func queueBonus(b *pgx.Batch, userID string, streakDate Date) {
+	b.Queue(`INSERT INTO checkin_outbox (kind, user_id, streak_date) VALUES ($1, $2, $3)`, OutboxBonus, userID, streakDate.String())
 	// Delivered to listeners at COMMIT, never for a rolled-back check-in.
 	b.Queue(`SELECT pg_notify('` + OutboxChannel + `', '')`)
 }
@@ -191,7 +182,7 @@ func (r *Relay) start(ctx context.Context, kind, userID, date string) error {
 	defer cancel()
 	switch kind {
 	case OutboxReminder:
-		return r.wf.EnsureStreakReminder(ctx, userID)
+		return nil
 	case OutboxBonus:
 		d, err := ParseDate(date)
 		if err != nil {

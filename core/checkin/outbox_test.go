@@ -61,10 +61,6 @@ func (w *recorder) StartStreakBonus(ctx context.Context, tx points.Querier, user
 	return err
 }
 
-func (w *recorder) EnsureStreakReminder(_ context.Context, userID string) error {
-	return w.record("reminder:" + userID)
-}
-
 func (w *recorder) count(id string) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -100,10 +96,25 @@ func outboxRows(t *testing.T, pool *pgxpool.Pool, userID string) map[string]int 
 	return out
 }
 
-// A check-in never calls the workflow engine: a new streak's reminder and a
-// completed streak's bonus are outbox rows of its transaction, which the
-// relay delivers after the commit; a failed delivery stays and is retried,
-// and a delivered row is gone.
+// completeStreak checks users in on seven days in a row (2026-03-01 to
+// 2026-03-07, 15:00 UTC), the last of which completes their streak.
+func completeStreak(t *testing.T, svc *checkin.Service, c *clock, users ...string) {
+	t.Helper()
+	for day := 1; day <= 7; day++ {
+		c.set(fmt.Sprintf("2026-03-%02dT15:00:00Z", day))
+		for _, u := range users {
+			if _, err := svc.CheckIn(context.Background(), u, ""); err != nil {
+				t.Fatalf("day %d: %v", day, err)
+			}
+		}
+	}
+}
+
+// A check-in never calls the workflow engine: a completed streak's bonus is
+// an outbox row of its transaction, which the relay delivers after the
+// commit; a failed delivery stays and is retried, and a delivered row is
+// gone. The days before carry no durable work (their reminders are a
+// moment stored on the state, reminders.go).
 func TestCheckinWritesOutboxRowsTheRelayDelivers(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
@@ -114,31 +125,21 @@ func TestCheckinWritesOutboxRowsTheRelayDelivers(t *testing.T) {
 	ledger := points.New(pool)
 	user := newUser(t, pool)
 
-	c.set("2026-03-01T15:00:00Z")
-	if _, err := svc.CheckIn(ctx, user, ""); err != nil {
-		t.Fatal(err)
-	}
-	if got := outboxRows(t, pool, user); got[checkin.OutboxReminder] != 1 || len(got) != 1 {
-		t.Fatalf("outbox after the first check-in: %v", got)
-	}
-	if wf.total() != 0 {
-		t.Fatal("the check-in called the workflow engine on the request path")
-	}
-	for day := 2; day <= 6; day++ {
+	for day := 1; day <= 6; day++ {
 		c.set(fmt.Sprintf("2026-03-%02dT15:00:00Z", day))
 		if _, err := svc.CheckIn(ctx, user, ""); err != nil {
 			t.Fatalf("day %d: %v", day, err)
 		}
 	}
-	if got := outboxRows(t, pool, user); got[checkin.OutboxReminder] != 1 || len(got) != 1 {
-		t.Fatalf("the streak's later days wrote outbox rows: %v", got)
+	if got := outboxRows(t, pool, user); len(got) != 0 {
+		t.Fatalf("the streak's first days wrote outbox rows: %v", got)
 	}
 	c.set("2026-03-07T15:00:00Z")
 	res, err := svc.CheckIn(ctx, user, "")
 	if err != nil || !res.CompletedStreak || res.BonusPoints != checkin.BonusPoints {
 		t.Fatalf("7th check-in: %+v %v", res, err)
 	}
-	if got := outboxRows(t, pool, user); got[checkin.OutboxReminder] != 1 || got[checkin.OutboxBonus] != 1 {
+	if got := outboxRows(t, pool, user); got[checkin.OutboxBonus] != 1 || len(got) != 1 {
 		t.Fatalf("outbox after the 7th check-in: %v", got)
 	}
 	if wf.total() != 0 {
@@ -164,8 +165,13 @@ func TestCheckinWritesOutboxRowsTheRelayDelivers(t *testing.T) {
 	var attempts int
 	var lastErr string
 	if err := pool.QueryRow(ctx, `SELECT attempts, last_error FROM checkin_outbox WHERE user_id = $1 AND kind = $2`,
-		user, checkin.OutboxReminder).Scan(&attempts, &lastErr); err != nil || attempts != 1 || lastErr == "" {
+		user, checkin.OutboxBonus).Scan(&attempts, &lastErr); err != nil || attempts != 1 || lastErr == "" {
 		t.Fatalf("failed row: attempts %d error %q (%v)", attempts, lastErr, err)
+	}
+	// A reminder row written before the reminder sweep existed is
+	// acknowledged without any start.
+	if _, err := pool.Exec(ctx, `INSERT INTO checkin_outbox (kind, user_id) VALUES ($1, $2)`, checkin.OutboxReminder, user); err != nil {
+		t.Fatal(err)
 	}
 	n, err = relay.Drain(ctx)
 	if err != nil || n != 2 {
@@ -174,7 +180,7 @@ func TestCheckinWritesOutboxRowsTheRelayDelivers(t *testing.T) {
 	if got := outboxRows(t, pool, user); len(got) != 0 {
 		t.Fatalf("delivered rows left: %v", got)
 	}
-	if wf.count("reminder:"+user) != 1 || wf.count("bonus:"+user+":2026-03-07") != 1 || wf.inTx {
+	if wf.total() != 1 || wf.count("bonus:"+user+":2026-03-07") != 1 || wf.inTx {
 		t.Fatalf("starts %v (in a transaction: %v)", wf.starts, wf.inTx)
 	}
 	if got := balance(); got != 7*checkin.Points+checkin.BonusPoints {
@@ -191,18 +197,15 @@ func TestRefusedCheckinWritesNoOutboxRow(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
 	var c clock
-	c.set("2026-03-01T15:00:00Z")
 	wf := newRecorder(pool)
 	svc := checkin.New(pool, checkin.Options{Now: c.now, Workflows: wf})
 	user := newUser(t, pool)
-	if _, err := svc.CheckIn(ctx, user, ""); err != nil {
-		t.Fatal(err)
-	}
+	completeStreak(t, svc, &c, user)
 	if _, err := svc.CheckIn(ctx, user, ""); err == nil {
 		t.Fatal("second check-in the same day accepted")
 	}
-	if got := outboxRows(t, pool, user); got[checkin.OutboxReminder] != 1 || len(got) != 1 {
-		t.Fatalf("outbox %v, want the first check-in's reminder only", got)
+	if got := outboxRows(t, pool, user); got[checkin.OutboxBonus] != 1 || len(got) != 1 {
+		t.Fatalf("outbox %v, want the completed streak's bonus only", got)
 	}
 }
 
@@ -212,23 +215,20 @@ func TestTwoRelaysDeliverEachRowOnce(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
 	var c clock
-	c.set("2026-03-01T15:00:00Z")
 	wf := newRecorder(pool)
 	wf.delay = time.Millisecond
 	svc := checkin.New(pool, checkin.Options{Now: c.now, Workflows: wf})
-	const users = 120
+	const users = 60
 	ids := make([]string, users)
 	for i := range ids {
 		ids[i] = newUser(t, pool)
-		if _, err := svc.CheckIn(ctx, ids[i], ""); err != nil {
-			t.Fatal(err)
-		}
 	}
+	completeStreak(t, svc, &c, ids...)
 	var wg sync.WaitGroup
 	delivered := make([]int, 2)
 	errs := make([]error, 2)
 	for i := range 2 {
-		r := checkin.NewRelay(pool, wf, checkin.RelayOptions{Batch: 10})
+		r := checkin.NewRelay(pool, wf, checkin.RelayOptions{Batch: 5})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -243,8 +243,8 @@ func TestTwoRelaysDeliverEachRowOnce(t *testing.T) {
 		t.Fatalf("delivered %v, want %d shared by both relays", delivered, users)
 	}
 	for _, id := range ids {
-		if n := wf.count("reminder:" + id); n != 1 {
-			t.Fatalf("user %s reminder started %d times", id, n)
+		if n := wf.count("bonus:" + id + ":2026-03-07"); n != 1 {
+			t.Fatalf("user %s bonus started %d times", id, n)
 		}
 	}
 	if n, err := checkin.NewRelay(pool, wf, checkin.RelayOptions{}).Pending(ctx); err != nil || n != 0 {
@@ -257,8 +257,9 @@ func TestTwoRelaysDeliverEachRowOnce(t *testing.T) {
 func TestRelayRunWakesOnCommit(t *testing.T) {
 	ctx := context.Background()
 	pool := pgtest.New(t)
+	var c clock
 	wf := newRecorder(pool)
-	svc := checkin.New(pool, checkin.Options{Workflows: wf})
+	svc := checkin.New(pool, checkin.Options{Now: c.now, Workflows: wf})
 	relay := checkin.NewRelay(pool, wf, checkin.RelayOptions{Poll: time.Hour})
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -267,11 +268,9 @@ func TestRelayRunWakesOnCommit(t *testing.T) {
 	// Let the LISTEN take effect (its first poke drains an empty outbox).
 	time.Sleep(300 * time.Millisecond)
 	user := newUser(t, pool)
-	if _, err := svc.CheckIn(ctx, user, ""); err != nil {
-		t.Fatal(err)
-	}
+	completeStreak(t, svc, &c, user)
 	deadline := time.Now().Add(5 * time.Second)
-	for wf.count("reminder:"+user) == 0 {
+	for wf.count("bonus:"+user+":2026-03-07") == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the relay did not deliver on the commit's notification")
 		}
@@ -289,12 +288,7 @@ func TestResumeStartsAStreakBonusWithoutOutboxRow(t *testing.T) {
 	svc := checkin.New(pool, checkin.Options{Now: c.now, Workflows: wf})
 	ledger := points.New(pool)
 	user := newUser(t, pool)
-	for day := 1; day <= 7; day++ {
-		c.set(fmt.Sprintf("2026-03-%02dT15:00:00Z", day))
-		if _, err := svc.CheckIn(ctx, user, ""); err != nil {
-			t.Fatalf("day %d: %v", day, err)
-		}
-	}
+	completeStreak(t, svc, &c, user)
 	if _, err := pool.Exec(ctx, `DELETE FROM checkin_outbox`); err != nil {
 		t.Fatal(err)
 	}

@@ -30,9 +30,6 @@ type Workflows interface {
 	// transaction instead (Direct) says so with InTransaction and receives
 	// the check-in's transaction.
 	StartStreakBonus(ctx context.Context, tx points.Querier, userID string, streakDate Date) error
-	// EnsureStreakReminder makes sure the user's reminder workflow runs; it
-	// must be idempotent per user.
-	EnsureStreakReminder(ctx context.Context, userID string) error
 }
 
 // ZoneLookup returns the user's IANA time zone from the profile; ok is false
@@ -244,12 +241,26 @@ func (s *Service) CheckIn(ctx context.Context, userID, clientZone string) (Resul
 	return s.checkIn(ctx, userID, initialZone)
 }
 
-// checkIn is the check-in transaction: the profile zone and the locking
-// upsert of the user's state in one batch; then the day's row, the new
-// state, the credit and the outbox rows of its durable work (see outbox.go)
-// in a second. Nothing waits for the workflow engine. pgx.BeginFunc owns BEGIN, COMMIT and the
-// rollback on every error path, at the price of BEGIN and COMMIT going on
-// their own round trips.
+// ReminderHour is the local hour of the streak reminder: 20:00 on the day
+// after a check-in, in the zone that check-in was made in.
+const ReminderHour = 20
+
+// remindAt is when a streak still running after a check-in on today (in
+// loc) is reminded of: ReminderHour the next day. time.Date normalises the
+// day past a month's end and places the hour correctly across DST changes.
+func remindAt(today Date, loc *time.Location) time.Time {
+	return time.Date(today.Year, today.Month, today.Day+1, ReminderHour, 0, 0, 0, loc)
+}
+
+// checkIn is the check-in transaction in two round trips: BEGIN, the
+// profile zone and the locking upsert of the user's state in the first;
+// the day's row, the new state (with its reminder moment), the credit, the
+// outbox row of a completed streak's bonus (see outbox.go) and COMMIT in
+// the second. Nothing waits for the workflow engine. Because COMMIT
+// travels with the writes, every refusal is raised by PostgreSQL itself:
+// the day's primary key and the credit's idempotency key
+// (FailOnUsedKey) abort the transaction, and COMMIT in an aborted
+// transaction commits nothing.
 func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
 	var profile string
 	if s.zoneQuery == "" {
@@ -259,104 +270,117 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			return Result{}, err
 		}
 	}
-	err = postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		var r row
-		first := &pgx.Batch{}
-		if s.zoneQuery != "" {
-			first.Queue(s.zoneQuery, userID).QueryRow(func(row pgx.Row) error {
-				if err := row.Scan(&profile); err != nil && !postgres.IsNoRows(err) {
-					return fmt.Errorf("read user time zone: %w", err)
-				}
-				return nil
-			})
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("check-in connection: %w", err)
+	}
+	// pgxpool destroys a connection released inside a transaction, so a
+	// failed ROLLBACK cannot hand an open transaction to the next user.
+	defer conn.Release()
+	open := true
+	defer func() {
+		if open {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		}
-		// The upsert creates the row on first use and locks it either way.
-		first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
-			ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-			RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
-			userID, initialZone).QueryRow(func(row pgx.Row) error {
-			return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
-		})
-		if err := tx.SendBatch(ctx, first).Close(); err != nil {
-			return fmt.Errorf("lock check-in state: %w", err)
-		}
-		loc, err := s.location(userID, profile, r.zone)
-		if err != nil {
-			return err
-		}
-		now := s.now()
-		today := DateOf(now, loc)
-		step, ok := Next(r.lastDate(), r.seq, today)
-		if !ok || r.waitingForDayEnd(now) {
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		todayUTC := today.utc()
-		dayEnds := NextMidnight(now, loc)
-		r.last, r.seq, r.dayEndsAt = &todayUTC, step.Stored, &dayEnds
-		r.total++
-		r.totalPoints += Points
-		if step.CompletesStreak {
-			t := now.UTC()
-			r.lastBonusAt = &t
-		}
-		award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
-			map[string]any{"date": today.String(), "sequence": step.Sequence})
-		if err != nil {
-			return err
-		}
-		second := &pgx.Batch{}
-		second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
-			VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
-		second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
-			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, updated_at = now() WHERE user_id = $1`,
-			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds)
-		durable := !inTransaction(s.wf)
-		if durable {
-			// A reminder loop runs for as long as a streak does, so it only
-			// needs starting with a new streak; a completed streak's bonus
-			// is a workflow of its own.
-			var bonus *Date
-			if step.CompletesStreak {
-				bonus = &today
+	}()
+
+	var r row
+	first := &pgx.Batch{}
+	first.Queue("BEGIN")
+	if s.zoneQuery != "" {
+		first.Queue(s.zoneQuery, userID).QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(&profile); err != nil && !postgres.IsNoRows(err) {
+				return fmt.Errorf("read user time zone: %w", err)
 			}
-			queueOutbox(second, userID, step.Sequence == 1, bonus)
-		}
-		var credited bool
-		second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
-			_, created, err := award.Scan(row)
-			credited = created
-			return err
+			return nil
 		})
-		err = tx.SendBatch(ctx, second).Close()
-		if postgres.IsUniqueViolation(err, "") {
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		if err != nil {
-			return fmt.Errorf("record check-in: %w", err)
-		}
-		if !credited {
-			// The day's credit key exists without the day's row: refuse
-			// (and roll back) rather than pay twice.
-			return core.Errorf(core.ECONFLICT, MsgAlreadyToday)
-		}
-		if step.CompletesStreak && !durable {
-			if err := s.wf.StartStreakBonus(ctx, tx, userID, today); err != nil {
-				return fmt.Errorf("credit streak bonus: %w", err)
-			}
-		}
-		res = Result{
-			State:           s.view(r, loc, now),
-			Sequence:        step.Sequence,
-			PointsAwarded:   Points,
-			CompletedStreak: step.CompletesStreak,
-		}
-		if step.CompletesStreak {
-			res.BonusPoints = BonusPoints
-		}
-		return nil
+	}
+	// The upsert creates the row on first use and locks it either way.
+	first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
+		userID, initialZone).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
 	})
+	if err := conn.SendBatch(ctx, first).Close(); err != nil {
+		return Result{}, fmt.Errorf("lock check-in state: %w", err)
+	}
+	loc, err := s.location(userID, profile, r.zone)
 	if err != nil {
 		return Result{}, err
+	}
+	now := s.now()
+	today := DateOf(now, loc)
+	step, ok := Next(r.lastDate(), r.seq, today)
+	if !ok || r.waitingForDayEnd(now) {
+		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+	}
+	todayUTC := today.utc()
+	dayEnds := NextMidnight(now, loc)
+	r.last, r.seq, r.dayEndsAt = &todayUTC, step.Stored, &dayEnds
+	r.total++
+	r.totalPoints += Points
+	if step.CompletesStreak {
+		t := now.UTC()
+		r.lastBonusAt = &t
+	}
+	// A completed streak starts again from zero: nothing to remind of.
+	var remind *time.Time
+	if r.seq > 0 {
+		t := remindAt(today, loc)
+		remind = &t
+	}
+	award, err := points.NewAward(userID, Points, points.KindCheckin, "checkin:"+userID+":"+today.String(),
+		map[string]any{"date": today.String(), "sequence": step.Sequence})
+	if err != nil {
+		return Result{}, err
+	}
+	award = award.FailOnUsedKey()
+	second := &pgx.Batch{}
+	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
+		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
+	second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, remind_at = $8, updated_at = now()
+		WHERE user_id = $1`,
+		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds, remind)
+	durable := !inTransaction(s.wf)
+	if durable && step.CompletesStreak {
+		queueBonus(second, userID, today)
+	}
+	second.Queue(award.SQL, award.Args...).QueryRow(func(row pgx.Row) error {
+		_, _, err := award.Scan(row)
+		return err
+	})
+	// An engine that credits inside the transaction (Direct) needs it open
+	// after the batch.
+	inline := step.CompletesStreak && !durable
+	if !inline {
+		second.Queue("COMMIT")
+	}
+	err = conn.SendBatch(ctx, second).Close()
+	if postgres.IsUniqueViolation(err, "") {
+		return Result{}, core.Errorf(core.ECONFLICT, MsgAlreadyToday)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("record check-in: %w", err)
+	}
+	if inline {
+		if err := s.wf.StartStreakBonus(ctx, conn, userID, today); err != nil {
+			return Result{}, fmt.Errorf("credit streak bonus: %w", err)
+		}
+		if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
+			return Result{}, fmt.Errorf("commit check-in: %w", err)
+		}
+	}
+	open = false
+	res = Result{
+		State:           s.view(r, loc, now),
+		Sequence:        step.Sequence,
+		PointsAwarded:   Points,
+		CompletedStreak: step.CompletesStreak,
+	}
+	if step.CompletesStreak {
+		res.BonusPoints = BonusPoints
 	}
 	return res, nil
 }
@@ -447,7 +471,7 @@ func (s *Service) ResetBroken(ctx context.Context, userID string) (State, error)
 		if !Broken(r.lastDate(), r.seq, DateOf(s.now(), loc)) {
 			return nil
 		}
-		_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET sequence_count = 0, updated_at = now() WHERE user_id = $1`, userID)
+		_, err = tx.Exec(ctx, `UPDATE user_daily_checkin SET sequence_count = 0, remind_at = NULL, updated_at = now() WHERE user_id = $1`, userID)
 		return err
 	})
 	if err != nil {
@@ -499,8 +523,8 @@ func BonusKey(userID string, streakDate Date) string {
 	return "checkin_bonus:" + userID + ":" + streakDate.String()
 }
 
-// Direct credits the bonus inside the check-in transaction and runs no
-// reminders: the mode used when no Temporal cluster is configured.
+// Direct credits the bonus inside the check-in transaction: the mode used
+// when no Temporal cluster is configured.
 type Direct struct{}
 
 // InTransaction tells the check-in to pass its transaction.
@@ -511,6 +535,3 @@ func (Direct) StartStreakBonus(ctx context.Context, tx points.Querier, userID st
 	_, err := creditBonusTx(ctx, tx, userID, streakDate)
 	return err
 }
-
-// EnsureStreakReminder does nothing without a workflow engine.
-func (Direct) EnsureStreakReminder(context.Context, string) error { return nil }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -268,8 +269,7 @@ func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metad
 	sql := `
 WITH l AS (
 	INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata)
-	VALUES ($1, $2, $3, $4, $5)
-	ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING
+	VALUES ($1, $2, $3, $4, $5)` + skipUsedKey + `
 	RETURNING id, user_id, amount, kind, metadata, created_at
 ), t AS (
 	` + totals + `
@@ -306,6 +306,20 @@ func (q AwardQuery) Scan(row pgx.Row) (Entry, bool, error) {
 		return Entry{}, false, fmt.Errorf("award VetCoins: %w", err)
 	}
 	return e, true, nil
+}
+
+// skipUsedKey makes an award whose idempotency key was used answer no row.
+const skipUsedKey = `
+	ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING`
+
+// FailOnUsedKey returns q as a statement that fails with a unique violation
+// of points_ledger_idempotency_key when the key was used, instead of
+// answering no row. A caller that sends COMMIT in the same round trip as the
+// award cannot read the answer before the commit, so a used key must abort
+// the transaction by itself.
+func (q AwardQuery) FailOnUsedKey() AwardQuery {
+	q.SQL = strings.Replace(q.SQL, skipUsedKey, "", 1)
+	return q
 }
 
 // BalanceEvent is the payload of EventBalance.
