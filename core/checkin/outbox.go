@@ -40,9 +40,13 @@ const (
 // check-in's batch: no extra round trip.
 func queueBonus(b *pgx.Batch, userID string, streakDate Date) {
 	b.Queue(`INSERT INTO checkin_outbox (kind, user_id, streak_date) VALUES ($1, $2, $3)`, OutboxBonus, userID, streakDate.String())
-	// Delivered to listeners at COMMIT, never for a rolled-back check-in.
-	b.Queue(`SELECT pg_notify('` + OutboxChannel + `', '')`)
 }
+
+// wakeRelaysSQL wakes the relays. It is sent after the check-in's COMMIT
+// (a NOTIFY inside would serialise concurrent commits, see
+// events.ReserveIDSQL); a wake lost to a crash in between waits for the
+// relays' poll.
+const wakeRelaysSQL = `SELECT pg_notify('` + OutboxChannel + `', '')`
 
 // RelayOptions tunes a Relay; zero values take the defaults.
 type RelayOptions struct {

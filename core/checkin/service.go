@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/vetclube/vetclube/core"
+	"github.com/vetclube/vetclube/core/events"
 	"github.com/vetclube/vetclube/core/points"
 	"github.com/vetclube/vetclube/core/postgres"
 )
@@ -253,10 +254,10 @@ func remindAt(today Date, loc *time.Location) time.Time {
 }
 
 // checkIn is the check-in transaction in two round trips: BEGIN, the
-// profile zone and the locking upsert of the user's state in the first;
-// the day's row, the new state (with its reminder moment), the credit, the
-// outbox row of a completed streak's bonus (see outbox.go) and COMMIT in
-// the second. Nothing waits for the workflow engine. Because COMMIT
+// profile zone, the locking upsert of the user's state and the balance
+// event's id in the first; the day's row, the new state (with its reminder
+// moment), the credit, the outbox row of a completed streak's bonus (see
+// outbox.go), COMMIT and the balance event's announcement in the second. Nothing waits for the workflow engine. Because COMMIT
 // travels with the writes, every refusal is raised by PostgreSQL itself:
 // the day's primary key and the credit's idempotency key
 // (FailOnUsedKey) abort the transaction, and COMMIT in an aborted
@@ -302,6 +303,10 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 		userID, initialZone).QueryRow(func(row pgx.Row) error {
 		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
 	})
+	// The credit's balance event is announced after the COMMIT
+	// (events.ReserveIDSQL says why), so its id is taken now.
+	var eventID int64
+	first.Queue(events.ReserveIDSQL).QueryRow(func(row pgx.Row) error { return row.Scan(&eventID) })
 	if err := conn.SendBatch(ctx, first).Close(); err != nil {
 		return Result{}, fmt.Errorf("lock check-in state: %w", err)
 	}
@@ -335,7 +340,7 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	if err != nil {
 		return Result{}, err
 	}
-	award = award.FailOnUsedKey()
+	award = award.FailOnUsedKey().WithReservedEvent(eventID)
 	second := &pgx.Batch{}
 	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
 		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
@@ -356,6 +361,11 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	inline := step.CompletesStreak && !durable
 	if !inline {
 		second.Queue("COMMIT")
+		// Skipped by PostgreSQL when anything before failed.
+		second.Queue(events.AnnounceSQL, eventID, userID)
+		if durable && step.CompletesStreak {
+			second.Queue(wakeRelaysSQL)
+		}
 	}
 	err = conn.SendBatch(ctx, second).Close()
 	if postgres.IsUniqueViolation(err, "") {
@@ -370,6 +380,12 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 		}
 		if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
 			return Result{}, fmt.Errorf("commit check-in: %w", err)
+		}
+		open = false
+		if _, err := conn.Exec(ctx, events.AnnounceSQL, eventID, userID); err != nil {
+			// Committed: the stored event reaches the stream on its next
+			// resume.
+			s.log.Warn("announce check-in balance event", "user", userID, "err", err)
 		}
 	}
 	open = false

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -206,6 +205,10 @@ type AwardQuery struct {
 	SQL   string
 	Args  []any
 	entry Entry
+
+	totals        string // the statement that moves user_total_points
+	failOnUsedKey bool
+	eventID       int64 // reserved balance event id; 0: announced inside
 }
 
 // EntriesTx counts userID's entries of kind whose metadata field holds
@@ -266,30 +269,77 @@ func NewAward(userID string, amount int, kind Kind, idempotencyKey string, metad
 		totals = `UPDATE user_total_points u SET other_points = u.other_points + l.amount, updated_at = now()
 		FROM l WHERE u.user_id = l.user_id`
 	}
-	sql := `
+	q := AwardQuery{
+		Args:   []any{userID, amount, kind, idempotencyKey, meta},
+		entry:  Entry{UserID: userID, Amount: amount, Kind: kind, IdempotencyKey: idempotencyKey},
+		totals: totals,
+	}
+	q.build()
+	return q, nil
+}
+
+// build composes the award's statement from its options.
+func (q *AwardQuery) build() {
+	used := `
+	ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING`
+	if q.failOnUsedKey {
+		used = ""
+	}
+	event := events.InsertCTE("e", `
+	SELECT l.user_id, '`+EventBalance+`', `+balanceEventData+`
+	FROM l, t`)
+	announce := events.NotifyExpr("e")
+	if q.eventID != 0 {
+		event = events.InsertReservedCTE("e", `
+	SELECT $6::bigint, l.user_id, '`+EventBalance+`', `+balanceEventData+`
+	FROM l, t`)
+		announce = "''"
+	}
+	q.SQL = `
 WITH l AS (
 	INSERT INTO points_ledger (user_id, amount, kind, idempotency_key, metadata)
-	VALUES ($1, $2, $3, $4, $5)` + skipUsedKey + `
+	VALUES ($1, $2, $3, $4, $5)` + used + `
 	RETURNING id, user_id, amount, kind, metadata, created_at
 ), t AS (
-	` + totals + `
+	` + q.totals + `
 	RETURNING challenge_points, course_points, post_points, checkin_points, other_points, points_spent, total_points
-), ` + events.InsertCTE("e", `
-	SELECT l.user_id, '`+EventBalance+`', json_build_object(
+), ` + event + `
+SELECT l.id, l.metadata, l.created_at,
+	` + announce + `::text
+FROM l, t, e`
+}
+
+// balanceEventData is EventBalance's payload: the new totals and the entry.
+const balanceEventData = `json_build_object(
 		'balance', json_build_object('challenge_points', t.challenge_points, 'course_points', t.course_points,
 			'post_points', t.post_points, 'checkin_points', t.checkin_points, 'other_points', t.other_points,
 			'points_spent', t.points_spent, 'total_points', t.total_points),
 		'entry', json_build_object('id', l.id, 'user_id', l.user_id, 'amount', l.amount, 'kind', l.kind,
-			'metadata', l.metadata, 'created_at', l.created_at))
-	FROM l, t`) + `
-SELECT l.id, l.metadata, l.created_at,
-	` + events.NotifyExpr("e") + `
-FROM l, t, e`
-	return AwardQuery{
-		SQL:   sql,
-		Args:  []any{userID, amount, kind, idempotencyKey, meta},
-		entry: Entry{UserID: userID, Amount: amount, Kind: kind, IdempotencyKey: idempotencyKey},
-	}, nil
+			'metadata', l.metadata, 'created_at', l.created_at))`
+
+// FailOnUsedKey returns q as a statement that fails with a unique violation
+// of points_ledger_idempotency_key when the key was used, instead of
+// answering no row. A caller that sends COMMIT in the same round trip as the
+// award cannot read the answer before the commit, so a used key must abort
+// the transaction by itself.
+func (q AwardQuery) FailOnUsedKey() AwardQuery {
+	q.failOnUsedKey = true
+	q.build()
+	return q
+}
+
+// WithReservedEvent returns q storing its balance event under eventID (from
+// events.ReserveIDSQL) without announcing it: the caller sends
+// events.AnnounceSQL after its COMMIT (see events.ReserveIDSQL for why).
+func (q AwardQuery) WithReservedEvent(eventID int64) AwardQuery {
+	if q.eventID == 0 {
+		q.Args = append(q.Args[:5:5], eventID)
+	} else {
+		q.Args[5] = eventID
+	}
+	q.eventID = eventID
+	q.build()
+	return q
 }
 
 // Scan reads the statement's row: created is false when the idempotency key
@@ -306,20 +356,6 @@ func (q AwardQuery) Scan(row pgx.Row) (Entry, bool, error) {
 		return Entry{}, false, fmt.Errorf("award VetCoins: %w", err)
 	}
 	return e, true, nil
-}
-
-// skipUsedKey makes an award whose idempotency key was used answer no row.
-const skipUsedKey = `
-	ON CONFLICT ON CONSTRAINT points_ledger_idempotency_key DO NOTHING`
-
-// FailOnUsedKey returns q as a statement that fails with a unique violation
-// of points_ledger_idempotency_key when the key was used, instead of
-// answering no row. A caller that sends COMMIT in the same round trip as the
-// award cannot read the answer before the commit, so a used key must abort
-// the transaction by itself.
-func (q AwardQuery) FailOnUsedKey() AwardQuery {
-	q.SQL = strings.Replace(q.SQL, skipUsedKey, "", 1)
-	return q
 }
 
 // BalanceEvent is the payload of EventBalance.
