@@ -14,8 +14,10 @@ SET remind_at = ((c.local_date + 1) + time '20:00') AT TIME ZONE c.time_zone
 FROM checkins c
 WHERE c.user_id = s.user_id AND c.local_date = s.last_checkin AND s.sequence_count > 0;
 
-CREATE INDEX user_daily_checkin_remind_at ON user_daily_checkin (remind_at) WHERE remind_at IS NOT NULL;
+-- No index on remind_at: every daily check-in changes it, and an index would
+-- make each of those updates a non-HOT one (a new entry in every index of
+-- the table). The sweep reads the table every few minutes instead; a scan of
+-- a million narrow rows is tens of milliseconds.
 
 -- +goose Down
-DROP INDEX user_daily_checkin_remind_at;
 ALTER TABLE user_daily_checkin DROP COLUMN remind_at;

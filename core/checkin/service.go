@@ -254,8 +254,8 @@ func remindAt(today Date, loc *time.Location) time.Time {
 }
 
 // checkIn is the check-in transaction in two round trips: BEGIN, the
-// profile zone, the locking upsert of the user's state and the balance
-// event's id in the first; the day's row, the new state (with its reminder
+// profile zone, the user's state (locked) and the balance event's id in
+// the first; the day's row, the new state (with its reminder
 // moment), the credit, the outbox row of a completed streak's bonus (see
 // outbox.go), COMMIT and the balance event's announcement in the second. Nothing waits for the workflow engine. Because COMMIT
 // travels with the writes, every refusal is raised by PostgreSQL itself:
@@ -296,12 +296,18 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			return nil
 		})
 	}
-	// The upsert creates the row on first use and locks it either way.
-	first.Queue(`INSERT INTO user_daily_checkin (user_id, time_zone) VALUES ($1, $2)
-		ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
-		RETURNING last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at`,
-		userID, initialZone).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
+	// The state row is locked to order the user's check-ins. On first use
+	// there is none: the second batch inserts it, and a concurrent first
+	// check-in loses on its primary key.
+	exists := true
+	first.Queue(`SELECT last_checkin, sequence_count, total_checkins, total_checkin_points, last_bonus_at, time_zone, last_day_ends_at
+		FROM user_daily_checkin WHERE user_id = $1 FOR UPDATE`, userID).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&r.last, &r.seq, &r.total, &r.totalPoints, &r.lastBonusAt, &r.zone, &r.dayEndsAt)
+		if postgres.IsNoRows(err) {
+			exists, r.zone = false, initialZone
+			return nil
+		}
+		return err
 	})
 	// The credit's balance event is announced after the COMMIT
 	// (events.ReserveIDSQL says why), so its id is taken now.
@@ -344,10 +350,16 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	second := &pgx.Batch{}
 	second.Queue(`INSERT INTO checkins (user_id, local_date, time_zone, sequence, points, completed_streak)
 		VALUES ($1, $2, $3, $4, $5, $6)`, userID, today.String(), loc.String(), step.Sequence, Points, step.CompletesStreak)
-	second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
-		total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, remind_at = $8, updated_at = now()
-		WHERE user_id = $1`,
-		userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds, remind)
+	if exists {
+		second.Queue(`UPDATE user_daily_checkin SET last_checkin = $2, sequence_count = $3,
+			total_checkins = $4, total_checkin_points = $5, last_bonus_at = $6, last_day_ends_at = $7, remind_at = $8, updated_at = now()
+			WHERE user_id = $1`,
+			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds, remind)
+	} else {
+		second.Queue(`INSERT INTO user_daily_checkin (user_id, last_checkin, sequence_count, total_checkins, total_checkin_points,
+			last_bonus_at, last_day_ends_at, remind_at, time_zone) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			userID, today.String(), r.seq, r.total, r.totalPoints, r.lastBonusAt, dayEnds, remind, r.zone)
+	}
 	durable := !inTransaction(s.wf)
 	if durable && step.CompletesStreak {
 		queueBonus(second, userID, today)
