@@ -52,6 +52,11 @@ type Config struct {
 	Duration     time.Duration // per phase (one endpoint, one side, one round)
 	Warmup       time.Duration // per side and endpoint, before the first round, not measured
 	Rounds       int
+	// SessionRefresh is the age at which the real side's sessions are
+	// opened again (default 10 minutes): the real server's access tokens
+	// live 15 (auth's AccessTTL) and a full run lasts longer, so the bench
+	// renews them, as the app does, before they expire.
+	SessionRefresh time.Duration
 	// Only, when set, measures only the endpoints whose name contains it
 	// (BENCH_API_ONLY="news list", BENCH_API_ONLY=feed), and seeds only what
 	// they read.
@@ -70,7 +75,8 @@ type Config struct {
 // DefaultConfig is the full run; BENCH_API_* variables override it.
 func DefaultConfig() Config {
 	c := Config{Users: 5000, Notifs: 20, Ledger: 10, CheckinUsers: 15000, NewsItems: 10000,
-		FeedPosts: 100_000, FeedComments: 1_000_000, Courses: 10_000, CourseEnrols: 100_000, Videos: 10_000, Concurrency: 32, Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3}
+		FeedPosts: 100_000, FeedComments: 1_000_000, Courses: 10_000, CourseEnrols: 100_000, Videos: 10_000, Concurrency: 32, Duration: 10 * time.Second, Warmup: 2 * time.Second, Rounds: 3,
+		SessionRefresh: 10 * time.Minute}
 	envInt := func(name string, dst *int) {
 		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
 			*dst = n
@@ -88,6 +94,9 @@ func DefaultConfig() Config {
 	envInt("BENCH_API_ROUNDS", &c.Rounds)
 	if d, err := time.ParseDuration(os.Getenv("BENCH_API_DURATION")); err == nil && d > 0 {
 		c.Duration = d
+	}
+	if d, err := time.ParseDuration(os.Getenv("BENCH_API_SESSION_REFRESH")); err == nil && d > 0 {
+		c.SessionRefresh = d
 	}
 	c.DBParams = os.Getenv("BENCH_API_DB_PARAMS")
 	c.Only = os.Getenv("BENCH_API_ONLY")
@@ -224,6 +233,7 @@ func Run(t testing.TB, cfg Config) Report {
 
 	start := time.Now()
 	readers := seedUsers(t, ctx, realSrv, cfg.Users, "u", cfg, true, true)
+	readersOpened := time.Now()
 	// Fresh users for every check-in phase: the real side needs sessions,
 	// the floor only a token in its map.
 	checkins := map[string][][]benchUser{}
@@ -273,6 +283,15 @@ func Run(t testing.TB, cfg Config) Report {
 		t.Fatalf("bench-api: analyze: %v", err)
 	}
 
+	checkinsOpened := readersOpened
+	// Seeding the larger volumes outlasts a session: renew what is old.
+	if time.Since(readersOpened) > cfg.SessionRefresh {
+		openSessions(t, ctx, realSrv, readers)
+		for _, list := range checkins["real"] {
+			openSessions(t, ctx, realSrv, list)
+		}
+		readersOpened, checkinsOpened = time.Now(), time.Now()
+	}
 	tokens := map[string]string{}
 	for _, u := range readers {
 		tokens[u.token] = u.id
@@ -294,6 +313,15 @@ func Run(t testing.TB, cfg Config) Report {
 		return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Concurrency * 2, MaxConnsPerHost: cfg.Concurrency * 2}}
 	}
 	sides := []side{{"floor", fsrv.URL, client()}, {"real", realSrv.URL, client()}}
+	// The floor keeps the first tokens (its map never expires them); the
+	// real side's readers are renewed in place once cfg.SessionRefresh old.
+	floorReaders := slices.Clone(readers)
+	readersOf := func(s side) []benchUser {
+		if s.name == "floor" {
+			return floorReaders
+		}
+		return readers
+	}
 
 	rows := make([]Row, len(endpoints))
 	for i, ep := range endpoints {
@@ -311,7 +339,7 @@ func Run(t testing.TB, cfg Config) Report {
 	for _, s := range sides {
 		for _, ep := range endpoints {
 			if !ep.Write {
-				load(ctx, s.hc, cfg.Concurrency, cfg.Warmup, ep.Status, readNext(ep, s.url, readers))
+				load(ctx, s.hc, cfg.Concurrency, cfg.Warmup, ep.Status, readNext(ep, s.url, readersOf(s)))
 			}
 		}
 	}
@@ -320,6 +348,19 @@ func Run(t testing.TB, cfg Config) Report {
 			order := sides
 			if (r+i)%2 == 1 { // alternate who goes first, so neither always follows the other
 				order = []side{sides[1], sides[0]}
+			}
+			if !ep.Write && time.Since(readersOpened) > cfg.SessionRefresh {
+				// New sessions, then a warm-up so that resolving them is
+				// not measured.
+				openSessions(t, ctx, realSrv, readers)
+				readersOpened = time.Now()
+				load(ctx, sides[1].hc, cfg.Concurrency, cfg.Warmup, ep.Status, readNext(ep, realSrv.URL, readers))
+			}
+			if ep.Write && time.Since(checkinsOpened) > cfg.SessionRefresh {
+				for _, list := range checkins["real"][r:] {
+					openSessions(t, ctx, realSrv, list)
+				}
+				checkinsOpened = time.Now()
 			}
 			for _, s := range order {
 				var next func() (*http.Request, bool)
@@ -336,7 +377,7 @@ func Run(t testing.TB, cfg Config) Report {
 					}
 					next = writeNext(ep, s.url, checkins[s.name][r])
 				} else {
-					next = readNext(ep, s.url, readers)
+					next = readNext(ep, s.url, readersOf(s))
 				}
 				p := load(ctx, s.hc, cfg.Concurrency, cfg.Duration, ep.Status, next)
 				st := rows[i].Real
@@ -353,6 +394,36 @@ func Run(t testing.TB, cfg Config) Report {
 }
 
 type benchUser struct{ id, token string }
+
+// openSessions gives each user a session opened through the real auth
+// service, replacing any token it had.
+func openSessions(t testing.TB, ctx context.Context, srv *apptest.Server, users []benchUser) {
+	t.Helper()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(users) {
+					return
+				}
+				tok, err := srv.App.Auth.StartSession(ctx, users[i].id, "bench-api")
+				if err != nil {
+					errs <- err
+					return
+				}
+				users[i].token = tok.Access
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		t.Fatalf("bench-api: sessions: %v", err)
+	}
+}
 
 // seedUsers inserts n users with a filled-in profile in bulk. With sessions,
 // each gets a session opened through the real auth service (the real server
@@ -393,30 +464,7 @@ func seedUsers(t testing.TB, ctx context.Context, srv *apptest.Server, n int, pr
 		}
 		return users
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(users) {
-					return
-				}
-				tok, err := srv.App.Auth.StartSession(ctx, users[i].id, "bench-api")
-				if err != nil {
-					errs <- err
-					return
-				}
-				users[i].token = tok.Access
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		t.Fatalf("bench-api: sessions: %v", err)
-	}
+	openSessions(t, ctx, srv, users)
 	return users
 }
 

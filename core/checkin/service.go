@@ -254,14 +254,14 @@ func remindAt(today Date, loc *time.Location) time.Time {
 }
 
 // checkIn is the check-in transaction in two round trips: BEGIN, the
-// profile zone, the user's state (locked) and the balance event's id in
-// the first; the day's row, the new state (with its reminder
-// moment), the credit, the outbox row of a completed streak's bonus (see
-// outbox.go), COMMIT and the balance event's announcement in the second. Nothing waits for the workflow engine. Because COMMIT
-// travels with the writes, every refusal is raised by PostgreSQL itself:
-// the day's primary key and the credit's idempotency key
-// (FailOnUsedKey) abort the transaction, and COMMIT in an aborted
-// transaction commits nothing.
+// profile zone, the user's state (locked) and the balance event's id in the
+// first; the day's row, the new state (with its reminder moment), the
+// credit, the outbox row of a completed streak's bonus (see outbox.go),
+// COMMIT and the balance event's announcement in the second. Nothing waits
+// for the workflow engine. Because COMMIT travels with the writes, every
+// refusal is raised by PostgreSQL itself: the day's primary key and the
+// credit's idempotency key (FailOnUsedKey) abort the transaction, and
+// COMMIT in an aborted transaction commits nothing.
 func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res Result, err error) {
 	var profile string
 	if s.zoneQuery == "" {
