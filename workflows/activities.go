@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -126,17 +127,26 @@ func (a *Activities) SendDueStreakReminders(ctx context.Context, now time.Time) 
 		return ReminderSweepResult{}, err
 	}
 	res := ReminderSweepResult{Handled: len(due), Next: next}
+	// One reminder that cannot be sent does not hold back the others: it
+	// stays listed for the next round (until its day is over) and its
+	// error is returned once the rest are cleared.
+	var failed error
+	done := due[:0:0]
 	for _, d := range due {
-		if !d.Send(now) {
-			continue
+		if d.Send(now) {
+			if _, _, err := a.Notifications.Create(ctx, d.UserID, "checkin", StreakReminderTitle, StreakReminderMessage(d.Sequence),
+				"notify:streak-reminder:"+d.UserID+":"+d.Day); err != nil {
+				failed = cmp.Or(failed, fmt.Errorf("streak reminder for %s: %w", d.UserID, err))
+				continue
+			}
+			res.Sent++
 		}
-		if _, _, err := a.Notifications.Create(ctx, d.UserID, "checkin", StreakReminderTitle, StreakReminderMessage(d.Sequence),
-			"notify:streak-reminder:"+d.UserID+":"+d.Day); err != nil {
-			return res, err
-		}
-		res.Sent++
+		done = append(done, d)
 	}
-	return res, a.Checkin.ClearReminders(ctx, due)
+	if err := a.Checkin.ClearReminders(ctx, done); err != nil {
+		return res, err
+	}
+	return res, failed
 }
 
 // Trial notification texts.
