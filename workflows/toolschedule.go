@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -62,14 +63,26 @@ type ToolSweepInput struct {
 // they fall due: each round sweeps, then sleeps until the next pending
 // moment or Every, whichever comes first. It never ends (continues as new).
 func ToolNotificationSweep(ctx workflow.Context, in ToolSweepInput) error {
-	every := in.Every
-	if every <= 0 {
-		every = time.Minute
+	var acts *ToolScheduleActivities
+	err := sweepRounds(ctx, cmp.Or(in.Every, time.Minute), cmp.Or(in.Rounds, 240), "deliver tool notifications",
+		func(actx workflow.Context) (bool, time.Time, error) {
+			var res ToolSweepResult
+			err := workflow.ExecuteActivity(actx, acts.DeliverDueToolNotifications, workflow.Now(ctx)).Get(actx, &res)
+			return res.Delivered == toolSweepBatch, res.Next, err
+		})
+	if err != nil {
+		return err
 	}
-	rounds := in.Rounds
-	if rounds <= 0 {
-		rounds = 240
-	}
+	return workflow.NewContinueAsNewError(ctx, ToolNotificationSweep, in)
+}
+
+// sweepRounds runs rounds of a deployment-wide sweep: each round calls
+// sweep (with activity options for a sweep's activity), then sleeps until
+// the next pending moment or every, whichever comes first; at once (a
+// second) when the round filled a whole batch; every after a failed round,
+// whose rows are still pending for the next one.
+func sweepRounds(ctx workflow.Context, every time.Duration, rounds int, what string,
+	sweep func(actx workflow.Context) (full bool, next time.Time, err error)) error {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{
@@ -79,19 +92,16 @@ func ToolNotificationSweep(ctx workflow.Context, in ToolSweepInput) error {
 			MaximumAttempts:    5,
 		},
 	})
-	var acts *ToolScheduleActivities
 	for range rounds {
-		var res ToolSweepResult
-		err := workflow.ExecuteActivity(actx, acts.DeliverDueToolNotifications, workflow.Now(ctx)).Get(actx, &res)
+		full, next, err := sweep(actx)
 		wait := every
 		switch {
 		case err != nil:
-			// The next round tries again; the rows are still pending.
-			workflow.GetLogger(ctx).Warn("deliver tool notifications", "err", err)
-		case res.Delivered == toolSweepBatch:
+			workflow.GetLogger(ctx).Warn(what, "err", err)
+		case full:
 			wait = time.Second // more are due: go on at once
-		case !res.Next.IsZero():
-			if d := res.Next.Sub(workflow.Now(ctx)); d < wait {
+		case !next.IsZero():
+			if d := next.Sub(workflow.Now(ctx)); d < wait {
 				wait = max(d, time.Second)
 			}
 		}
@@ -99,7 +109,7 @@ func ToolNotificationSweep(ctx workflow.Context, in ToolSweepInput) error {
 			return err
 		}
 	}
-	return workflow.NewContinueAsNewError(ctx, ToolNotificationSweep, in)
+	return nil
 }
 
 // RegisterToolSchedule registers the sweep and its activity on w.

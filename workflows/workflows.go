@@ -6,6 +6,7 @@
 package workflows
 
 import (
+	"cmp"
 	"errors"
 	"time"
 
@@ -91,42 +92,15 @@ type ReminderSweepInput struct {
 // ends (continues as new). One workflow instead of one per running streak:
 // a check-in only stores its reminder's moment.
 func StreakReminderSweep(ctx workflow.Context, in ReminderSweepInput) error {
-	every := in.Every
-	if every <= 0 {
-		every = 5 * time.Minute
-	}
-	rounds := in.Rounds
-	if rounds <= 0 {
-		rounds = 240
-	}
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    time.Minute,
-			MaximumAttempts:    5,
-		},
-	})
 	var a *Activities
-	for range rounds {
-		var res ReminderSweepResult
-		err := workflow.ExecuteActivity(actx, a.SendDueStreakReminders, workflow.Now(ctx)).Get(actx, &res)
-		wait := every
-		switch {
-		case err != nil:
-			// The next round tries again; the reminders are still listed.
-			workflow.GetLogger(ctx).Warn("send streak reminders", "err", err)
-		case res.Handled == streakReminderBatch:
-			wait = time.Second // more are due: go on at once
-		case !res.Next.IsZero():
-			if d := res.Next.Sub(workflow.Now(ctx)); d < wait {
-				wait = max(d, time.Second)
-			}
-		}
-		if err := workflow.Sleep(ctx, wait); err != nil {
-			return err
-		}
+	err := sweepRounds(ctx, cmp.Or(in.Every, 5*time.Minute), cmp.Or(in.Rounds, 240), "send streak reminders",
+		func(actx workflow.Context) (bool, time.Time, error) {
+			var res ReminderSweepResult
+			err := workflow.ExecuteActivity(actx, a.SendDueStreakReminders, workflow.Now(ctx)).Get(actx, &res)
+			return res.Handled == streakReminderBatch, res.Next, err
+		})
+	if err != nil {
+		return err
 	}
 	return workflow.NewContinueAsNewError(ctx, StreakReminderSweep, in)
 }
