@@ -133,7 +133,7 @@ func (a *Activities) SendDueStreakReminders(ctx context.Context, now time.Time) 
 	var failed error
 	done := due[:0:0]
 	for _, d := range due {
-		if d.Send(now) {
+		if d.StillDue(now) {
 			if _, _, err := a.Notifications.Create(ctx, d.UserID, "checkin", StreakReminderTitle, StreakReminderMessage(d.Sequence),
 				"notify:streak-reminder:"+d.UserID+":"+d.Day); err != nil {
 				failed = cmp.Or(failed, fmt.Errorf("streak reminder for %s: %w", d.UserID, err))

@@ -34,8 +34,8 @@ type DueReminder struct {
 	At time.Time
 }
 
-// Send reports whether the reminder is still to be sent at now.
-func (d DueReminder) Send(now time.Time) bool {
+// StillDue reports whether the reminder is still worth sending at now.
+func (d DueReminder) StillDue(now time.Time) bool {
 	return d.Sequence > 0 && now.Sub(d.At) < ReminderStaleAfter
 }
 

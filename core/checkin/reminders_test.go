@@ -47,7 +47,7 @@ func TestCheckinSchedulesItsStreakReminder(t *testing.T) {
 		!next.Equal(at("2026-03-03T11:00:00Z")) {
 		t.Fatalf("at 20:00: due %+v next %v (%v)", due, next, err)
 	}
-	if !due[0].Send(at("2026-03-02T23:00:00Z")) || due[0].Send(at("2026-03-03T03:00:00Z")) {
+	if !due[0].StillDue(at("2026-03-02T23:00:00Z")) || due[0].StillDue(at("2026-03-03T03:00:00Z")) {
 		t.Fatal("a reminder is sent on its evening and dropped once its day is over")
 	}
 

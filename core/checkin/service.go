@@ -375,7 +375,7 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 		second.Queue("COMMIT")
 		// Skipped by PostgreSQL when anything before failed.
 		second.Queue(events.AnnounceSQL, eventID, userID)
-		if durable && step.CompletesStreak {
+		if step.CompletesStreak {
 			second.Queue(wakeRelaysSQL)
 		}
 	}
@@ -386,6 +386,8 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 	if err != nil {
 		return Result{}, fmt.Errorf("record check-in: %w", err)
 	}
+	// COMMIT travelled with the batch unless the bonus is credited inline.
+	open = inline
 	if inline {
 		if err := s.wf.StartStreakBonus(ctx, conn, userID, today); err != nil {
 			return Result{}, fmt.Errorf("credit streak bonus: %w", err)
@@ -400,7 +402,6 @@ func (s *Service) checkIn(ctx context.Context, userID, initialZone string) (res 
 			s.log.Warn("announce check-in balance event", "user", userID, "err", err)
 		}
 	}
-	open = false
 	res = Result{
 		State:           s.view(r, loc, now),
 		Sequence:        step.Sequence,
