@@ -166,7 +166,9 @@ bench: build-go
 # BENCH_API_USERS (5000), BENCH_API_CHECKIN_USERS (15000 per real check-in phase, twice that for the floor),
 # BENCH_API_NEWS (10000), BENCH_API_POSTS (100000 community posts), BENCH_API_COMMENTS (1000000 comments on them) and
 # BENCH_API_DB_PARAMS (appended to both sides' database URL) override the run; BENCH_API_ONLY=feed measures (and
-# seeds) only the rows whose name contains it.
+# seeds) only the rows whose name contains it. After the 1× rows, the cost-growth rows run again on a second database
+# at 10× their data (bench/api/growth.go): BENCH_API_GROWTH=0 skips them, BENCH_API_GROWTH_COMMENTS sets its comment
+# count (default 10× BENCH_API_COMMENTS). With the 10× seeding a full run takes over an hour on two cores.
 # The real server's request log goes to $(DATA_DIR)/bench-api.log.
 .PHONY: bench-api test-bench-api
 bench-api: build-go
@@ -175,7 +177,7 @@ bench-api: build-go
 	  url=$$(./$(BIN) devdb start $(DATA_DIR)/test-postgres) || exit 1; started=1; \
 	fi; \
 	BENCH_API=1 BENCH_API_LOG=$(abspath $(DATA_DIR))/bench-api.log TEST_DATABASE_URL="$$url" \
-	  $(GO) test -count=1 -run '^TestBenchAPI$$' -v -timeout 60m ./bench/api/; rc=$$?; \
+	  $(GO) test -count=1 -run '^TestBenchAPI$$' -v -timeout 150m ./bench/api/; rc=$$?; \
 	if [ -n "$$started" ]; then ./$(BIN) devdb stop $(DATA_DIR)/test-postgres; fi; \
 	exit $$rc
 

@@ -69,9 +69,10 @@ func seedFeed(t testing.TB, ctx context.Context, pool *pgxpool.Pool, posts, comm
 	n := len(ids)
 	// Readers in a numbered list: r.rn = 0 … n-1.
 	const readersCTE = `r AS (SELECT u AS id, o - 1 AS rn FROM unnest($1::uuid[]) WITH ORDINALITY x (u, o))`
-	// The bench's posts, newest first: p.rn = 0 … posts-1.
-	const postsCTE = `p AS MATERIALIZED (SELECT id, author_id, published_at, (row_number() OVER (ORDER BY published_at DESC, id DESC)) - 1 AS rn
-		FROM content_items WHERE type = 'posts' AND slug LIKE 'p-bench-%')`
+	// The bench's posts, newest first: p.rn = 0 … posts-1, numbered once
+	// into a scratch table (numbering a million wide rows again for each
+	// chunk of comments took most of the 10× seeding).
+	const postsCTE = `p AS (SELECT id, author_id, published_at, rn FROM bench_feed_posts)`
 	exec := func(what, sql string, args ...any) {
 		t.Helper()
 		if _, err := pool.Exec(ctx, sql, args...); err != nil {
@@ -94,6 +95,12 @@ func seedFeed(t testing.TB, ctx context.Context, pool *pgxpool.Pool, posts, comm
 		SELECT id, type, slug, title, summary, fields, search, author_id, version, published_at,
 			published_at + CASE WHEN abs(hashtext(id::text)::bigint) % 10 = 0 THEN interval '7 minutes' ELSE interval '0' END
 		FROM content_items WHERE type = 'posts' AND slug LIKE 'p-bench-%'`)
+	exec("post numbers", `DROP TABLE IF EXISTS bench_feed_posts;
+		CREATE UNLOGGED TABLE bench_feed_posts AS
+			SELECT id, author_id, published_at, (row_number() OVER (ORDER BY published_at DESC, id DESC)) - 1 AS rn
+			FROM content_items WHERE type = 'posts' AND slug LIKE 'p-bench-%';
+		ALTER TABLE bench_feed_posts ADD PRIMARY KEY (rn);
+		ANALYZE bench_feed_posts`)
 	exec("pictures", `WITH `+postsCTE+`
 		INSERT INTO post_media (uploader_id, item_id, storage_path, thumbnail_path, file_name, file_size, mime_type, width, height, created_at)
 		SELECT p.author_id, p.id, 'community/2025/01/bench-' || p.rn || '-' || k || '.jpg', 'community/2025/01/bench-' || p.rn || '-' || k || '-thumb.jpg',
@@ -146,6 +153,7 @@ func seedFeed(t testing.TB, ctx context.Context, pool *pgxpool.Pool, posts, comm
 	exec("moderation", `WITH `+postsCTE+`
 		INSERT INTO moderation_targets (target_type, target_id, state, author_id, item_id, excerpt, report_count)
 		SELECT 'post', p.id, 'oculto', p.author_id, p.id, 'Publicação ' || p.rn, 3 FROM p WHERE p.rn % 1000 = 7`)
+	exec("post numbers", `DROP TABLE bench_feed_posts`)
 	// The comment trigger's updates left a dead counters row per comment:
 	// vacuumed, as autovacuum would have long done on a live database.
 	exec("vacuum", `VACUUM ANALYZE engagement_counters, engagement_comments, engagement_reactions, content_items, content_published, post_media`)
