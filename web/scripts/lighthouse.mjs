@@ -115,7 +115,18 @@ function audit(name, url, port, run) {
     `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
   ]
   if (port) args.push(`--port=${port}`)
-  execFileSync('npx', args, { stdio: 'inherit', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } })
+  // Lighthouse sometimes loses the page's trace in headless Chromium
+  // ("NO_NAVSTART", "NO_FCP" on a page that painted) and exits non-zero;
+  // such a run measured nothing, so it is run again, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync('npx', args, { stdio: 'inherit', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } })
+      break
+    } catch (err) {
+      if (attempt === 3) throw err
+      console.error(`${name}, run ${run}: Lighthouse failed (attempt ${attempt}), running it again`)
+    }
+  }
   const lhr = JSON.parse(readFileSync(file, 'utf8'))
   const scores = Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, Math.round(c.score * 100)]))
   if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) {

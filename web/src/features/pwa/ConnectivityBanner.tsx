@@ -32,9 +32,21 @@ export function ConnectivityBanner() {
     const el = ref.current
     if (!el) return
     const root = document.documentElement
-    const publish = () => root.style.setProperty('--banner-h', `${el.offsetHeight}px`)
-    publish()
-    const observer = new ResizeObserver(publish)
+    // The height comes from the observer, which reports it after the
+    // browser's own layout and before the paint: reading offsetHeight here
+    // would force a layout of the whole page in the middle of the first
+    // render. The property is written only when the height changes, and is
+    // absent (the layout's 0px fallback) while the banner is empty, since
+    // every write restyles the whole document.
+    let published = 0
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry) return
+      const height = Math.round(entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height)
+      if (height === published) return
+      published = height
+      if (height) root.style.setProperty('--banner-h', `${height}px`)
+      else root.style.removeProperty('--banner-h')
+    })
     observer.observe(el)
     return () => {
       observer.disconnect()
