@@ -315,6 +315,8 @@ func (s *Service) prune(ctx context.Context) error {
 		return err
 	}
 	now := s.now()
+	// $1 is typed where a statement uses it first: in "$1 - interval" alone
+	// PostgreSQL would take it for an interval, hence the casts.
 	for _, q := range []string{
 		`DELETE FROM oauth_states WHERE expires_at < $1`,
 		`DELETE FROM email_tokens WHERE expires_at < $1`,
@@ -323,10 +325,10 @@ func (s *Service) prune(ctx context.Context) error {
 		`DELETE FROM trusted_devices WHERE expires_at < $1`,
 		`DELETE FROM webauthn_ceremonies WHERE expires_at < $1`,
 		`DELETE FROM session_tokens WHERE expires_at < $1`,
-		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1 - interval '30 days'`,
+		`DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1::timestamptz - interval '30 days'`,
 		// Counts for addresses without an account are kept as long as a
 		// lockout could matter, then forgotten.
-		`DELETE FROM login_lockouts WHERE updated_at < $1 - interval '30 days' AND (locked_until IS NULL OR locked_until < $1)`,
+		`DELETE FROM login_lockouts WHERE updated_at < $1::timestamptz - interval '30 days' AND (locked_until IS NULL OR locked_until < $1)`,
 	} {
 		if _, err := s.pool.Exec(ctx, q, now); err != nil {
 			return fmt.Errorf("prune: %w", err)
